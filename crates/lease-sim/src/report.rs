@@ -1,0 +1,90 @@
+//! The report: MODEL.md "The report", the command line's `--json` output.
+//! Field names are an interface that other people's checks depend on.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Report {
+    pub name: String,
+    pub seed: u64,
+    pub totals: Totals,
+    pub ack_latency_ms: AckLatency,
+    /// Count of deliveries -> how many messages were delivered that many
+    /// times; "0" counts messages never delivered.
+    pub receive_counts: BTreeMap<String, u64>,
+    pub series: Series,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Totals {
+    pub arrived: u64,
+    pub deleted: u64,
+    pub dead_lettered_expired: u64,
+    pub dead_lettered_failed: u64,
+    pub deliveries: u64,
+    pub redeliveries: u64,
+    pub expiries: u64,
+    pub acks_ok: u64,
+    pub acks_rejected: u64,
+    pub releases: u64,
+    pub releases_rejected: u64,
+    pub extensions_ok: u64,
+    pub extensions_rejected: u64,
+    pub errors: u64,
+    pub hangs: u64,
+    pub effects: u64,
+    pub duplicate_effects: u64,
+    /// Handler starts while another run of the same message was executing.
+    pub overlapping_runs: u64,
+    /// Repeat starts with no other run of the message executing.
+    pub sequential_duplicate_runs: u64,
+    pub lost_updates: u64,
+    pub fence_rejections: u64,
+    pub useful_work_ms: u64,
+    pub wasted_work_ms: u64,
+    /// Messages still available (not delivered or waiting redelivery) at the end.
+    pub still_available: u64,
+    /// Messages still leased at the end.
+    pub still_in_flight: u64,
+    pub events: u64,
+    pub end_ms: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct AckLatency {
+    /// `None` (JSON null) when no ack was accepted.
+    pub p50: Option<u64>,
+    pub p99: Option<u64>,
+    /// p99 divided by the visibility timeout: the lease health ratio.
+    pub p99_over_timeout: Option<f64>,
+}
+
+/// One value per bucket of `bucket_ms`. Counters count within the bucket;
+/// gauges are sampled at the bucket's end.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Series {
+    pub bucket_ms: u64,
+    // counters
+    pub arrivals: Vec<u64>,
+    pub acks: Vec<u64>,
+    /// Accepted acks per minute.
+    pub completions_per_min: Vec<f64>,
+    /// Commits that gave a message its first effect, per minute.
+    pub useful_completions_per_min: Vec<f64>,
+    /// Commits that were duplicate effects (lost updates included), per minute.
+    pub duplicate_completions_per_min: Vec<f64>,
+    pub redeliveries: Vec<u64>,
+    pub expiries: Vec<u64>,
+    pub dead_letter_expired: Vec<u64>,
+    pub dead_letter_failed: Vec<u64>,
+    pub extensions_ok: Vec<u64>,
+    pub extensions_rejected: Vec<u64>,
+    // gauges
+    pub queue_depth: Vec<u64>,
+    pub in_flight: Vec<u64>,
+    pub running_handlers: Vec<u64>,
+    pub oldest_in_flight_age_ms: Vec<u64>,
+    pub oldest_message_age_ms: Vec<u64>,
+}

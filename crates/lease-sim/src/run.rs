@@ -1,0 +1,243 @@
+//! What a run records: the event log, one record per delivery (a "run" of a
+//! handler, the bars of the timeline), marks on those deliveries, per-message
+//! fates, and the report. The page only reads these; it never re-implements a
+//! rule.
+
+use serde::Serialize;
+
+use crate::report::Report;
+use crate::scenario::Scenario;
+
+/// Index into `Run::deliveries`.
+pub type DeliveryIx = u32;
+/// Message id: 0, 1, 2, ... in arrival order (the backlog first, in id order).
+pub type MessageId = u32;
+/// Worker index, `0..workers.count`. A restarted worker keeps its index.
+pub type WorkerId = u32;
+
+/// Stands for "no message / no worker / no receipt" in an `Event`.
+pub const NONE: u32 = u32::MAX;
+
+/// One entry of the event log. 24 bytes; fields that do not apply hold `NONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub t: u64,
+    pub kind: EventKind,
+    pub message: MessageId,
+    pub worker: WorkerId,
+    pub receipt: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    Arrive,
+    /// The broker hands the message out: a new lease and receipt.
+    Receive,
+    /// A handler starts (after a buffer wait, if prefetched).
+    Start,
+    ExtendOk,
+    ExtendRejected,
+    /// The lease ran out without an accepted ack.
+    Expire,
+    /// The handler's work completed.
+    Finish,
+    /// The handler failed (error_rate).
+    Error,
+    /// The handler hangs for ever (hang_rate), still heartbeating.
+    Hang,
+    /// `on_reject: abort` stopped the handler.
+    Abort,
+    /// `check_then_write` found the id at start: no work, ack at once.
+    Skip,
+    CommitApplied,
+    /// Applied, but the message already had an effect.
+    CommitDuplicate,
+    /// Applied over a commit made after this run's read: also a duplicate.
+    CommitLostUpdate,
+    CommitFenceRejected,
+    AckOk,
+    AckRejected,
+    Release,
+    ReleaseRejected,
+    DeadLetterExpired,
+    DeadLetterFailed,
+    Crash,
+    Restart,
+    Pause,
+    Resume,
+}
+
+/// How a delivery's lease ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaseEnd {
+    Acked,
+    /// Accepted late under `late_ack: accepted_if_not_redelivered`.
+    AckedLate,
+    Released,
+    Expired,
+    /// Still held when the run stopped.
+    Open,
+}
+
+/// What the handler of a delivery did, as the worker saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Committed (whatever the fence said) and the ack was accepted.
+    Acked,
+    /// Committed, then the ack was rejected: the effect already landed.
+    AckRejected,
+    /// The handler errored and released (or let the lease run out).
+    Error,
+    Hung,
+    Aborted,
+    /// `check_then_write` found the id at start.
+    Skipped,
+    /// The worker crashed while holding it (running or buffered).
+    Crashed,
+    /// Leased but never started: the lease expired in the local buffer and
+    /// the run ended, or it is still buffered.
+    NeverStarted,
+    /// Still running, settling or buffered when the run stopped.
+    Unfinished,
+}
+
+/// What the run's commit did to the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Effect {
+    /// No commit was made.
+    NoCommit,
+    /// The message's first effect.
+    Applied,
+    /// A second (or later) effect of the same message.
+    Duplicate,
+    /// Applied over a concurrent commit made after this run's read.
+    LostUpdate,
+    /// Rejected by the fence (unique constraint or fencing token).
+    FenceRejected,
+}
+
+/// One delivery of one message: a lease and, usually, a handler run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Delivery {
+    pub message: MessageId,
+    /// 1, 2, 3, ... per message; also the fencing token.
+    pub receipt: u32,
+    pub worker: WorkerId,
+    /// Handler slot within the worker, `0..concurrency`; `None` if never started.
+    pub slot: Option<u32>,
+    /// The broker hands it out: the lease starts.
+    pub received_at: u64,
+    /// The handler starts (later than `received_at + rpc` when it waited in the buffer).
+    pub started_at: Option<u64>,
+    /// The handler stops working: finish, error, abort, crash. `None`: it
+    /// never started, hangs, or was still working when the run stopped.
+    pub ended_at: Option<u64>,
+    /// When the lease ended (`end_ms` of the run if still open).
+    pub lease_ended_at: u64,
+    pub lease_end: LeaseEnd,
+    pub outcome: Outcome,
+    pub effect: Effect,
+    /// When the commit reached the store, if it did.
+    pub committed_at: Option<u64>,
+    /// Work done at full speed, in ms (progress accumulated).
+    pub work_done_ms: u64,
+    /// The work this attempt needed: intrinsic work times the attempt's jitter.
+    pub work_needed_ms: u64,
+    /// Another run of the same message that was executing when this one started.
+    pub overlaps: Option<DeliveryIx>,
+    pub extensions_ok: u32,
+    pub extensions_rejected: u32,
+}
+
+/// A point on a delivery: a heartbeat, an ack or a release, accepted or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    pub t: u64,
+    pub delivery: DeliveryIx,
+    pub kind: MarkKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MarkKind {
+    ExtendOk,
+    ExtendRejected,
+    AckOk,
+    AckRejected,
+    Release,
+    ReleaseRejected,
+    Commit,
+}
+
+/// A fault on a worker's lane.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct WorkerMark {
+    pub t: u64,
+    pub worker: WorkerId,
+    pub kind: WorkerMarkKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkerMarkKind {
+    Crash,
+    Restart,
+    Pause,
+    Resume,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadLetterCause {
+    /// Receive count exhausted by lease expiry alone.
+    Expired,
+    /// Released after a handler error with the count exhausted.
+    Failed,
+}
+
+/// Where a message ended up when the run stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Fate {
+    Deleted { at: u64 },
+    DeadLettered { at: u64, cause: DeadLetterCause },
+    Available,
+    InFlight,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MessageRecord {
+    pub arrived_at: u64,
+    /// Intrinsic work at full speed, drawn once at arrival.
+    pub work_ms: u64,
+    pub receive_count: u32,
+    /// Indices into `Run::deliveries`, in delivery order.
+    pub deliveries: Vec<DeliveryIx>,
+    pub effects: u32,
+    pub fate: Fate,
+}
+
+/// A whole recorded run. Same scenario and seed: the same run, byte for byte.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Run {
+    /// The scenario as given (before presets were applied).
+    pub scenario: Scenario,
+    /// Effective values the page labels its picture with.
+    pub visibility_timeout_ms: u64,
+    pub worker_count: u32,
+    pub concurrency: u32,
+    /// When the run stopped: `duration_ms`, the time limit, or when all was settled.
+    pub end_ms: u64,
+    pub events: Vec<Event>,
+    pub deliveries: Vec<Delivery>,
+    /// Sorted by time.
+    pub marks: Vec<Mark>,
+    /// Sorted by time.
+    pub worker_marks: Vec<WorkerMark>,
+    pub messages: Vec<MessageRecord>,
+    pub report: Report,
+}

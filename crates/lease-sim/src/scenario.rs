@@ -1,0 +1,355 @@
+//! The scenario: one serde type for the page's state, the share link, the files
+//! in `scenarios/` and the command-line input. Field names are MODEL.md's
+//! contract; fields added here all have defaults so that old files keep loading.
+//!
+//! Broker fields that a preset may fill are `Option`s: `None` means "left out of
+//! the file", so the preset's value applies (MODEL.md: "a field given in the
+//! file wins"). Fields where JSON `null` is itself meaningful
+//! (`max_receive_count: null` = no redrive, `heartbeat: null` = renewal off)
+//! are `Option<Option<_>>`: outer `None` = absent, `Some(None)` = explicit null.
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// Deserialize a field where absent and `null` mean different things.
+/// Use with `#[serde(default, deserialize_with = "explicit_null")]`.
+pub fn explicit_null<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Scenario {
+    /// Short id, used in share links (`?scenario=clip-surge`).
+    pub name: String,
+    /// Human title shown in the scenario select.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub title: String,
+    /// What the scenario shows, in a few sentences.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub explanation: String,
+    /// What to look for in the timeline and the totals.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub look_for: String,
+    pub seed: u64,
+    pub duration_ms: u64,
+    /// Width of a series bucket (MODEL.md: 60 s by default).
+    pub bucket_ms: u64,
+    pub broker: Broker,
+    pub workers: Workers,
+    pub work: Work,
+    pub downstream: Downstream,
+    pub arrivals: Arrivals,
+    pub store: Store,
+    pub faults: Vec<Fault>,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            name: String::new(),
+            title: String::new(),
+            explanation: String::new(),
+            look_for: String::new(),
+            seed: 1,
+            duration_ms: 600_000,
+            bucket_ms: 60_000,
+            broker: Broker::default(),
+            workers: Workers::default(),
+            work: Work::default(),
+            downstream: Downstream::default(),
+            arrivals: Arrivals::default(),
+            store: Store::default(),
+            faults: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    #[default]
+    Textbook,
+    SqsStandard,
+    SqsFifo,
+    AzureServiceBus,
+    GooglePubsub,
+}
+
+impl Preset {
+    pub const ALL: [Preset; 5] = [
+        Preset::Textbook,
+        Preset::SqsStandard,
+        Preset::SqsFifo,
+        Preset::AzureServiceBus,
+        Preset::GooglePubsub,
+    ];
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DlqTiming {
+    /// The seeds' description, Service Bus: moved when the last lease expires.
+    OnExpiry,
+    /// SQS as observed: moved by the next receive that would hand it out.
+    OnNextReceive,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LateAck {
+    Rejected,
+    AcceptedIfNotRedelivered,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CountAt {
+    Receive,
+    ExpiryOrAbandon,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Broker {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub visibility_timeout_ms: Option<u64>,
+    /// `Some(None)`: explicit `null`, no redrive policy.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_receive_count: Option<Option<u32>>,
+    /// `Some(None)`: explicit `null`, no lifetime cap.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_lease_lifetime_ms: Option<Option<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receive_batch: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rpc_latency_ms: Option<u64>,
+    pub preset: Preset,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dlq_timing: Option<DlqTiming>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late_ack: Option<LateAck>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_at: Option<CountAt>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnReject {
+    /// The worker believes it still holds the lease: the seeds' hazard.
+    #[default]
+    Continue,
+    Abort,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnError {
+    #[default]
+    Release,
+    /// Let the lease run out; the broker never learns of the error.
+    Expire,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Heartbeat {
+    pub interval_ms: u64,
+    /// Default: the visibility timeout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extend_by_ms: Option<u64>,
+    /// `None` (or `null`): no cap, the dangerous case of seed 000.
+    #[serde(default)]
+    pub max_extensions: Option<u32>,
+    #[serde(default)]
+    pub on_reject: OnReject,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Workers {
+    pub count: u32,
+    pub concurrency: u32,
+    /// Default: `concurrency`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prefetch: Option<u32>,
+    /// Absent: the preset's client default (Pub/Sub's lease manager) or off.
+    /// `Some(None)`: explicit `null`, renewal off.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub heartbeat: Option<Option<Heartbeat>>,
+    pub error_rate: f64,
+    pub hang_rate: f64,
+    pub on_error: OnError,
+}
+
+impl Default for Workers {
+    fn default() -> Self {
+        Workers {
+            count: 4,
+            concurrency: 1,
+            prefetch: None,
+            heartbeat: None,
+            error_rate: 0.0,
+            hang_rate: 0.0,
+            on_error: OnError::Release,
+        }
+    }
+}
+
+/// A work-time distribution, in milliseconds at full speed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "dist", rename_all = "snake_case")]
+pub enum Dist {
+    Constant {
+        ms: u64,
+    },
+    Uniform {
+        min_ms: u64,
+        max_ms: u64,
+    },
+    Exponential {
+        mean_ms: f64,
+    },
+    Lognormal {
+        median_ms: f64,
+        p99_ms: f64,
+    },
+    /// Most fast, a few slow.
+    Mix {
+        slow_fraction: f64,
+        fast: Box<Dist>,
+        slow: Box<Dist>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Work {
+    #[serde(flatten)]
+    pub dist: Dist,
+    /// Sigma of ln(per-attempt factor), median 1. 0: every attempt identical.
+    #[serde(default)]
+    pub attempt_jitter: f64,
+}
+
+impl Default for Work {
+    fn default() -> Self {
+        Work {
+            dist: Dist::Lognormal {
+                median_ms: 2_000.0,
+                p99_ms: 10_000.0,
+            },
+            attempt_jitter: 0.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Slowdown {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub factor: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Downstream {
+    /// How many handlers the downstream serves at full speed; `None`: unlimited.
+    pub capacity: Option<u32>,
+    pub slowdowns: Vec<Slowdown>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Process {
+    Fixed,
+    #[default]
+    Poisson,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Surge {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub rate_per_s: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Arrivals {
+    pub backlog: u64,
+    pub rate_per_s: f64,
+    pub process: Process,
+    pub surges: Vec<Surge>,
+}
+
+impl Default for Arrivals {
+    fn default() -> Self {
+        Arrivals {
+            backlog: 0,
+            rate_per_s: 1.0,
+            process: Process::Poisson,
+            surges: Vec::new(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fence {
+    #[default]
+    None,
+    CheckThenWrite,
+    UniqueConstraint,
+    FencingToken,
+}
+
+impl Fence {
+    pub const ALL: [Fence; 4] = [
+        Fence::None,
+        Fence::CheckThenWrite,
+        Fence::UniqueConstraint,
+        Fence::FencingToken,
+    ];
+}
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Store {
+    pub fence: Fence,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fault {
+    /// The worker's handlers and buffer vanish; a fresh worker joins after
+    /// `restart_after_ms` (`None`: never).
+    Crash {
+        worker: u32,
+        at_ms: u64,
+        #[serde(default)]
+        restart_after_ms: Option<u64>,
+    },
+    /// Worker i stops at `at + i * (downtime + gap)` and restarts after `downtime`.
+    RollingDeploy {
+        at_ms: u64,
+        downtime_ms: u64,
+        gap_ms: u64,
+    },
+    /// Stop-the-world: neither work nor heartbeats progress on that worker.
+    Pause {
+        worker: u32,
+        at_ms: u64,
+        duration_ms: u64,
+    },
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks, and skips what is already present at the
+# right version. Only package registries are used: crates.io, Debian, npm.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TRUNK_VERSION=0.21.14
+# Must equal the `wasm-bindgen` pin in Cargo.toml, to the patch.
+WASM_BINDGEN_VERSION=0.2.130
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "rust target wasm32-unknown-unknown"
+if rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  echo "present"
+else
+  rustup target add wasm32-unknown-unknown
+fi
+
+step "trunk $TRUNK_VERSION"
+if command -v trunk >/dev/null && trunk --version | grep -q " $TRUNK_VERSION"; then
+  echo "present: $(trunk --version)"
+else
+  cargo install --locked trunk --version "$TRUNK_VERSION"
+fi
+
+step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
+if command -v wasm-bindgen >/dev/null && wasm-bindgen --version | grep -q " $WASM_BINDGEN_VERSION" \
+   && command -v wasm-bindgen-test-runner >/dev/null; then
+  echo "present: $(wasm-bindgen --version)"
+else
+  # No --locked: one dependency in its lock file is not on the registry.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+step "chromium and chromedriver (Debian)"
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  echo "present: $(/usr/bin/chromium --version 2>/dev/null || true)"
+else
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
+fi
+
+step "npm packages of the browser tests"
+if [ -d tests/e2e/node_modules/playwright-core ] && \
+   cmp -s tests/e2e/package-lock.json tests/e2e/node_modules/.package-lock.json 2>/dev/null; then
+  echo "present"
+else
+  # The browser comes from Debian; never let a package fetch its own.
+  (cd tests/e2e && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund)
+fi
+
+step "set-up done"
