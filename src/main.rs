@@ -1,1 +1,28 @@
-fn main() {}
+//! Lease Playground: the Yew app. It mounts into `#app`, replacing the boot
+//! message that `static/boot.js` shows until the app starts (or says why not).
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    {
+        console_error_panic_hook::set_once();
+        let document = gloo::utils::document();
+        if let Some(boot) = document.get_element_by_id("boot") {
+            boot.remove();
+        }
+        if let Some(root) = document.get_element_by_id("app") {
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        // Tell static/boot.js that the app is up, so its start-up timeout stays quiet.
+        let window = gloo::utils::window();
+        if let Ok(f) = js_sys::Reflect::get(&window, &"__leasePlaygroundStarted".into()) {
+            if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
+                let _ = f.call0(&window);
+            }
+        }
+    }
+}
+
+#[yew::function_component(App)]
+fn app() -> yew::Html {
+    yew::html! { <main><h1>{"Lease Playground"}</h1></main> }
+}

@@ -6,12 +6,18 @@
 pub mod engine;
 pub mod report;
 pub mod run;
+pub mod parse;
 pub mod scenario;
+pub mod shipped;
+pub mod validate;
 
 pub use engine::simulate;
 pub use report::Report;
 pub use run::Run;
+pub use parse::{parse_scenario, ParseError};
 pub use scenario::Scenario;
+pub use shipped::ShippedScenario;
+pub use validate::{estimate, validate, Estimate};
 
 /// How to run a scenario, beyond what the scenario says.
 #[derive(Debug, Clone, Default)]

@@ -45,6 +45,10 @@ pub struct Scenario {
     pub arrivals: Arrivals,
     pub store: Store,
     pub faults: Vec<Fault>,
+    /// For a shipped fix or comparison: the `name` of the scenario it varies
+    /// (the page groups variants under it). Empty for a main scenario.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub variant_of: String,
 }
 
 impl Default for Scenario {
@@ -64,6 +68,7 @@ impl Default for Scenario {
             arrivals: Arrivals::default(),
             store: Store::default(),
             faults: Vec::new(),
+            variant_of: String::new(),
         }
     }
 }

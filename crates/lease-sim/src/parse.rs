@@ -1,0 +1,220 @@
+//! Reads a scenario file and says exactly where it is wrong. serde_path_to_error
+//! tracks the dotted path of the field serde was reading when it failed, so a
+//! negative timeout reads
+//! `broker.visibility_timeout_ms: invalid value: integer -5, expected u64 (line 3, column 40)`,
+//! and an unknown fence lists the fences there are (serde's own message).
+//! A file that reads cleanly is then checked by `validate`.
+
+use crate::scenario::Scenario;
+use crate::validate::validate;
+use crate::SimError;
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ParseError {
+    /// The text is not JSON at all (or stops early).
+    #[error("not valid JSON: {message} (line {line}, column {column})")]
+    Syntax {
+        message: String,
+        line: usize,
+        column: usize,
+    },
+    /// JSON, but a field has the wrong type or an unknown value.
+    #[error("{path}: {message} (line {line}, column {column})")]
+    Field {
+        /// Dotted path, `broker.visibility_timeout_ms`, `faults[1].kind`;
+        /// `(top level)` when the document itself is the wrong shape.
+        path: String,
+        message: String,
+        line: usize,
+        column: usize,
+    },
+    /// Well-formed, but a value is out of range or the run is too large.
+    #[error(transparent)]
+    Invalid(#[from] SimError),
+}
+
+impl ParseError {
+    /// The dotted field path the error is about, when there is one.
+    pub fn field(&self) -> Option<&str> {
+        match self {
+            ParseError::Syntax { .. } => None,
+            ParseError::Field { path, .. } => Some(path),
+            ParseError::Invalid(SimError::Invalid { field, .. }) => Some(field),
+            ParseError::Invalid(_) => None,
+        }
+    }
+}
+
+/// serde_json appends " at line L column C" to its messages; we print the
+/// position our own way, after the path, so strip theirs.
+fn bare_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    match full.strip_suffix(&suffix) {
+        Some(m) => m.to_string(),
+        None => full,
+    }
+}
+
+/// Parse the JSON only, without range checks: for a page that wants to show
+/// the scenario even while one slider is out of range.
+pub fn parse_unchecked(json: &str) -> Result<Scenario, ParseError> {
+    let de = &mut serde_json::Deserializer::from_str(json);
+    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let message = bare_message(&inner);
+        let (line, column) = (inner.line(), inner.column());
+        if inner.is_syntax() || inner.is_eof() || inner.is_io() {
+            ParseError::Syntax {
+                message,
+                line,
+                column,
+            }
+        } else {
+            ParseError::Field {
+                path: if path == "." {
+                    "(top level)".to_string()
+                } else {
+                    path
+                },
+                message,
+                line,
+                column,
+            }
+        }
+    })?;
+    Ok(scenario)
+}
+
+/// Parse a scenario file and check every field: what the command line and
+/// the page's "load a file" use.
+pub fn parse_scenario(json: &str) -> Result<Scenario, ParseError> {
+    let scenario = parse_unchecked(json)?;
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Dist, Fence};
+
+    #[test]
+    fn an_empty_object_is_the_default_scenario() {
+        assert_eq!(parse_scenario("{}"), Ok(Scenario::default()));
+    }
+
+    #[test]
+    fn a_negative_timeout_names_its_path_and_position() {
+        let json = "{\n  \"name\": \"x\",\n  \"broker\": { \"visibility_timeout_ms\": -5 }\n}";
+        let e = parse_scenario(json).unwrap_err();
+        assert_eq!(e.field(), Some("broker.visibility_timeout_ms"));
+        assert_eq!(
+            e.to_string(),
+            "broker.visibility_timeout_ms: invalid value: integer `-5`, expected u64 (line 3, column 38)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_fence_lists_the_fences() {
+        let e = parse_scenario(r#"{"store": {"fence": "lock"}}"#).unwrap_err();
+        assert_eq!(e.field(), Some("store.fence"));
+        let msg = e.to_string();
+        for f in ["none", "check_then_write", "unique_constraint", "fencing_token"] {
+            assert!(msg.contains(f), "{msg}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_fault_kind_is_reported_inside_the_list() {
+        let e = parse_scenario(r#"{"faults": [{"kind": "meteor", "at_ms": 1}]}"#).unwrap_err();
+        assert_eq!(e.field(), Some("faults[0]"));
+        assert!(e.to_string().contains("rolling_deploy"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_work_distribution_names_the_choices() {
+        let e = parse_scenario(r#"{"work": {"dist": "pareto"}}"#).unwrap_err();
+        assert!(e.to_string().contains("lognormal"), "{e}");
+    }
+
+    #[test]
+    fn text_that_is_not_json_is_a_syntax_error() {
+        let e = parse_scenario("{ broker: 1 }").unwrap_err();
+        assert!(matches!(e, ParseError::Syntax { line: 1, .. }), "{e:?}");
+        assert!(e.to_string().starts_with("not valid JSON"));
+        let e = parse_scenario("").unwrap_err();
+        assert!(matches!(e, ParseError::Syntax { .. }), "{e:?}");
+    }
+
+    #[test]
+    fn a_document_of_the_wrong_shape_says_top_level() {
+        let e = parse_scenario("[1, 2]").unwrap_err();
+        assert_eq!(e.field(), Some("(top level)"));
+    }
+
+    #[test]
+    fn out_of_range_values_come_from_validate() {
+        let e = parse_scenario(r#"{"broker": {"visibility_timeout_ms": 0}}"#).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "broker.visibility_timeout_ms = 0: must be from 1 ms to 43,200,000 ms (12 h)"
+        );
+        assert!(parse_unchecked(r#"{"broker": {"visibility_timeout_ms": 0}}"#).is_ok());
+    }
+
+    #[test]
+    fn explicit_null_keeps_its_meaning() {
+        let s = parse_scenario(
+            r#"{"broker": {"max_receive_count": null}, "workers": {"heartbeat": null}}"#,
+        )
+        .unwrap();
+        assert_eq!(s.broker.max_receive_count, Some(None));
+        assert_eq!(s.workers.heartbeat, Some(None));
+        let s = parse_scenario("{}").unwrap();
+        assert_eq!(s.broker.max_receive_count, None);
+        assert_eq!(s.workers.heartbeat, None);
+    }
+
+    #[test]
+    fn the_model_example_parses() {
+        let json = r#"{
+  "name": "clip-surge", "seed": 7, "duration_ms": 1800000,
+  "broker": { "visibility_timeout_ms": 30000, "max_receive_count": null,
+              "max_lease_lifetime_ms": 43200000, "receive_batch": 1,
+              "rpc_latency_ms": 0, "preset": "textbook",
+              "dlq_timing": "on_expiry", "late_ack": "rejected",
+              "count_at": "receive" },
+  "workers": { "count": 8, "concurrency": 1, "prefetch": 1,
+               "heartbeat": { "interval_ms": 10000, "extend_by_ms": 30000,
+                              "max_extensions": 20, "on_reject": "continue" },
+               "error_rate": 0.0, "hang_rate": 0.0, "on_error": "release" },
+  "work": { "dist": "lognormal", "median_ms": 8000, "p99_ms": 20000,
+            "attempt_jitter": 0.2 },
+  "downstream": { "capacity": null,
+                  "slowdowns": [ { "from_ms": 600000, "to_ms": 1200000, "factor": 5.6 } ] },
+  "arrivals": { "backlog": 0, "rate_per_s": 0.5, "process": "poisson",
+                "surges": [ { "from_ms": 600000, "to_ms": 1200000, "rate_per_s": 1.0 } ] },
+  "store": { "fence": "none" },
+  "faults": [ { "kind": "crash", "worker": 0, "at_ms": 120000, "restart_after_ms": 20000 },
+              { "kind": "rolling_deploy", "at_ms": 900000, "downtime_ms": 15000, "gap_ms": 5000 },
+              { "kind": "pause", "worker": 2, "at_ms": 300000, "duration_ms": 40000 } ]
+}"#;
+        let s = parse_scenario(json).unwrap();
+        assert_eq!(s.name, "clip-surge");
+        assert_eq!(s.faults.len(), 3);
+        assert_eq!(s.store.fence, Fence::None);
+        assert!(matches!(s.work.dist, Dist::Lognormal { .. }));
+        assert_eq!(s.work.attempt_jitter, 0.2);
+    }
+
+    #[test]
+    fn a_fault_on_a_missing_worker_is_refused() {
+        let e = parse_scenario(
+            r#"{"workers": {"count": 2}, "faults": [{"kind": "pause", "worker": 5, "at_ms": 0, "duration_ms": 10}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("faults[0].worker"));
+    }
+}

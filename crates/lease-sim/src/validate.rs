@@ -1,0 +1,974 @@
+//! Checks a scenario before it runs: every field against its stated range, and
+//! the whole run against what fits in memory. The page calls this on every
+//! slider move, the command line on every file, so each message names the
+//! field by its dotted path, the value, and what is allowed:
+//! `broker.visibility_timeout_ms = 0: must be from 1 ms to 43,200,000 ms (12 h)`.
+//!
+//! The limits are `pub const`s so the page can give its sliders the same ends.
+
+use std::mem::size_of;
+
+use crate::run::{Delivery, Event, Mark, MessageRecord};
+use crate::scenario::{Dist, Fault, Preset, Scenario};
+use crate::SimError;
+
+/// SQS's ceiling for a visibility timeout (and for one extension): 12 hours.
+pub const MAX_VISIBILITY_TIMEOUT_MS: u64 = 43_200_000;
+/// A run longer than a day teaches nothing a day does not.
+pub const MAX_DURATION_MS: u64 = 86_400_000;
+/// Series buckets per run: a chart wider than this is not readable anyway.
+pub const MAX_BUCKETS: u64 = 10_000;
+pub const MAX_WORKERS: u32 = 10_000;
+pub const MAX_CONCURRENCY: u32 = 1_000;
+/// RabbitMQ's `basic.qos` prefetch field tops out here; no broker goes higher.
+pub const MAX_PREFETCH: u32 = 65_535;
+/// Pub/Sub's client flow control defaults to 1,000 outstanding messages.
+pub const MAX_RECEIVE_BATCH: u32 = 1_000;
+/// SQS's `maxReceiveCount` range is 1 to 1,000.
+pub const MAX_RECEIVE_COUNT: u32 = 1_000;
+/// A lease lifetime cap longer than this is the same as none for a one-day run.
+pub const MAX_LEASE_LIFETIME_MS: u64 = 30 * 86_400_000;
+pub const MAX_RPC_LATENCY_MS: u64 = 60_000;
+pub const MAX_RATE_PER_S: f64 = 1_000.0;
+pub const MAX_BACKLOG: u64 = 1_000_000;
+/// Intrinsic work per message, at full speed.
+pub const MAX_WORK_MS: u64 = 86_400_000;
+/// Sigma of ln(jitter factor): 3 already spreads attempts by a factor of 1,000.
+pub const MAX_ATTEMPT_JITTER: f64 = 3.0;
+pub const MAX_SLOWDOWN_FACTOR: f64 = 1_000.0;
+pub const MAX_DOWNSTREAM_CAPACITY: u32 = 10_000_000;
+pub const MAX_FAULTS: usize = 1_000;
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// What a run may hold: beyond these the engine would exhaust a browser tab.
+pub const MAX_MESSAGES: u64 = 1_000_000;
+pub const MAX_EVENTS: u64 = 20_000_000;
+pub const MAX_RUN_BYTES: u64 = 1 << 30;
+
+/// Every rule's check in one pass; the first broken rule is reported.
+pub fn validate(s: &Scenario) -> Result<(), SimError> {
+    check_top(s)?;
+    check_broker(s)?;
+    check_workers(s)?;
+    check_dist(&s.work.dist, "work")?;
+    check_float(
+        "work.attempt_jitter",
+        s.work.attempt_jitter,
+        0.0,
+        MAX_ATTEMPT_JITTER,
+        "must be a number from 0 (every attempt identical) to 3",
+    )?;
+    check_downstream(s)?;
+    check_arrivals(s)?;
+    check_faults(s)?;
+    check_size(&estimate(s))
+}
+
+fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> SimError {
+    SimError::Invalid {
+        field: field.into(),
+        value: value.to_string(),
+        allowed: allowed.into(),
+    }
+}
+
+/// `1234567` -> `1,234,567`: the limits are easier to read with separators.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `90000` -> `1.5 min`, for the human half of a range.
+fn human_ms(ms: u64) -> String {
+    const MIN: u64 = 60_000;
+    const H: u64 = 3_600_000;
+    const D: u64 = 86_400_000;
+    let (v, unit) = if ms >= D && ms % D == 0 {
+        (ms / D, "d")
+    } else if ms >= H && ms % H == 0 {
+        (ms / H, "h")
+    } else if ms >= MIN && ms % MIN == 0 {
+        (ms / MIN, "min")
+    } else if ms >= 1000 && ms % 1000 == 0 {
+        (ms / 1000, "s")
+    } else {
+        return format!("{ms} ms");
+    };
+    format!("{v} {unit}")
+}
+
+fn ms_range(lo: u64, hi: u64) -> String {
+    format!(
+        "must be from {} ms to {} ms ({})",
+        thousands(lo),
+        thousands(hi),
+        human_ms(hi)
+    )
+}
+
+fn check_ms(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), SimError> {
+    if v < lo || v > hi {
+        return Err(invalid(field, v, ms_range(lo, hi)));
+    }
+    Ok(())
+}
+
+fn check_count(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), SimError> {
+    if v < lo || v > hi {
+        return Err(invalid(
+            field,
+            v,
+            format!("must be from {} to {}", thousands(lo), thousands(hi)),
+        ));
+    }
+    Ok(())
+}
+
+/// NaN and infinities fail here too: `!(v >= lo)` is true for NaN.
+fn check_float(field: &str, v: f64, lo: f64, hi: f64, allowed: &str) -> Result<(), SimError> {
+    if !v.is_finite() || v < lo || v > hi {
+        return Err(invalid(field, v, allowed));
+    }
+    Ok(())
+}
+
+fn check_top(s: &Scenario) -> Result<(), SimError> {
+    if s.name.chars().count() > MAX_NAME_CHARS {
+        return Err(invalid(
+            "name",
+            format!("{} characters", s.name.chars().count()),
+            format!("must be at most {MAX_NAME_CHARS} characters"),
+        ));
+    }
+    check_ms("duration_ms", s.duration_ms, 1, MAX_DURATION_MS)?;
+    if s.bucket_ms == 0 {
+        return Err(invalid("bucket_ms", 0, "must be at least 1 ms (default 60,000)"));
+    }
+    let buckets = s.duration_ms.div_ceil(s.bucket_ms);
+    if buckets > MAX_BUCKETS {
+        return Err(invalid(
+            "bucket_ms",
+            s.bucket_ms,
+            format!(
+                "gives {} buckets over duration_ms = {}; must give at most {} (bucket_ms >= {})",
+                thousands(buckets),
+                thousands(s.duration_ms),
+                thousands(MAX_BUCKETS),
+                thousands(s.duration_ms.div_ceil(MAX_BUCKETS))
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The preset's visibility timeout (MODEL.md, "Broker presets"): used only to
+/// check the effective value when the file leaves the timeout out.
+pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
+    match p {
+        Preset::Textbook | Preset::SqsStandard | Preset::SqsFifo => 30_000,
+        Preset::AzureServiceBus => 60_000,
+        Preset::GooglePubsub => 10_000,
+    }
+}
+
+/// The timeout the run will use: the file's value, else the preset's.
+pub fn effective_visibility_timeout_ms(s: &Scenario) -> u64 {
+    s.broker
+        .visibility_timeout_ms
+        .unwrap_or_else(|| preset_visibility_timeout_ms(s.broker.preset))
+}
+
+fn check_broker(s: &Scenario) -> Result<(), SimError> {
+    let b = &s.broker;
+    if let Some(t) = b.visibility_timeout_ms {
+        check_ms("broker.visibility_timeout_ms", t, 1, MAX_VISIBILITY_TIMEOUT_MS)?;
+    }
+    if let Some(Some(n)) = b.max_receive_count {
+        if n == 0 || n > MAX_RECEIVE_COUNT {
+            return Err(invalid(
+                "broker.max_receive_count",
+                n,
+                format!(
+                    "must be from 1 to {} (SQS's range), or null for no redrive policy",
+                    thousands(MAX_RECEIVE_COUNT.into())
+                ),
+            ));
+        }
+    }
+    if let Some(Some(l)) = b.max_lease_lifetime_ms {
+        if l == 0 || l > MAX_LEASE_LIFETIME_MS {
+            return Err(invalid(
+                "broker.max_lease_lifetime_ms",
+                l,
+                format!(
+                    "{}, or null for no cap",
+                    ms_range(1, MAX_LEASE_LIFETIME_MS)
+                ),
+            ));
+        }
+    }
+    if let Some(n) = b.receive_batch {
+        check_count("broker.receive_batch", n.into(), 1, MAX_RECEIVE_BATCH.into())?;
+    }
+    if let Some(l) = b.rpc_latency_ms {
+        check_ms("broker.rpc_latency_ms", l, 0, MAX_RPC_LATENCY_MS)?;
+    }
+    Ok(())
+}
+
+fn check_workers(s: &Scenario) -> Result<(), SimError> {
+    let w = &s.workers;
+    check_count("workers.count", w.count.into(), 1, MAX_WORKERS.into())?;
+    check_count(
+        "workers.concurrency",
+        w.concurrency.into(),
+        1,
+        MAX_CONCURRENCY.into(),
+    )?;
+    if let Some(p) = w.prefetch {
+        if p < w.concurrency || p > MAX_PREFETCH {
+            return Err(invalid(
+                "workers.prefetch",
+                p,
+                format!(
+                    "must be from workers.concurrency ({}) to {}: a worker holds every message it runs",
+                    w.concurrency,
+                    thousands(MAX_PREFETCH.into())
+                ),
+            ));
+        }
+    }
+    if let Some(Some(h)) = &w.heartbeat {
+        check_ms(
+            "workers.heartbeat.interval_ms",
+            h.interval_ms,
+            1,
+            MAX_VISIBILITY_TIMEOUT_MS,
+        )?;
+        if let Some(e) = h.extend_by_ms {
+            check_ms(
+                "workers.heartbeat.extend_by_ms",
+                e,
+                1,
+                MAX_VISIBILITY_TIMEOUT_MS,
+            )?;
+        }
+    }
+    check_float(
+        "workers.error_rate",
+        w.error_rate,
+        0.0,
+        1.0,
+        "must be a probability from 0 to 1",
+    )?;
+    check_float(
+        "workers.hang_rate",
+        w.hang_rate,
+        0.0,
+        1.0,
+        "must be a probability from 0 to 1",
+    )?;
+    if w.error_rate + w.hang_rate > 1.0 {
+        return Err(invalid(
+            "workers.hang_rate",
+            w.hang_rate,
+            format!(
+                "workers.error_rate + workers.hang_rate must be at most 1 (error_rate is {})",
+                w.error_rate
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
+    let work_range = || format!("must be a number of ms from 0 to {}", thousands(MAX_WORK_MS));
+    match d {
+        Dist::Constant { ms } => check_ms(&format!("{path}.ms"), *ms, 1, MAX_WORK_MS),
+        Dist::Uniform { min_ms, max_ms } => {
+            check_ms(&format!("{path}.max_ms"), *max_ms, 1, MAX_WORK_MS)?;
+            if min_ms > max_ms {
+                return Err(invalid(
+                    format!("{path}.min_ms"),
+                    min_ms,
+                    format!("must be at most {path}.max_ms ({max_ms})"),
+                ));
+            }
+            Ok(())
+        }
+        Dist::Exponential { mean_ms } => {
+            let f = format!("{path}.mean_ms");
+            check_float(&f, *mean_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
+            if *mean_ms <= 0.0 {
+                return Err(invalid(f, mean_ms, "must be above 0 ms"));
+            }
+            Ok(())
+        }
+        Dist::Lognormal { median_ms, p99_ms } => {
+            let f = format!("{path}.median_ms");
+            check_float(&f, *median_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
+            if *median_ms <= 0.0 {
+                return Err(invalid(f, median_ms, "must be above 0 ms"));
+            }
+            let f = format!("{path}.p99_ms");
+            check_float(&f, *p99_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
+            if p99_ms < median_ms {
+                return Err(invalid(
+                    f,
+                    p99_ms,
+                    format!("must be at least {path}.median_ms ({median_ms}): the tail is above the middle"),
+                ));
+            }
+            Ok(())
+        }
+        Dist::Mix {
+            slow_fraction,
+            fast,
+            slow,
+        } => {
+            check_float(
+                &format!("{path}.slow_fraction"),
+                *slow_fraction,
+                0.0,
+                1.0,
+                "must be a fraction from 0 to 1",
+            )?;
+            check_dist(fast, &format!("{path}.fast"))?;
+            check_dist(slow, &format!("{path}.slow"))
+        }
+    }
+}
+
+fn check_downstream(s: &Scenario) -> Result<(), SimError> {
+    if let Some(c) = s.downstream.capacity {
+        if c == 0 || c > MAX_DOWNSTREAM_CAPACITY {
+            return Err(invalid(
+                "downstream.capacity",
+                c,
+                format!(
+                    "must be from 1 to {} handlers, or null for unlimited",
+                    thousands(MAX_DOWNSTREAM_CAPACITY.into())
+                ),
+            ));
+        }
+    }
+    for (i, sd) in s.downstream.slowdowns.iter().enumerate() {
+        let p = format!("downstream.slowdowns[{i}]");
+        if sd.from_ms >= sd.to_ms {
+            return Err(invalid(
+                format!("{p}.to_ms"),
+                sd.to_ms,
+                format!("must be after {p}.from_ms ({})", sd.from_ms),
+            ));
+        }
+        check_float(
+            &format!("{p}.factor"),
+            sd.factor,
+            0.0,
+            MAX_SLOWDOWN_FACTOR,
+            "must be above 0 and at most 1,000 (2 = the downstream takes twice as long)",
+        )?;
+        if sd.factor <= 0.0 {
+            return Err(invalid(
+                format!("{p}.factor"),
+                sd.factor,
+                "must be above 0 and at most 1,000 (2 = the downstream takes twice as long)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_arrivals(s: &Scenario) -> Result<(), SimError> {
+    let a = &s.arrivals;
+    check_count("arrivals.backlog", a.backlog, 0, MAX_BACKLOG)?;
+    let rate_allowed = format!(
+        "must be a rate from 0 to {} messages per second",
+        thousands(MAX_RATE_PER_S as u64)
+    );
+    check_float(
+        "arrivals.rate_per_s",
+        a.rate_per_s,
+        0.0,
+        MAX_RATE_PER_S,
+        &rate_allowed,
+    )?;
+    for (i, sg) in a.surges.iter().enumerate() {
+        let p = format!("arrivals.surges[{i}]");
+        if sg.from_ms >= sg.to_ms {
+            return Err(invalid(
+                format!("{p}.to_ms"),
+                sg.to_ms,
+                format!("must be after {p}.from_ms ({})", sg.from_ms),
+            ));
+        }
+        check_float(
+            &format!("{p}.rate_per_s"),
+            sg.rate_per_s,
+            0.0,
+            MAX_RATE_PER_S,
+            &rate_allowed,
+        )?;
+    }
+    Ok(())
+}
+
+fn check_faults(s: &Scenario) -> Result<(), SimError> {
+    if s.faults.len() > MAX_FAULTS {
+        return Err(invalid(
+            "faults",
+            format!("{} faults", s.faults.len()),
+            format!("must hold at most {} faults", thousands(MAX_FAULTS as u64)),
+        ));
+    }
+    let worker_ok = |i: usize, w: u32| {
+        if w >= s.workers.count {
+            return Err(invalid(
+                format!("faults[{i}].worker"),
+                w,
+                format!(
+                    "must name an existing worker, 0 to {} (workers.count is {})",
+                    s.workers.count.saturating_sub(1),
+                    s.workers.count
+                ),
+            ));
+        }
+        Ok(())
+    };
+    for (i, f) in s.faults.iter().enumerate() {
+        match f {
+            Fault::Crash {
+                worker,
+                restart_after_ms,
+                ..
+            } => {
+                worker_ok(i, *worker)?;
+                if let Some(r) = restart_after_ms {
+                    check_ms(
+                        &format!("faults[{i}].restart_after_ms"),
+                        *r,
+                        1,
+                        MAX_DURATION_MS,
+                    )?;
+                }
+            }
+            Fault::RollingDeploy {
+                downtime_ms,
+                gap_ms,
+                ..
+            } => {
+                check_ms(
+                    &format!("faults[{i}].downtime_ms"),
+                    *downtime_ms,
+                    1,
+                    MAX_DURATION_MS,
+                )?;
+                check_ms(&format!("faults[{i}].gap_ms"), *gap_ms, 0, MAX_DURATION_MS)?;
+            }
+            Fault::Pause {
+                worker,
+                duration_ms,
+                ..
+            } => {
+                worker_ok(i, *worker)?;
+                check_ms(
+                    &format!("faults[{i}].duration_ms"),
+                    *duration_ms,
+                    1,
+                    MAX_DURATION_MS,
+                )?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// How big a run would be, before running it. Upper bounds, not predictions:
+/// a run that passes the size check cannot exhaust memory, though most runs
+/// are far smaller than their estimate.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Estimate {
+    /// Backlog plus the mean number of arrivals over the run, plus six
+    /// standard deviations of a Poisson count (so the bound holds for any seed
+    /// in practice).
+    pub messages: u64,
+    /// Deliveries: every message once, plus redeliveries. A redelivery needs
+    /// an earlier lease to end by expiry (a timeout long) or release (after at
+    /// least the fastest work), and every lease holds a worker's prefetch slot
+    /// or a crashed worker's ghost slot, so redeliveries are at most
+    /// `slots * duration / cycle`, and at most `messages * (max_receive_count - 1)`.
+    pub deliveries: u64,
+    /// Log entries: one arrival per message, at most eight per delivery
+    /// (receive, start, finish/error/hang, commit, ack, expire, release,
+    /// dead-letter), heartbeats of every running slot every interval, and
+    /// four per fault per worker (crash, restart, pause, resume).
+    pub events: u64,
+    /// Memory of the recorded run: events, deliveries, marks (one per
+    /// heartbeat, ack, release, commit) and message records, sized by the
+    /// compiling target's own `size_of`.
+    pub bytes: u64,
+}
+
+/// Mean arrivals in `[0, duration)`: the base rate, replaced inside each
+/// surge, the later surge winning where surges overlap (MODEL.md).
+fn mean_arrivals(s: &Scenario) -> f64 {
+    let d = s.duration_ms;
+    // Cut the run at every surge edge, then find the rate of each piece.
+    let mut cuts: Vec<u64> = vec![0, d];
+    for sg in &s.arrivals.surges {
+        cuts.push(sg.from_ms.min(d));
+        cuts.push(sg.to_ms.min(d));
+    }
+    cuts.sort_unstable();
+    cuts.dedup();
+    let mut total = 0.0;
+    for w in cuts.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let rate = s
+            .arrivals
+            .surges
+            .iter()
+            .rev()
+            .find(|sg| sg.from_ms <= a && a < sg.to_ms)
+            .map_or(s.arrivals.rate_per_s, |sg| sg.rate_per_s);
+        total += rate.max(0.0) * (b - a) as f64 / 1000.0;
+    }
+    total
+}
+
+/// The fastest a message's work can be, for the release-cycle bound. Only
+/// matters when handlers can error; 1 ms is the engine's floor.
+fn work_floor_ms(d: &Dist) -> u64 {
+    match d {
+        Dist::Constant { ms } => (*ms).max(1),
+        Dist::Uniform { min_ms, .. } => (*min_ms).max(1),
+        Dist::Mix { fast, slow, .. } => work_floor_ms(fast).min(work_floor_ms(slow)),
+        // Unbounded below: the floor of the rounding rule.
+        Dist::Exponential { .. } | Dist::Lognormal { .. } => 1,
+    }
+}
+
+fn sat(x: f64) -> u64 {
+    // `as` saturates for f64 -> u64 and maps NaN to 0: what a bound wants.
+    x.ceil() as u64
+}
+
+pub fn estimate(s: &Scenario) -> Estimate {
+    let mean = mean_arrivals(s);
+    let arrivals = mean + 6.0 * mean.sqrt() + 1.0;
+    let messages = s.arrivals.backlog.saturating_add(sat(arrivals));
+
+    let timeout = effective_visibility_timeout_ms(s).max(1);
+    let cycle = if s.workers.error_rate > 0.0 {
+        timeout.min(work_floor_ms(&s.work.dist))
+    } else {
+        timeout
+    };
+    let count = u64::from(s.workers.count);
+    let concurrency = u64::from(s.workers.concurrency);
+    let prefetch = u64::from(s.workers.prefetch.unwrap_or(s.workers.concurrency));
+    // A crash leaves the old leases running while the fresh worker takes new
+    // ones: each fault can add one worker's worth of slots for a while.
+    let ghosts = 1 + s.faults.len() as u64;
+    let slots = count
+        .saturating_mul(prefetch)
+        .saturating_mul(ghosts);
+    let by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
+    let by_count = match s.broker.max_receive_count {
+        Some(Some(n)) => messages.saturating_mul(u64::from(n.saturating_sub(1))),
+        _ => u64::MAX,
+    };
+    let deliveries = messages.saturating_add(by_slots.min(by_count));
+
+    let heartbeats = match &s.workers.heartbeat {
+        Some(Some(h)) => {
+            let per_slot = s.duration_ms / h.interval_ms.max(1) + 1;
+            let by_slot = count
+                .saturating_mul(concurrency)
+                .saturating_mul(ghosts)
+                .saturating_mul(per_slot);
+            match h.max_extensions {
+                Some(m) => by_slot.min(deliveries.saturating_mul(u64::from(m))),
+                None => by_slot,
+            }
+        }
+        // Pub/Sub's lease manager heartbeats every 5 s when the file has none.
+        None if s.broker.preset == Preset::GooglePubsub => count
+            .saturating_mul(concurrency)
+            .saturating_mul(ghosts)
+            .saturating_mul(s.duration_ms / 5_000 + 1),
+        _ => 0,
+    };
+    let fault_events = (s.faults.len() as u64)
+        .saturating_mul(count)
+        .saturating_mul(4);
+    let events = messages
+        .saturating_add(deliveries.saturating_mul(8))
+        .saturating_add(heartbeats)
+        .saturating_add(fault_events);
+
+    let marks = heartbeats.saturating_add(deliveries.saturating_mul(3));
+    let bytes = events
+        .saturating_mul(size_of::<Event>() as u64)
+        .saturating_add(deliveries.saturating_mul(size_of::<Delivery>() as u64 + 4))
+        .saturating_add(marks.saturating_mul(size_of::<Mark>() as u64))
+        .saturating_add(messages.saturating_mul(size_of::<MessageRecord>() as u64));
+
+    Estimate {
+        messages,
+        deliveries,
+        events,
+        bytes,
+    }
+}
+
+/// Refuses a run whose estimate passes a limit, naming what to reduce.
+pub fn check_size(e: &Estimate) -> Result<(), SimError> {
+    if e.messages > MAX_MESSAGES {
+        return Err(SimError::TooLarge {
+            what: format!("up to {} messages", thousands(e.messages)),
+            limit: format!("{} messages", thousands(MAX_MESSAGES)),
+            reduce: "arrivals.backlog, arrivals.rate_per_s, arrivals.surges or duration_ms"
+                .into(),
+        });
+    }
+    if e.events > MAX_EVENTS {
+        return Err(SimError::TooLarge {
+            what: format!("up to {} events", thousands(e.events)),
+            limit: format!("{} events", thousands(MAX_EVENTS)),
+            reduce: "duration_ms, the arrivals, workers.count or workers.prefetch, or set broker.max_receive_count or raise workers.heartbeat.interval_ms".into(),
+        });
+    }
+    if e.bytes > MAX_RUN_BYTES {
+        return Err(SimError::TooLarge {
+            what: format!("up to {} bytes of recorded run", thousands(e.bytes)),
+            limit: format!("{} bytes", thousands(MAX_RUN_BYTES)),
+            reduce: "duration_ms, the arrivals, or workers.count".into(),
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{Heartbeat, OnReject, Slowdown, Surge};
+
+    fn base() -> Scenario {
+        Scenario {
+            name: "t".into(),
+            ..Scenario::default()
+        }
+    }
+
+    /// The message of the error a broken scenario gives.
+    fn err(s: &Scenario) -> String {
+        match validate(s) {
+            Ok(()) => panic!("expected an error for {s:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn field(s: &Scenario) -> String {
+        match validate(s) {
+            Err(SimError::Invalid { field, .. }) => field,
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_default_scenario_is_valid() {
+        assert_eq!(validate(&base()), Ok(()));
+    }
+
+    #[test]
+    fn zero_timeout_names_the_field_and_the_range() {
+        let mut s = base();
+        s.broker.visibility_timeout_ms = Some(0);
+        assert_eq!(
+            err(&s),
+            "broker.visibility_timeout_ms = 0: must be from 1 ms to 43,200,000 ms (12 h)"
+        );
+        s.broker.visibility_timeout_ms = Some(MAX_VISIBILITY_TIMEOUT_MS + 1);
+        assert_eq!(field(&s), "broker.visibility_timeout_ms");
+        s.broker.visibility_timeout_ms = Some(MAX_VISIBILITY_TIMEOUT_MS);
+        assert_eq!(validate(&s), Ok(()));
+    }
+
+    #[test]
+    fn prefetch_below_concurrency_is_refused() {
+        let mut s = base();
+        s.workers.concurrency = 4;
+        s.workers.prefetch = Some(3);
+        assert_eq!(field(&s), "workers.prefetch");
+        assert!(err(&s).contains("workers.concurrency (4)"));
+        s.workers.prefetch = Some(4);
+        assert_eq!(validate(&s), Ok(()));
+    }
+
+    #[test]
+    fn worker_count_and_concurrency_have_limits() {
+        let mut s = base();
+        s.workers.count = 0;
+        assert_eq!(err(&s), "workers.count = 0: must be from 1 to 10,000");
+        s.workers.count = MAX_WORKERS + 1;
+        assert_eq!(field(&s), "workers.count");
+        s.workers.count = 2;
+        s.workers.concurrency = 0;
+        assert_eq!(field(&s), "workers.concurrency");
+        s.workers.concurrency = MAX_CONCURRENCY + 1;
+        assert_eq!(field(&s), "workers.concurrency");
+    }
+
+    #[test]
+    fn broker_counts_have_limits() {
+        let mut s = base();
+        s.broker.max_receive_count = Some(Some(0));
+        assert_eq!(field(&s), "broker.max_receive_count");
+        s.broker.max_receive_count = Some(None);
+        assert_eq!(validate(&s), Ok(()));
+        s.broker.receive_batch = Some(0);
+        assert_eq!(field(&s), "broker.receive_batch");
+        s.broker.receive_batch = Some(10);
+        s.broker.max_lease_lifetime_ms = Some(Some(0));
+        assert_eq!(field(&s), "broker.max_lease_lifetime_ms");
+        s.broker.max_lease_lifetime_ms = Some(None);
+        s.broker.rpc_latency_ms = Some(MAX_RPC_LATENCY_MS + 1);
+        assert_eq!(field(&s), "broker.rpc_latency_ms");
+    }
+
+    #[test]
+    fn probabilities_stay_in_zero_to_one() {
+        let mut s = base();
+        s.workers.error_rate = 1.5;
+        assert_eq!(field(&s), "workers.error_rate");
+        s.workers.error_rate = -0.1;
+        assert_eq!(field(&s), "workers.error_rate");
+        s.workers.error_rate = 0.6;
+        s.workers.hang_rate = 0.5;
+        assert_eq!(field(&s), "workers.hang_rate");
+        assert!(err(&s).contains("at most 1"));
+        s.workers.hang_rate = 0.4;
+        assert_eq!(validate(&s), Ok(()));
+    }
+
+    #[test]
+    fn nan_and_infinity_are_refused() {
+        let mut s = base();
+        s.workers.hang_rate = f64::NAN;
+        assert_eq!(field(&s), "workers.hang_rate");
+        let mut s = base();
+        s.arrivals.rate_per_s = f64::INFINITY;
+        assert_eq!(field(&s), "arrivals.rate_per_s");
+        let mut s = base();
+        s.work.attempt_jitter = f64::NAN;
+        assert_eq!(field(&s), "work.attempt_jitter");
+        let mut s = base();
+        s.work.dist = Dist::Exponential { mean_ms: f64::NAN };
+        assert_eq!(field(&s), "work.mean_ms");
+    }
+
+    #[test]
+    fn distributions_are_checked_down_to_the_mix() {
+        let mut s = base();
+        s.work.dist = Dist::Lognormal {
+            median_ms: 8000.0,
+            p99_ms: 2000.0,
+        };
+        assert_eq!(field(&s), "work.p99_ms");
+        s.work.dist = Dist::Uniform {
+            min_ms: 5000,
+            max_ms: 1000,
+        };
+        assert_eq!(field(&s), "work.min_ms");
+        s.work.dist = Dist::Constant { ms: 0 };
+        assert_eq!(field(&s), "work.ms");
+        s.work.dist = Dist::Exponential { mean_ms: 0.0 };
+        assert_eq!(field(&s), "work.mean_ms");
+        s.work.dist = Dist::Mix {
+            slow_fraction: 1.2,
+            fast: Box::new(Dist::Constant { ms: 100 }),
+            slow: Box::new(Dist::Constant { ms: 1000 }),
+        };
+        assert_eq!(field(&s), "work.slow_fraction");
+        s.work.dist = Dist::Mix {
+            slow_fraction: 0.05,
+            fast: Box::new(Dist::Constant { ms: 100 }),
+            slow: Box::new(Dist::Lognormal {
+                median_ms: 0.0,
+                p99_ms: 1.0,
+            }),
+        };
+        assert_eq!(field(&s), "work.slow.median_ms");
+    }
+
+    #[test]
+    fn heartbeat_interval_and_extend_by_must_be_positive() {
+        let mut s = base();
+        s.workers.heartbeat = Some(Some(Heartbeat {
+            interval_ms: 0,
+            extend_by_ms: None,
+            max_extensions: None,
+            on_reject: OnReject::Continue,
+        }));
+        assert_eq!(field(&s), "workers.heartbeat.interval_ms");
+        s.workers.heartbeat = Some(Some(Heartbeat {
+            interval_ms: 10_000,
+            extend_by_ms: Some(0),
+            max_extensions: Some(3),
+            on_reject: OnReject::Abort,
+        }));
+        assert_eq!(field(&s), "workers.heartbeat.extend_by_ms");
+    }
+
+    #[test]
+    fn slowdowns_need_a_positive_factor_and_an_order() {
+        let mut s = base();
+        s.downstream.slowdowns = vec![Slowdown {
+            from_ms: 10,
+            to_ms: 10,
+            factor: 3.0,
+        }];
+        assert_eq!(field(&s), "downstream.slowdowns[0].to_ms");
+        s.downstream.slowdowns = vec![
+            Slowdown {
+                from_ms: 0,
+                to_ms: 10,
+                factor: 3.0,
+            },
+            Slowdown {
+                from_ms: 0,
+                to_ms: 10,
+                factor: 0.0,
+            },
+        ];
+        assert_eq!(field(&s), "downstream.slowdowns[1].factor");
+        s.downstream.slowdowns.clear();
+        s.downstream.capacity = Some(0);
+        assert_eq!(field(&s), "downstream.capacity");
+    }
+
+    #[test]
+    fn surges_and_backlog_have_limits() {
+        let mut s = base();
+        s.arrivals.surges = vec![Surge {
+            from_ms: 500,
+            to_ms: 100,
+            rate_per_s: 1.0,
+        }];
+        assert_eq!(field(&s), "arrivals.surges[0].to_ms");
+        s.arrivals.surges = vec![Surge {
+            from_ms: 0,
+            to_ms: 100,
+            rate_per_s: MAX_RATE_PER_S * 2.0,
+        }];
+        assert_eq!(field(&s), "arrivals.surges[0].rate_per_s");
+        s.arrivals.surges.clear();
+        s.arrivals.backlog = MAX_BACKLOG + 1;
+        assert_eq!(field(&s), "arrivals.backlog");
+    }
+
+    #[test]
+    fn a_fault_must_name_an_existing_worker() {
+        let mut s = base();
+        s.workers.count = 3;
+        s.faults = vec![Fault::Crash {
+            worker: 3,
+            at_ms: 1000,
+            restart_after_ms: Some(1000),
+        }];
+        assert_eq!(
+            err(&s),
+            "faults[0].worker = 3: must name an existing worker, 0 to 2 (workers.count is 3)"
+        );
+        s.faults = vec![Fault::Pause {
+            worker: 2,
+            at_ms: 1000,
+            duration_ms: 0,
+        }];
+        assert_eq!(field(&s), "faults[0].duration_ms");
+        s.faults = vec![Fault::RollingDeploy {
+            at_ms: 0,
+            downtime_ms: 0,
+            gap_ms: 0,
+        }];
+        assert_eq!(field(&s), "faults[0].downtime_ms");
+    }
+
+    #[test]
+    fn duration_and_buckets_have_limits() {
+        let mut s = base();
+        s.duration_ms = 0;
+        assert_eq!(field(&s), "duration_ms");
+        s.duration_ms = MAX_DURATION_MS + 1;
+        assert_eq!(field(&s), "duration_ms");
+        s.duration_ms = 600_000;
+        s.bucket_ms = 0;
+        assert_eq!(field(&s), "bucket_ms");
+        s.bucket_ms = 1;
+        assert_eq!(field(&s), "bucket_ms");
+        assert!(err(&s).contains("bucket_ms >= 60"));
+        s.bucket_ms = 60;
+        assert_eq!(validate(&s), Ok(()));
+    }
+
+    #[test]
+    fn a_ten_million_message_run_is_too_large() {
+        let mut s = base();
+        s.duration_ms = 10_000_000; // 10,000 s at 1,000/s
+        s.arrivals.rate_per_s = MAX_RATE_PER_S;
+        match validate(&s) {
+            Err(SimError::TooLarge { what, reduce, .. }) => {
+                assert!(what.contains("10,0"), "{what}");
+                assert!(reduce.contains("arrivals.rate_per_s"));
+            }
+            other => panic!("expected TooLarge, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn estimate_counts_backlog_and_surges() {
+        let mut s = base();
+        s.duration_ms = 100_000;
+        s.arrivals.backlog = 50;
+        s.arrivals.rate_per_s = 1.0;
+        s.arrivals.surges = vec![Surge {
+            from_ms: 50_000,
+            to_ms: 60_000,
+            rate_per_s: 11.0,
+        }];
+        // 50 + 90 s at 1/s + 10 s at 11/s = 250 expected; plus 6 sigma.
+        let e = estimate(&s);
+        assert!(e.messages >= 250 && e.messages < 250 + 6 * 15 + 2, "{e:?}");
+        assert!(e.deliveries >= e.messages);
+        assert!(e.events > e.deliveries);
+        assert!(e.bytes > e.events * size_of::<Event>() as u64);
+    }
+
+    #[test]
+    fn a_redrive_limit_bounds_the_deliveries() {
+        let mut s = base();
+        s.duration_ms = 3_600_000;
+        s.broker.visibility_timeout_ms = Some(1_000);
+        s.broker.max_receive_count = Some(Some(3));
+        let capped = estimate(&s);
+        assert!(capped.deliveries <= capped.messages * 3);
+        s.broker.max_receive_count = Some(None);
+        assert!(estimate(&s).deliveries > capped.deliveries);
+    }
+
+    #[test]
+    fn thousands_groups_digits() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(43_200_000), "43,200,000");
+    }
+}
