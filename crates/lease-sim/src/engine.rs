@@ -22,8 +22,14 @@ pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError>
         report: Report {
             name: scenario.name.clone(),
             seed: scenario.seed,
-            totals: Totals { end_ms, ..Totals::default() },
-            series: Series { bucket_ms: scenario.bucket_ms, ..Series::default() },
+            totals: Totals {
+                end_ms,
+                ..Totals::default()
+            },
+            series: Series {
+                bucket_ms: scenario.bucket_ms,
+                ..Series::default()
+            },
             ..Report::default()
         },
     })

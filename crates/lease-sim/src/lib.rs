@@ -3,18 +3,23 @@
 //! MODEL.md is the contract. No web dependency: the page, the command line and
 //! the tests all call `simulate`.
 
+pub mod arrivals;
+pub mod clock;
 pub mod engine;
-pub mod report;
-pub mod run;
 pub mod parse;
+pub mod report;
+pub mod resolve;
+pub mod run;
 pub mod scenario;
 pub mod shipped;
+pub mod store;
 pub mod validate;
+pub mod work;
 
 pub use engine::simulate;
+pub use parse::{parse_scenario, ParseError};
 pub use report::Report;
 pub use run::Run;
-pub use parse::{parse_scenario, ParseError};
 pub use scenario::Scenario;
 pub use shipped::ShippedScenario;
 pub use validate::{estimate, validate, Estimate};

@@ -35,7 +35,8 @@ pub const MAX_BACKLOG: u64 = 1_000_000;
 pub const MAX_WORK_MS: u64 = 86_400_000;
 /// Sigma of ln(jitter factor): 3 already spreads attempts by a factor of 1,000.
 pub const MAX_ATTEMPT_JITTER: f64 = 3.0;
-pub const MAX_SLOWDOWN_FACTOR: f64 = 1_000.0;
+/// A million: "the dependency stopped answering" (the invisible backlog).
+pub const MAX_SLOWDOWN_FACTOR: f64 = 1_000_000.0;
 pub const MAX_DOWNSTREAM_CAPACITY: u32 = 10_000_000;
 pub const MAX_FAULTS: usize = 1_000;
 pub const MAX_NAME_CHARS: usize = 200;
@@ -77,7 +78,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -85,18 +86,18 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
-/// `90000` -> `1.5 min`, for the human half of a range.
+/// `43200000` -> `12 h`: whole units only, else plain ms.
 fn human_ms(ms: u64) -> String {
     const MIN: u64 = 60_000;
     const H: u64 = 3_600_000;
     const D: u64 = 86_400_000;
-    let (v, unit) = if ms >= D && ms % D == 0 {
+    let (v, unit) = if ms >= D && ms.is_multiple_of(D) {
         (ms / D, "d")
-    } else if ms >= H && ms % H == 0 {
+    } else if ms >= H && ms.is_multiple_of(H) {
         (ms / H, "h")
-    } else if ms >= MIN && ms % MIN == 0 {
+    } else if ms >= MIN && ms.is_multiple_of(MIN) {
         (ms / MIN, "min")
-    } else if ms >= 1000 && ms % 1000 == 0 {
+    } else if ms >= 1000 && ms.is_multiple_of(1000) {
         (ms / 1000, "s")
     } else {
         return format!("{ms} ms");
@@ -149,7 +150,11 @@ fn check_top(s: &Scenario) -> Result<(), SimError> {
     }
     check_ms("duration_ms", s.duration_ms, 1, MAX_DURATION_MS)?;
     if s.bucket_ms == 0 {
-        return Err(invalid("bucket_ms", 0, "must be at least 1 ms (default 60,000)"));
+        return Err(invalid(
+            "bucket_ms",
+            0,
+            "must be at least 1 ms (default 60,000)",
+        ));
     }
     let buckets = s.duration_ms.div_ceil(s.bucket_ms);
     if buckets > MAX_BUCKETS {
@@ -188,7 +193,12 @@ pub fn effective_visibility_timeout_ms(s: &Scenario) -> u64 {
 fn check_broker(s: &Scenario) -> Result<(), SimError> {
     let b = &s.broker;
     if let Some(t) = b.visibility_timeout_ms {
-        check_ms("broker.visibility_timeout_ms", t, 1, MAX_VISIBILITY_TIMEOUT_MS)?;
+        check_ms(
+            "broker.visibility_timeout_ms",
+            t,
+            1,
+            MAX_VISIBILITY_TIMEOUT_MS,
+        )?;
     }
     if let Some(Some(n)) = b.max_receive_count {
         if n == 0 || n > MAX_RECEIVE_COUNT {
@@ -207,15 +217,17 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
             return Err(invalid(
                 "broker.max_lease_lifetime_ms",
                 l,
-                format!(
-                    "{}, or null for no cap",
-                    ms_range(1, MAX_LEASE_LIFETIME_MS)
-                ),
+                format!("{}, or null for no cap", ms_range(1, MAX_LEASE_LIFETIME_MS)),
             ));
         }
     }
     if let Some(n) = b.receive_batch {
-        check_count("broker.receive_batch", n.into(), 1, MAX_RECEIVE_BATCH.into())?;
+        check_count(
+            "broker.receive_batch",
+            n.into(),
+            1,
+            MAX_RECEIVE_BATCH.into(),
+        )?;
     }
     if let Some(l) = b.rpc_latency_ms {
         check_ms("broker.rpc_latency_ms", l, 0, MAX_RPC_LATENCY_MS)?;
@@ -289,7 +301,12 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
 }
 
 fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
-    let work_range = || format!("must be a number of ms from 0 to {}", thousands(MAX_WORK_MS));
+    let work_range = || {
+        format!(
+            "must be a number of ms from 0 to {}",
+            thousands(MAX_WORK_MS)
+        )
+    };
     match d {
         Dist::Constant { ms } => check_ms(&format!("{path}.ms"), *ms, 1, MAX_WORK_MS),
         Dist::Uniform { min_ms, max_ms } => {
@@ -373,13 +390,13 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
             sd.factor,
             0.0,
             MAX_SLOWDOWN_FACTOR,
-            "must be above 0 and at most 1,000 (2 = the downstream takes twice as long)",
+            "must be above 0 and at most 1,000,000 (2 = the downstream takes twice as long)",
         )?;
         if sd.factor <= 0.0 {
             return Err(invalid(
                 format!("{p}.factor"),
                 sd.factor,
-                "must be above 0 and at most 1,000 (2 = the downstream takes twice as long)",
+                "must be above 0 and at most 1,000,000 (2 = the downstream takes twice as long)",
             ));
         }
     }
@@ -577,9 +594,7 @@ pub fn estimate(s: &Scenario) -> Estimate {
     // A crash leaves the old leases running while the fresh worker takes new
     // ones: each fault can add one worker's worth of slots for a while.
     let ghosts = 1 + s.faults.len() as u64;
-    let slots = count
-        .saturating_mul(prefetch)
-        .saturating_mul(ghosts);
+    let slots = count.saturating_mul(prefetch).saturating_mul(ghosts);
     let by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
     let by_count = match s.broker.max_receive_count {
         Some(Some(n)) => messages.saturating_mul(u64::from(n.saturating_sub(1))),
@@ -635,8 +650,7 @@ pub fn check_size(e: &Estimate) -> Result<(), SimError> {
         return Err(SimError::TooLarge {
             what: format!("up to {} messages", thousands(e.messages)),
             limit: format!("{} messages", thousands(MAX_MESSAGES)),
-            reduce: "arrivals.backlog, arrivals.rate_per_s, arrivals.surges or duration_ms"
-                .into(),
+            reduce: "arrivals.backlog, arrivals.rate_per_s, arrivals.surges or duration_ms".into(),
         });
     }
     if e.events > MAX_EVENTS {
