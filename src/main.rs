@@ -1,6 +1,9 @@
 //! Lease Playground: the Yew app. It mounts into `#app`, replacing the boot
 //! message that `static/boot.js` shows until the app starts (or says why not).
 
+mod run_handle;
+mod timeline;
+
 fn main() {
     #[cfg(target_arch = "wasm32")]
     {
