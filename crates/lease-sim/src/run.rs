@@ -241,3 +241,26 @@ pub struct Run {
     pub messages: Vec<MessageRecord>,
     pub report: Report,
 }
+
+impl Run {
+    /// SHA-256 of the event log in a fixed little-endian layout (t, kind,
+    /// message, worker, receipt): the determinism fingerprint that native and
+    /// wasm32 runs must share.
+    pub fn log_hash(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        let mut buf = Vec::with_capacity(21 * 4096);
+        for chunk in self.events.chunks(4096) {
+            buf.clear();
+            for e in chunk {
+                buf.extend_from_slice(&e.t.to_le_bytes());
+                buf.push(e.kind as u8);
+                buf.extend_from_slice(&e.message.to_le_bytes());
+                buf.extend_from_slice(&e.worker.to_le_bytes());
+                buf.extend_from_slice(&e.receipt.to_le_bytes());
+            }
+            h.update(&buf);
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}

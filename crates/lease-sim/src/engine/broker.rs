@@ -1,0 +1,313 @@
+//! The broker's rules (MODEL.md "Messages and the broker", "Broker presets").
+//! The broker judges each call at the instant it arrives and never asks a
+//! worker anything.
+
+use std::cmp::Reverse;
+
+use super::{new_delivery, Live, Phase, Poll, Sim, State};
+use crate::clock::{Call, Ev, Reply};
+use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
+use crate::scenario::{CountAt, DlqTiming, LateAck};
+use crate::work::attempt_need;
+
+impl Sim<'_> {
+    pub(crate) fn make_available(&mut self, id: u32) {
+        let key = if self.cfg.single_group_fifo {
+            // One message group: order by arrival, whatever happened since.
+            u64::from(id)
+        } else {
+            self.now
+        };
+        let m = &mut self.msgs[id as usize];
+        m.state = State::Available;
+        m.avail_key = key;
+        self.available.push(Reverse((key, id)));
+        self.available_count += 1;
+    }
+
+    fn dead_letter(&mut self, id: u32, cause: DeadLetterCause) {
+        let m = &mut self.msgs[id as usize];
+        m.state = State::DeadLettered;
+        m.cause = Some(cause);
+        m.ended_at = self.now;
+        self.dead_count += 1;
+        self.rec.dead_letter(self.now, cause);
+        let kind = match cause {
+            DeadLetterCause::Expired => EventKind::DeadLetterExpired,
+            DeadLetterCause::Failed => EventKind::DeadLetterFailed,
+        };
+        self.log(kind, id, NONE, NONE);
+    }
+
+    /// A lease ended without an ack (expiry) or by a release: back to the
+    /// queue, or to the dead-letter queue if the count is exhausted.
+    fn lease_over(&mut self, id: u32, cause: DeadLetterCause) {
+        self.in_flight_count -= 1;
+        let max = self.cfg.max_receive_count;
+        let m = &mut self.msgs[id as usize];
+        if self.cfg.count_at == CountAt::ExpiryOrAbandon {
+            m.dlq_count += 1;
+        }
+        let exhausted = max.is_some_and(|n| m.dlq_count >= n);
+        if !exhausted {
+            self.make_available(id);
+            return;
+        }
+        match self.cfg.dlq_timing {
+            DlqTiming::OnExpiry => self.dead_letter(id, cause),
+            DlqTiming::OnNextReceive => {
+                self.msgs[id as usize].exhausted = Some(cause);
+                self.make_available(id);
+            }
+        }
+    }
+
+    /// Hand out the oldest available message, if the queue allows one now.
+    fn take_available(&mut self) -> Option<u32> {
+        loop {
+            if self.cfg.single_group_fifo && self.in_flight_count > 0 {
+                return None;
+            }
+            let Reverse((key, id)) = *self.available.peek()?;
+            self.available.pop();
+            let m = &self.msgs[id as usize];
+            if m.state != State::Available || m.avail_key != key {
+                continue;
+            }
+            self.available_count -= 1;
+            if let Some(cause) = m.exhausted {
+                // SQS: the receive after the count is exceeded moves it.
+                self.dead_letter(id, cause);
+                continue;
+            }
+            return Some(id);
+        }
+    }
+
+    /// Answer a receive with up to `want` messages; `false` when none was available.
+    fn answer_receive(&mut self, worker: u32, epoch: u32, want: u32) -> bool {
+        let first = self.deliveries.len() as u32;
+        let mut count = 0;
+        while count < want {
+            let Some(id) = self.take_available() else {
+                break;
+            };
+            self.hand_out(id, worker);
+            count += 1;
+        }
+        if count == 0 {
+            return false;
+        }
+        self.send_reply(worker, epoch, Reply::Received { first, count });
+        true
+    }
+
+    fn hand_out(&mut self, id: u32, worker: u32) {
+        let now = self.now;
+        let timeout = self.cfg.visibility_timeout_ms;
+        let ix = self.deliveries.len() as u32;
+        let m = &mut self.msgs[id as usize];
+        m.receive_count += 1;
+        if self.cfg.count_at == CountAt::Receive {
+            m.dlq_count += 1;
+        }
+        let receipt = m.receive_count;
+        m.state = State::InFlight;
+        m.expires_at = now + timeout;
+        m.current = ix;
+        m.deliveries.push(ix);
+        let need = attempt_need(
+            self.seed,
+            self.scenario.work.attempt_jitter,
+            id,
+            receipt,
+            m.work_ms,
+        );
+        self.in_flight_count += 1;
+        self.deliveries
+            .push(new_delivery(id, receipt, worker, now, need));
+        self.live.push(Live {
+            phase: Phase::InTransit,
+            worker,
+            target: 0.0,
+            left: need as f64,
+            generation: 0,
+            read: 0,
+            extensions_sent: 0,
+            tick_pending: false,
+            tick_missed: false,
+        });
+        self.handlers_alive += 1;
+        self.rec.delivery(now, receipt > 1);
+        self.rec.lease_started(now, id, receipt);
+        self.log(EventKind::Receive, id, worker, receipt);
+        self.clock.schedule(
+            now + timeout,
+            Ev::Expiry {
+                message: id,
+                receipt,
+            },
+        );
+    }
+
+    /// Waiting long polls, first come first served.
+    pub(crate) fn serve_polls(&mut self) {
+        while self.available_count > 0 {
+            let Some(p) = self.polls.front().copied() else {
+                return;
+            };
+            if self.workers[p.worker as usize].epoch != p.epoch {
+                self.polls.pop_front();
+                continue;
+            }
+            if !self.answer_receive(p.worker, p.epoch, p.want) {
+                return;
+            }
+            self.polls.pop_front();
+        }
+    }
+
+    pub(crate) fn expire(&mut self, id: u32, receipt: u32) {
+        let m = &self.msgs[id as usize];
+        if m.state != State::InFlight || m.receive_count != receipt || m.expires_at != self.now {
+            return;
+        }
+        let d = m.current;
+        let del = &mut self.deliveries[d as usize];
+        del.lease_end = LeaseEnd::Expired;
+        del.lease_ended_at = self.now;
+        let worker = del.worker;
+        self.rec.expiry(self.now);
+        self.log(EventKind::Expire, id, worker, receipt);
+        self.lease_over(id, DeadLetterCause::Expired);
+    }
+
+    pub(crate) fn broker_call(&mut self, worker: u32, epoch: u32, call: Call) {
+        match call {
+            Call::Receive { want } => {
+                if !self.polls.is_empty() || !self.answer_receive(worker, epoch, want) {
+                    self.polls.push_back(Poll {
+                        worker,
+                        epoch,
+                        want,
+                    });
+                }
+            }
+            Call::Extend { delivery } => {
+                let ok = self.judge_extend(delivery);
+                self.send_reply(worker, epoch, Reply::Extended { delivery, ok });
+            }
+            Call::Ack { delivery } => {
+                let ok = self.judge_ack(delivery);
+                self.send_reply(worker, epoch, Reply::Acked { delivery, ok });
+            }
+            Call::Release { delivery } => {
+                self.judge_release(delivery);
+                self.send_reply(worker, epoch, Reply::Released { delivery });
+            }
+        }
+    }
+
+    /// Holds the current receipt of a valid lease.
+    fn holds_lease(&self, delivery: u32) -> bool {
+        let d = &self.deliveries[delivery as usize];
+        let m = &self.msgs[d.message as usize];
+        m.state == State::InFlight && m.receive_count == d.receipt && self.now < m.expires_at
+    }
+
+    fn judge_extend(&mut self, delivery: u32) -> bool {
+        let extend_by = self
+            .cfg
+            .heartbeat
+            .as_ref()
+            .map_or(self.cfg.visibility_timeout_ms, |h| h.extend_by_ms);
+        let d = &self.deliveries[delivery as usize];
+        let (id, receipt, worker) = (d.message, d.receipt, d.worker);
+        // Never clamped: past the lifetime cap the whole request is refused.
+        let within_cap = self
+            .cfg
+            .max_lease_lifetime_ms
+            .is_none_or(|cap| self.now + extend_by <= d.received_at + cap);
+        let ok = self.holds_lease(delivery) && within_cap;
+        let d = &mut self.deliveries[delivery as usize];
+        if ok {
+            d.extensions_ok += 1;
+            let m = &mut self.msgs[id as usize];
+            // A reset from now, as SQS does, not an addition.
+            m.expires_at = self.now + extend_by;
+            self.clock.schedule(
+                self.now + extend_by,
+                Ev::Expiry {
+                    message: id,
+                    receipt,
+                },
+            );
+            self.rec.extension(self.now, true);
+            self.mark(delivery, MarkKind::ExtendOk);
+            self.log(EventKind::ExtendOk, id, worker, receipt);
+        } else {
+            d.extensions_rejected += 1;
+            self.rec.extension(self.now, false);
+            self.mark(delivery, MarkKind::ExtendRejected);
+            self.log(EventKind::ExtendRejected, id, worker, receipt);
+        }
+        ok
+    }
+
+    fn judge_ack(&mut self, delivery: u32) -> bool {
+        let d = &self.deliveries[delivery as usize];
+        let (id, receipt, worker) = (d.message, d.receipt, d.worker);
+        let m = &self.msgs[id as usize];
+        let valid = self.holds_lease(delivery);
+        // SQS standard, Pub/Sub: a late delete with the latest receipt still
+        // works while nobody else holds the message.
+        let late = !valid
+            && self.cfg.late_ack == LateAck::AcceptedIfNotRedelivered
+            && m.state == State::Available
+            && m.receive_count == receipt;
+        if !(valid || late) {
+            self.rec.ack(self.now, false, 0);
+            self.mark(delivery, MarkKind::AckRejected);
+            self.log(EventKind::AckRejected, id, worker, receipt);
+            return false;
+        }
+        if valid {
+            self.in_flight_count -= 1;
+            let d = &mut self.deliveries[delivery as usize];
+            d.lease_end = LeaseEnd::Acked;
+            d.lease_ended_at = self.now;
+        } else {
+            // It sat in the queue; its entry there goes stale.
+            self.available_count -= 1;
+            self.deliveries[delivery as usize].lease_end = LeaseEnd::AckedLate;
+        }
+        let received_at = self.deliveries[delivery as usize].received_at;
+        let m = &mut self.msgs[id as usize];
+        m.state = State::Deleted;
+        m.exhausted = None;
+        m.ended_at = self.now;
+        self.deleted_count += 1;
+        self.rec.ack(self.now, true, self.now - received_at);
+        self.mark(delivery, MarkKind::AckOk);
+        self.log(EventKind::AckOk, id, worker, receipt);
+        true
+    }
+
+    fn judge_release(&mut self, delivery: u32) {
+        let d = &self.deliveries[delivery as usize];
+        let (id, receipt, worker) = (d.message, d.receipt, d.worker);
+        if !self.holds_lease(delivery) {
+            self.rec.release(false);
+            self.mark(delivery, MarkKind::ReleaseRejected);
+            self.log(EventKind::ReleaseRejected, id, worker, receipt);
+            return;
+        }
+        let d = &mut self.deliveries[delivery as usize];
+        d.lease_end = LeaseEnd::Released;
+        d.lease_ended_at = self.now;
+        self.rec.release(true);
+        self.mark(delivery, MarkKind::Release);
+        self.log(EventKind::Release, id, worker, receipt);
+        self.lease_over(id, DeadLetterCause::Failed);
+    }
+}

@@ -1,0 +1,91 @@
+//! The invariants of MODEL.md, checked after every event when a test asks
+//! for it (`Options::check_invariants`). Each recounts from the messages
+//! themselves rather than trusting the counters the engine keeps.
+
+use super::{Sim, State};
+use crate::run::{EventKind, LeaseEnd};
+use crate::scenario::Fence;
+use crate::SimError;
+
+impl Sim<'_> {
+    fn broken(&self, what: String) -> Result<(), SimError> {
+        Err(SimError::Invariant { t: self.now, what })
+    }
+
+    pub(crate) fn check_invariants(&self) -> Result<(), SimError> {
+        let (mut avail, mut flight, mut deleted, mut dead) = (0u64, 0u64, 0u64, 0u64);
+        for (id, m) in self.msgs.iter().enumerate() {
+            match m.state {
+                State::Available => avail += 1,
+                State::InFlight => flight += 1,
+                State::Deleted => deleted += 1,
+                State::DeadLettered => dead += 1,
+            }
+            if m.receive_count as usize != m.deliveries.len() {
+                return self.broken(format!(
+                    "message {id}: receive_count {} but {} deliveries",
+                    m.receive_count,
+                    m.deliveries.len()
+                ));
+            }
+            // No delivery while a valid lease on the same message is held:
+            // every delivery's lease ended before the next one was handed out.
+            for pair in m.deliveries.windows(2) {
+                let (a, b) = (
+                    &self.deliveries[pair[0] as usize],
+                    &self.deliveries[pair[1] as usize],
+                );
+                if a.lease_end == LeaseEnd::Open || a.lease_ended_at > b.received_at {
+                    return self.broken(format!(
+                        "message {id}: receipt {} handed out at {} while receipt {} was leased until {}",
+                        b.receipt, b.received_at, a.receipt, a.lease_ended_at
+                    ));
+                }
+            }
+            if self.cfg.fence == Fence::UniqueConstraint && m.store.applied > 1 {
+                return self.broken(format!(
+                    "message {id}: {} effects under unique_constraint",
+                    m.store.applied
+                ));
+            }
+        }
+        let arrived = self.msgs.len() as u64;
+        if arrived != avail + flight + deleted + dead {
+            return self.broken(format!(
+                "conservation: arrived {arrived} != available {avail} + in flight {flight} + deleted {deleted} + dead-lettered {dead}"
+            ));
+        }
+        if (avail, flight, deleted, dead)
+            != (
+                self.available_count,
+                self.in_flight_count,
+                self.deleted_count,
+                self.dead_count,
+            )
+        {
+            return self.broken(format!(
+                "counters ({}, {}, {}, {}) disagree with the messages ({avail}, {flight}, {deleted}, {dead})",
+                self.available_count, self.in_flight_count, self.deleted_count, self.dead_count
+            ));
+        }
+        // Every deletion matches an accepted ack carrying the current receipt.
+        if let Some(e) = self.events.last() {
+            if e.kind == EventKind::AckOk {
+                let m = &self.msgs[e.message as usize];
+                if m.state != State::Deleted || m.receive_count != e.receipt {
+                    return self.broken(format!(
+                        "message {}: ack with receipt {} accepted but current receipt is {}",
+                        e.message, e.receipt, m.receive_count
+                    ));
+                }
+            }
+        }
+        if deleted != self.rec.t.acks_ok {
+            return self.broken(format!(
+                "{deleted} deleted but {} acks accepted",
+                self.rec.t.acks_ok
+            ));
+        }
+        Ok(())
+    }
+}

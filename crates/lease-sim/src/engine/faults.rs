@@ -1,0 +1,180 @@
+//! Faults (MODEL.md "Faults and load"): crashes with restart, rolling
+//! deploys, stop-the-world pauses.
+
+use super::{Phase, Sim, Worker};
+use crate::clock::Ev;
+use crate::run::{EventKind, Outcome, WorkerMark, WorkerMarkKind, NONE};
+use crate::scenario::Fault;
+
+impl Sim<'_> {
+    pub(crate) fn schedule_faults(&mut self) {
+        let n = self.cfg.workers;
+        for f in &self.scenario.faults {
+            match *f {
+                Fault::Crash {
+                    worker,
+                    at_ms,
+                    restart_after_ms,
+                } => {
+                    if worker < n {
+                        self.clock.schedule(
+                            at_ms,
+                            Ev::Crash {
+                                worker,
+                                restart_after: restart_after_ms,
+                            },
+                        );
+                    }
+                }
+                Fault::RollingDeploy {
+                    at_ms,
+                    downtime_ms,
+                    gap_ms,
+                } => {
+                    for i in 0..n {
+                        let at = at_ms.saturating_add(
+                            u64::from(i).saturating_mul(downtime_ms.saturating_add(gap_ms)),
+                        );
+                        self.clock.schedule(
+                            at,
+                            Ev::Crash {
+                                worker: i,
+                                restart_after: Some(downtime_ms),
+                            },
+                        );
+                    }
+                }
+                Fault::Pause {
+                    worker,
+                    at_ms,
+                    duration_ms,
+                } => {
+                    if worker < n {
+                        self.clock.schedule(
+                            at_ms,
+                            Ev::Pause {
+                                worker,
+                                duration: duration_ms,
+                            },
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn worker_mark(&mut self, worker: u32, kind: WorkerMarkKind) {
+        self.worker_marks.push(WorkerMark {
+            t: self.now,
+            worker,
+            kind,
+        });
+    }
+
+    /// Everything the worker holds vanishes: no ack, no release. The leases
+    /// stay until they expire; calls in transit are lost (the epoch changes).
+    pub(crate) fn crash(&mut self, w: u32, restart_after: Option<u64>) {
+        if !self.workers[w as usize].alive {
+            return;
+        }
+        let held: Vec<u32> = {
+            let wk = &self.workers[w as usize];
+            wk.slots
+                .iter()
+                .flatten()
+                .copied()
+                .chain(wk.buffer.iter().copied())
+                .collect()
+        };
+        for d in held {
+            let phase = self.live[d as usize].phase;
+            self.stop_work(d);
+            let del = &mut self.deliveries[d as usize];
+            if matches!(phase, Phase::Running | Phase::Paused) {
+                del.ended_at = Some(self.now);
+            }
+            del.outcome = Outcome::Crashed;
+            self.live[d as usize].phase = Phase::Done;
+            self.handlers_alive -= 1;
+        }
+        let epoch = self.workers[w as usize].epoch + 1;
+        let mut dead = Worker::fresh(self.cfg.concurrency, epoch);
+        dead.alive = false;
+        self.workers[w as usize] = dead;
+        self.worker_mark(w, WorkerMarkKind::Crash);
+        self.log(EventKind::Crash, NONE, w, NONE);
+        if let Some(after) = restart_after {
+            self.clock
+                .schedule(self.now.saturating_add(after), Ev::Restart { worker: w });
+        }
+    }
+
+    pub(crate) fn restart(&mut self, w: u32) {
+        let wk = &mut self.workers[w as usize];
+        if wk.alive {
+            return;
+        }
+        wk.alive = true;
+        self.worker_mark(w, WorkerMarkKind::Restart);
+        self.log(EventKind::Restart, NONE, w, NONE);
+        self.worker_try(w);
+    }
+
+    /// Stop-the-world: no work, no heartbeats, no replies handled.
+    pub(crate) fn pause(&mut self, w: u32, duration: u64) {
+        let wk = &self.workers[w as usize];
+        if !wk.alive || wk.paused {
+            return;
+        }
+        let running: Vec<u32> = wk.slots.iter().flatten().copied().collect();
+        for d in running {
+            if self.live[d as usize].phase == Phase::Running {
+                self.stop_work(d);
+                self.live[d as usize].phase = Phase::Paused;
+            }
+        }
+        self.workers[w as usize].paused = true;
+        self.worker_mark(w, WorkerMarkKind::Pause);
+        self.log(EventKind::Pause, NONE, w, NONE);
+        self.clock
+            .schedule(self.now.saturating_add(duration), Ev::Resume { worker: w });
+    }
+
+    pub(crate) fn resume(&mut self, w: u32) {
+        let wk = &mut self.workers[w as usize];
+        if !wk.alive || !wk.paused {
+            return;
+        }
+        wk.paused = false;
+        let inbox = std::mem::take(&mut wk.inbox);
+        let slots: Vec<u32> = wk.slots.iter().flatten().copied().collect();
+        self.worker_mark(w, WorkerMarkKind::Resume);
+        self.log(EventKind::Resume, NONE, w, NONE);
+        let now = self.now;
+        for d in slots {
+            let l = &mut self.live[d as usize];
+            if l.phase == Phase::Paused {
+                l.phase = Phase::Running;
+                l.generation += 1;
+                self.pool.advance(now);
+                l.target = self.pool.add(d, l.generation, l.left);
+                self.pool_dirty = true;
+            }
+            let l = &mut self.live[d as usize];
+            if l.tick_missed {
+                l.tick_missed = false;
+                if let Some(h) = self.cfg.heartbeat.clone() {
+                    // Missed ticks collapse into one now; then the grid goes on.
+                    self.send_heartbeat(d, h.max_extensions);
+                    self.schedule_next_tick(d, h.interval_ms);
+                }
+            }
+        }
+        for reply in inbox {
+            if self.workers[w as usize].alive {
+                self.worker_reply(w, reply);
+            }
+        }
+        self.worker_try(w);
+    }
+}

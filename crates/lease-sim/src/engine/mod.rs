@@ -1,0 +1,502 @@
+//! The engine: one discrete-event loop over the broker, the workers, the
+//! downstream pool and the store (MODEL.md). The broker's rules live in
+//! `broker.rs`, the workers' in `worker.rs`, faults in `faults.rs`, the
+//! report in `record.rs`, the invariant checks in `check.rs`.
+
+mod broker;
+mod check;
+mod faults;
+mod record;
+mod worker;
+
+use std::collections::{BinaryHeap, VecDeque};
+
+use crate::arrivals::ArrivalProcess;
+use crate::clock::{Call, Clock, Ev, Reply};
+use crate::resolve::{resolve, Config};
+use crate::run::{
+    DeadLetterCause, Delivery, DeliveryIx, Effect, Event, EventKind, LeaseEnd, Mark, MessageId,
+    Outcome, WorkerMark, NONE,
+};
+use crate::store::StoreRow;
+use crate::work::{sample, stream, Pool, TAG_WORK};
+use crate::{Options, Run, Scenario, SimError};
+
+use record::Recorder;
+
+/// The broker's view of one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum State {
+    Available,
+    InFlight,
+    Deleted,
+    DeadLettered,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Msg {
+    pub state: State,
+    pub arrived_at: u64,
+    pub work_ms: u64,
+    /// Deliveries so far; the latest receipt equals it.
+    pub receive_count: u32,
+    /// What `max_receive_count` is compared with: bumped at receive or at
+    /// expiry/abandon, as `count_at` says.
+    pub dlq_count: u32,
+    pub expires_at: u64,
+    /// Key of the available queue entry that is current (stale ones are skipped).
+    pub avail_key: u64,
+    /// `on_next_receive`: exhausted, waiting for the receive that moves it;
+    /// the cause is how its last lease ended.
+    pub exhausted: Option<DeadLetterCause>,
+    pub current: DeliveryIx,
+    pub deliveries: Vec<DeliveryIx>,
+    pub store: StoreRow,
+    pub ended_at: u64,
+    pub cause: Option<DeadLetterCause>,
+    /// A handler of this message has started before (sequential duplicates).
+    pub started_once: bool,
+}
+
+/// What a delivery's handler is doing, as the simulation (not the broker) sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// On its way to the worker (a receive reply in transit).
+    InTransit,
+    Buffered,
+    Running,
+    Paused,
+    Hung,
+    /// Work done; waiting for the answer to its ack or release.
+    Settling,
+    Done,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Live {
+    pub phase: Phase,
+    pub worker: u32,
+    /// Pool target while running; work left while paused.
+    pub target: f64,
+    pub left: f64,
+    pub generation: u32,
+    /// Store version read at start (read-modify-write).
+    pub read: u32,
+    pub extensions_sent: u32,
+    pub tick_pending: bool,
+    pub tick_missed: bool,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Worker {
+    pub alive: bool,
+    pub epoch: u32,
+    pub paused: bool,
+    pub polling: bool,
+    /// Running, settling, hung, buffered (MODEL.md "Receiving").
+    pub held: u32,
+    pub buffer: VecDeque<DeliveryIx>,
+    pub slots: Vec<Option<DeliveryIx>>,
+    /// Replies that reached the worker during a pause, handled at resume.
+    pub inbox: Vec<Reply>,
+}
+
+impl Worker {
+    fn fresh(concurrency: u32, epoch: u32) -> Self {
+        Worker {
+            alive: true,
+            epoch,
+            paused: false,
+            polling: false,
+            held: 0,
+            buffer: VecDeque::new(),
+            slots: vec![None; concurrency as usize],
+            inbox: Vec::new(),
+        }
+    }
+}
+
+/// A long poll waiting at the broker.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Poll {
+    pub worker: u32,
+    pub epoch: u32,
+    pub want: u32,
+}
+
+pub(crate) struct Sim<'a> {
+    pub cfg: Config,
+    pub scenario: &'a Scenario,
+    pub seed: u64,
+    pub end: u64,
+    pub now: u64,
+    pub check: bool,
+    pub clock: Clock,
+    pub arrivals: ArrivalProcess,
+    pub arrivals_left: bool,
+    pub msgs: Vec<Msg>,
+    /// Min-heap of (key, id) where key is the time the message last became
+    /// available (FIFO: its id), negated for BinaryHeap.
+    pub available: BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    pub available_count: u64,
+    pub in_flight_count: u64,
+    pub deleted_count: u64,
+    pub dead_count: u64,
+    pub polls: VecDeque<Poll>,
+    pub workers: Vec<Worker>,
+    pub deliveries: Vec<Delivery>,
+    pub live: Vec<Live>,
+    pub pool: Pool,
+    pub pool_dirty: bool,
+    pub finish_generation: u64,
+    pub slowdown: f64,
+    pub events: Vec<Event>,
+    pub marks: Vec<Mark>,
+    pub worker_marks: Vec<WorkerMark>,
+    pub rec: Recorder,
+    /// Calls and replies in flight, handlers alive, messages buffered: the run
+    /// cannot end early while any is non-zero.
+    pub in_transit: u64,
+    pub handlers_alive: u64,
+}
+
+pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError> {
+    crate::validate::validate(scenario)?;
+    let end = options
+        .until_ms
+        .map_or(scenario.duration_ms, |u| u.min(scenario.duration_ms));
+    let mut sim = Sim::new(scenario, end, options.check_invariants);
+    sim.run()?;
+    Ok(sim.into_run())
+}
+
+impl<'a> Sim<'a> {
+    fn new(scenario: &'a Scenario, end: u64, check: bool) -> Self {
+        let cfg = resolve(scenario);
+        let seed = scenario.seed;
+        let workers = (0..cfg.workers)
+            .map(|_| Worker::fresh(cfg.concurrency, 0))
+            .collect();
+        let rec = Recorder::new(scenario.bucket_ms.max(1), end);
+        Sim {
+            arrivals: ArrivalProcess::new(&scenario.arrivals, seed, end),
+            arrivals_left: true,
+            scenario,
+            seed,
+            end,
+            now: 0,
+            check,
+            clock: Clock::with_capacity(1024),
+            msgs: Vec::new(),
+            available: BinaryHeap::new(),
+            available_count: 0,
+            in_flight_count: 0,
+            deleted_count: 0,
+            dead_count: 0,
+            polls: VecDeque::new(),
+            workers,
+            deliveries: Vec::new(),
+            live: Vec::new(),
+            pool: Pool::new(),
+            pool_dirty: false,
+            finish_generation: 0,
+            slowdown: 1.0,
+            events: Vec::new(),
+            marks: Vec::new(),
+            worker_marks: Vec::new(),
+            rec,
+            in_transit: 0,
+            handlers_alive: 0,
+            cfg,
+        }
+    }
+
+    pub(crate) fn log(&mut self, kind: EventKind, message: u32, worker: u32, receipt: u32) {
+        self.events.push(Event {
+            t: self.now,
+            kind,
+            message,
+            worker,
+            receipt,
+        });
+    }
+
+    pub(crate) fn mark(&mut self, delivery: DeliveryIx, kind: crate::run::MarkKind) {
+        self.marks.push(Mark {
+            t: self.now,
+            delivery,
+            kind,
+        });
+    }
+
+    fn run(&mut self) -> Result<(), SimError> {
+        // The backlog is enqueued at t = 0, in id order, before any worker polls.
+        for _ in 0..self.scenario.arrivals.backlog {
+            self.arrive();
+        }
+        self.schedule_next_arrival();
+        for w in 0..self.cfg.workers {
+            self.worker_try(w);
+        }
+        self.schedule_faults();
+        self.schedule_rate_changes();
+        self.after_event();
+
+        while let Some(t) = self.clock.peek_time() {
+            if t >= self.end {
+                break;
+            }
+            if self.rec.due(t) {
+                let g = self.gauges();
+                self.rec.sample_until(t, g);
+            }
+            let (t, ev) = self.clock.pop().expect("peeked");
+            self.now = t;
+            self.dispatch(ev);
+            self.after_event();
+            if self.check {
+                self.check_invariants()?;
+            }
+            if self.events.len() as u64 > crate::validate::MAX_EVENTS {
+                return Err(SimError::TooLarge {
+                    what: format!(
+                        "more than {} events by t = {} ms",
+                        crate::validate::thousands(crate::validate::MAX_EVENTS),
+                        self.now
+                    ),
+                    limit: format!(
+                        "{} events",
+                        crate::validate::thousands(crate::validate::MAX_EVENTS)
+                    ),
+                    reduce: "duration_ms, the arrivals or workers.count".into(),
+                });
+            }
+            if self.settled() {
+                self.end = self.now;
+                break;
+            }
+        }
+        if !self.settled() {
+            // Stopped by the clock: everything due at or after `end` stays undone.
+            self.now = self.end;
+        }
+        self.pool.advance(self.now);
+        let g = self.gauges();
+        self.rec.sample_until(self.end, g);
+        self.rec.close(self.end, g);
+        Ok(())
+    }
+
+    fn dispatch(&mut self, ev: Ev) {
+        match ev {
+            Ev::Expiry { message, receipt } => self.expire(message, receipt),
+            Ev::Call {
+                worker,
+                epoch,
+                call,
+            } => {
+                self.in_transit -= 1;
+                // A crash loses every call still in transit (MODEL.md "Calls and crashes").
+                if self.workers[worker as usize].epoch == epoch {
+                    self.broker_call(worker, epoch, call);
+                }
+            }
+            Ev::Arrival => {
+                self.arrive();
+                self.schedule_next_arrival();
+            }
+            Ev::RateChange => {
+                self.pool.advance(self.now);
+                self.slowdown = self.slowdown_at(self.now);
+                self.pool_dirty = true;
+            }
+            Ev::Finish { generation } => {
+                if generation == self.finish_generation {
+                    self.finish_due();
+                }
+            }
+            Ev::Tick { delivery } => self.tick(delivery),
+            Ev::Reply {
+                worker,
+                epoch,
+                reply,
+            } => {
+                self.in_transit -= 1;
+                let w = &mut self.workers[worker as usize];
+                if w.epoch != epoch || !w.alive {
+                    self.lost_reply(reply);
+                } else if w.paused {
+                    w.inbox.push(reply);
+                } else {
+                    self.worker_reply(worker, reply);
+                }
+            }
+            Ev::Crash {
+                worker,
+                restart_after,
+            } => self.crash(worker, restart_after),
+            Ev::Restart { worker } => self.restart(worker),
+            Ev::Pause { worker, duration } => self.pause(worker, duration),
+            Ev::Resume { worker } => self.resume(worker),
+        }
+    }
+
+    /// Work that every event may have made due: serve waiting polls, and
+    /// re-plan the next finish if the pool changed.
+    fn after_event(&mut self) {
+        self.serve_polls();
+        if self.pool_dirty {
+            self.pool_dirty = false;
+            self.pool.advance(self.now);
+            let running = self.pool.running();
+            let share = match self.cfg.capacity {
+                Some(c) if running > c => f64::from(c) / f64::from(running),
+                _ => 1.0,
+            };
+            self.pool.set_rate(share / self.slowdown);
+            self.finish_generation += 1;
+            let live = &self.live;
+            if let Some(t) = self
+                .pool
+                .next_finish(self.now, |d, g| is_current(live, d, g))
+            {
+                self.clock.schedule(
+                    t,
+                    Ev::Finish {
+                        generation: self.finish_generation,
+                    },
+                );
+            }
+        }
+    }
+
+    fn settled(&self) -> bool {
+        !self.arrivals_left
+            && self.available_count == 0
+            && self.in_flight_count == 0
+            && self.handlers_alive == 0
+            && self.in_transit == 0
+    }
+
+    fn arrive(&mut self) {
+        let id = self.msgs.len() as u32;
+        let mut rng = stream(self.seed, TAG_WORK, u64::from(id), 0);
+        let work_ms = sample(&self.scenario.work.dist, &mut rng);
+        self.msgs.push(Msg {
+            state: State::Deleted,
+            arrived_at: self.now,
+            work_ms,
+            receive_count: 0,
+            dlq_count: 0,
+            expires_at: 0,
+            avail_key: 0,
+            exhausted: None,
+            current: NONE,
+            deliveries: Vec::new(),
+            store: StoreRow::default(),
+            ended_at: 0,
+            cause: None,
+            started_once: false,
+        });
+        self.rec.arrival(self.now);
+        self.log(EventKind::Arrive, id, NONE, NONE);
+        self.make_available(id);
+    }
+
+    fn schedule_next_arrival(&mut self) {
+        match self.arrivals.next_time() {
+            Some(t) => self.clock.schedule(t, Ev::Arrival),
+            None => self.arrivals_left = false,
+        }
+    }
+
+    fn schedule_rate_changes(&mut self) {
+        let mut cuts: Vec<u64> = Vec::new();
+        for s in &self.cfg.slowdowns {
+            cuts.push(s.from_ms);
+            cuts.push(s.to_ms);
+        }
+        cuts.sort_unstable();
+        cuts.dedup();
+        for t in cuts {
+            if t == 0 {
+                self.slowdown = self.slowdown_at(0);
+            } else if t < self.end {
+                self.clock.schedule(t, Ev::RateChange);
+            }
+        }
+    }
+
+    /// Overlapping slowdowns multiply (MODEL.md "Load and time").
+    fn slowdown_at(&self, t: u64) -> f64 {
+        self.cfg
+            .slowdowns
+            .iter()
+            .filter(|s| s.from_ms <= t && t < s.to_ms && s.factor.is_finite() && s.factor > 0.0)
+            .map(|s| s.factor)
+            .product()
+    }
+
+    pub(crate) fn send_call(&mut self, worker: u32, call: Call) {
+        let epoch = self.workers[worker as usize].epoch;
+        self.in_transit += 1;
+        self.clock.schedule(
+            self.now + self.cfg.rpc_latency_ms,
+            Ev::Call {
+                worker,
+                epoch,
+                call,
+            },
+        );
+    }
+
+    pub(crate) fn send_reply(&mut self, worker: u32, epoch: u32, reply: Reply) {
+        self.in_transit += 1;
+        self.clock.schedule(
+            self.now + self.cfg.rpc_latency_ms,
+            Ev::Reply {
+                worker,
+                epoch,
+                reply,
+            },
+        );
+    }
+
+    fn into_run(self) -> Run {
+        record::finish(self)
+    }
+}
+
+pub(crate) fn is_current(live: &[Live], d: DeliveryIx, generation: u32) -> bool {
+    let l = &live[d as usize];
+    l.phase == Phase::Running && l.generation == generation
+}
+
+/// The parts of a Delivery fixed when the broker hands it out.
+pub(crate) fn new_delivery(
+    message: MessageId,
+    receipt: u32,
+    worker: u32,
+    now: u64,
+    need: u64,
+) -> Delivery {
+    Delivery {
+        message,
+        receipt,
+        worker,
+        slot: None,
+        received_at: now,
+        started_at: None,
+        ended_at: None,
+        lease_ended_at: now,
+        lease_end: LeaseEnd::Open,
+        outcome: Outcome::NeverStarted,
+        effect: Effect::NoCommit,
+        committed_at: None,
+        work_done_ms: 0,
+        work_needed_ms: need,
+        overlaps: None,
+        extensions_ok: 0,
+        extensions_rejected: 0,
+    }
+}

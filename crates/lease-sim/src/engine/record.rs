@@ -1,0 +1,390 @@
+//! The recorder: counters and series as the run goes, and the report and
+//! per-message records at the end (MODEL.md "What a run reports", "Reporting").
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::{Phase, Sim, State};
+use crate::report::{AckLatency, Report, Series, Totals};
+use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run};
+
+/// The state the gauges sample at each bucket's end.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Gauges {
+    pub queue_depth: u64,
+    pub in_flight: u64,
+    pub running: u64,
+    pub oldest_in_flight_age: u64,
+    pub oldest_message_age: u64,
+}
+
+#[derive(Debug, Default)]
+pub(crate) struct Recorder {
+    pub bucket: u64,
+    pub next_sample: u64,
+    pub t: Totals,
+    pub ack_latencies: Vec<u64>,
+    pub s: Series,
+    /// Leases by the time they began, for the oldest in-flight age (stale
+    /// entries are dropped when they reach the top).
+    pub leases: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// First message id that may still be open (ids are in arrival order).
+    pub oldest_open: usize,
+}
+
+fn bump(v: &mut [u64], i: usize) {
+    if let Some(x) = v.get_mut(i) {
+        *x += 1;
+    }
+}
+
+impl Recorder {
+    pub fn new(bucket: u64, end: u64) -> Self {
+        let n = end.div_ceil(bucket) as usize;
+        let z = vec![0u64; n];
+        Recorder {
+            bucket,
+            next_sample: bucket,
+            s: Series {
+                bucket_ms: bucket,
+                arrivals: z.clone(),
+                acks: z.clone(),
+                redeliveries: z.clone(),
+                expiries: z.clone(),
+                dead_letter_expired: z.clone(),
+                dead_letter_failed: z.clone(),
+                extensions_ok: z.clone(),
+                extensions_rejected: z.clone(),
+                completions_per_min: vec![0.0; n],
+                useful_completions_per_min: vec![0.0; n],
+                duplicate_completions_per_min: vec![0.0; n],
+                queue_depth: Vec::with_capacity(n),
+                in_flight: Vec::with_capacity(n),
+                running_handlers: Vec::with_capacity(n),
+                oldest_in_flight_age_ms: Vec::with_capacity(n),
+                oldest_message_age_ms: Vec::with_capacity(n),
+            },
+            ..Recorder::default()
+        }
+    }
+
+    fn ix(&self, t: u64) -> usize {
+        (t / self.bucket) as usize
+    }
+
+    pub fn arrival(&mut self, t: u64) {
+        self.t.arrived += 1;
+        let i = self.ix(t);
+        bump(&mut self.s.arrivals, i);
+    }
+    pub fn delivery(&mut self, t: u64, redelivery: bool) {
+        self.t.deliveries += 1;
+        if redelivery {
+            self.t.redeliveries += 1;
+            let i = self.ix(t);
+            bump(&mut self.s.redeliveries, i);
+        }
+    }
+    pub fn lease_started(&mut self, t: u64, id: u32, receipt: u32) {
+        self.leases.push(Reverse((t, id, receipt)));
+    }
+    pub fn expiry(&mut self, t: u64) {
+        self.t.expiries += 1;
+        let i = self.ix(t);
+        bump(&mut self.s.expiries, i);
+    }
+    pub fn dead_letter(&mut self, t: u64, cause: DeadLetterCause) {
+        let i = self.ix(t);
+        match cause {
+            DeadLetterCause::Expired => {
+                self.t.dead_lettered_expired += 1;
+                bump(&mut self.s.dead_letter_expired, i);
+            }
+            DeadLetterCause::Failed => {
+                self.t.dead_lettered_failed += 1;
+                bump(&mut self.s.dead_letter_failed, i);
+            }
+        }
+    }
+    pub fn extension(&mut self, t: u64, ok: bool) {
+        let i = self.ix(t);
+        if ok {
+            self.t.extensions_ok += 1;
+            bump(&mut self.s.extensions_ok, i);
+        } else {
+            self.t.extensions_rejected += 1;
+            bump(&mut self.s.extensions_rejected, i);
+        }
+    }
+    pub fn ack(&mut self, t: u64, ok: bool, latency: u64) {
+        if ok {
+            self.t.acks_ok += 1;
+            self.t.deleted += 1;
+            self.ack_latencies.push(latency);
+            let i = self.ix(t);
+            bump(&mut self.s.acks, i);
+        } else {
+            self.t.acks_rejected += 1;
+        }
+    }
+    pub fn release(&mut self, ok: bool) {
+        if ok {
+            self.t.releases += 1;
+        } else {
+            self.t.releases_rejected += 1;
+        }
+    }
+    pub fn commit(&mut self, t: u64, effect: Effect) {
+        let i = self.ix(t);
+        let per_min = 60_000.0 / self.bucket as f64;
+        match effect {
+            Effect::Applied => {
+                self.t.effects += 1;
+                if let Some(x) = self.s.useful_completions_per_min.get_mut(i) {
+                    *x += per_min;
+                }
+            }
+            Effect::Duplicate | Effect::LostUpdate => {
+                self.t.effects += 1;
+                self.t.duplicate_effects += 1;
+                if effect == Effect::LostUpdate {
+                    self.t.lost_updates += 1;
+                }
+                if let Some(x) = self.s.duplicate_completions_per_min.get_mut(i) {
+                    *x += per_min;
+                }
+            }
+            Effect::FenceRejected => self.t.fence_rejections += 1,
+            Effect::NoCommit => {}
+        }
+    }
+    pub fn overlap(&mut self) {
+        self.t.overlapping_runs += 1;
+    }
+    pub fn sequential_duplicate(&mut self) {
+        self.t.sequential_duplicate_runs += 1;
+    }
+    pub fn error(&mut self) {
+        self.t.errors += 1;
+    }
+    pub fn hang(&mut self) {
+        self.t.hangs += 1;
+    }
+
+    /// Sample the gauges for every bucket that ends at or before `t`
+    /// (the state before the events at `t` run).
+    pub fn due(&self, t: u64) -> bool {
+        t >= self.next_sample && self.s.queue_depth.len() < self.s.arrivals.len()
+    }
+
+    pub fn sample_until(&mut self, t: u64, g: Gauges) {
+        while self.next_sample <= t && self.s.queue_depth.len() < self.s.arrivals.len() {
+            self.push(g);
+            self.next_sample += self.bucket;
+        }
+    }
+
+    fn push(&mut self, g: Gauges) {
+        self.s.queue_depth.push(g.queue_depth);
+        self.s.in_flight.push(g.in_flight);
+        self.s.running_handlers.push(g.running);
+        self.s.oldest_in_flight_age_ms.push(g.oldest_in_flight_age);
+        self.s.oldest_message_age_ms.push(g.oldest_message_age);
+    }
+
+    /// The last (partial) bucket's gauges, sampled at the end of the run.
+    pub fn close(&mut self, end: u64, g: Gauges) {
+        let n = end.div_ceil(self.bucket) as usize;
+        for v in [
+            &mut self.s.arrivals,
+            &mut self.s.acks,
+            &mut self.s.redeliveries,
+            &mut self.s.expiries,
+            &mut self.s.dead_letter_expired,
+            &mut self.s.dead_letter_failed,
+            &mut self.s.extensions_ok,
+            &mut self.s.extensions_rejected,
+        ] {
+            v.truncate(n);
+        }
+        for v in [
+            &mut self.s.useful_completions_per_min,
+            &mut self.s.duplicate_completions_per_min,
+        ] {
+            v.truncate(n);
+        }
+        while self.s.queue_depth.len() < n {
+            self.push(g);
+        }
+        self.s.queue_depth.truncate(n);
+        self.s.in_flight.truncate(n);
+        self.s.running_handlers.truncate(n);
+        self.s.oldest_in_flight_age_ms.truncate(n);
+        self.s.oldest_message_age_ms.truncate(n);
+        // Per minute over the bucket's real width (the last may be partial).
+        let bucket = self.bucket;
+        self.s.completions_per_min = self
+            .s
+            .acks
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                let from = i as u64 * bucket;
+                let width = (end.min(from + bucket) - from).max(1);
+                a as f64 * 60_000.0 / width as f64
+            })
+            .collect();
+        for v in [
+            &mut self.s.useful_completions_per_min,
+            &mut self.s.duplicate_completions_per_min,
+        ] {
+            for (i, x) in v.iter_mut().enumerate() {
+                let from = i as u64 * bucket;
+                let width = (end.min(from + bucket) - from).max(1);
+                *x *= bucket as f64 / width as f64;
+            }
+        }
+    }
+}
+
+impl Sim<'_> {
+    pub(crate) fn gauges(&mut self) -> Gauges {
+        {
+            let now = self.now;
+            let msgs = &self.msgs;
+            let rec = &mut self.rec;
+            while let Some(Reverse((_, id, receipt))) = rec.leases.peek().copied() {
+                let m = &msgs[id as usize];
+                if m.state == State::InFlight && m.receive_count == receipt {
+                    break;
+                }
+                rec.leases.pop();
+            }
+            while rec.oldest_open < msgs.len()
+                && matches!(
+                    msgs[rec.oldest_open].state,
+                    State::Deleted | State::DeadLettered
+                )
+            {
+                rec.oldest_open += 1;
+            }
+            Gauges {
+                queue_depth: self.available_count,
+                in_flight: self.in_flight_count,
+                running: u64::from(self.pool.running()),
+                oldest_in_flight_age: rec
+                    .leases
+                    .peek()
+                    .map_or(0, |Reverse((t, _, _))| now.saturating_sub(*t)),
+                oldest_message_age: msgs
+                    .get(rec.oldest_open)
+                    .map_or(0, |m| now.saturating_sub(m.arrived_at)),
+            }
+        }
+    }
+}
+
+/// Nearest-rank percentile of sorted values.
+fn nearest_rank(sorted: &[u64], p: f64) -> Option<u64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (p * sorted.len() as f64).ceil().max(1.0) as usize;
+    Some(sorted[rank.min(sorted.len()) - 1])
+}
+
+pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
+    let end = sim.end;
+    // Work of runs still going when the run stopped.
+    for d in 0..sim.deliveries.len() {
+        let phase = sim.live[d].phase;
+        match phase {
+            Phase::Running | Phase::Paused => {
+                sim.now = end;
+                sim.stop_work(d as u32);
+                sim.deliveries[d].outcome = Outcome::Unfinished;
+            }
+            Phase::Settling => sim.deliveries[d].outcome = Outcome::Unfinished,
+            Phase::InTransit | Phase::Buffered => sim.deliveries[d].outcome = Outcome::NeverStarted,
+            Phase::Hung | Phase::Done => {}
+        }
+        let del = &mut sim.deliveries[d];
+        if del.lease_end == LeaseEnd::Open {
+            del.lease_ended_at = end;
+        }
+    }
+
+    let mut totals = sim.rec.t.clone();
+    let mut receive_counts: BTreeMap<u32, u64> = BTreeMap::new();
+    let mut messages = Vec::with_capacity(sim.msgs.len());
+    for m in &mut sim.msgs {
+        *receive_counts.entry(m.receive_count).or_default() += 1;
+        let fate = match m.state {
+            State::Deleted => Fate::Deleted { at: m.ended_at },
+            State::DeadLettered => Fate::DeadLettered {
+                at: m.ended_at,
+                cause: m.cause.unwrap_or(DeadLetterCause::Expired),
+            },
+            State::Available => Fate::Available,
+            State::InFlight => Fate::InFlight,
+        };
+        match fate {
+            Fate::Available => totals.still_available += 1,
+            Fate::InFlight => totals.still_in_flight += 1,
+            _ => {}
+        }
+        messages.push(MessageRecord {
+            arrived_at: m.arrived_at,
+            work_ms: m.work_ms,
+            receive_count: m.receive_count,
+            deliveries: std::mem::take(&mut m.deliveries),
+            effects: m.store.applied,
+            fate,
+        });
+    }
+    // Useful work: the intrinsic work of the run that gave a message its
+    // first effect; every other run's work done is wasted. Runs still going
+    // at the end are neither.
+    for d in &sim.deliveries {
+        if d.effect == Effect::Applied {
+            totals.useful_work_ms += sim.msgs[d.message as usize].work_ms;
+        } else if d.outcome != Outcome::Unfinished {
+            totals.wasted_work_ms += d.work_done_ms;
+        }
+    }
+    totals.events = sim.events.len() as u64;
+    totals.end_ms = end;
+
+    let mut lat = std::mem::take(&mut sim.rec.ack_latencies);
+    lat.sort_unstable();
+    let p99 = nearest_rank(&lat, 0.99);
+    let timeout = sim.cfg.visibility_timeout_ms;
+    let report = Report {
+        name: sim.scenario.name.clone(),
+        seed: sim.seed,
+        totals,
+        ack_latency_ms: AckLatency {
+            p50: nearest_rank(&lat, 0.50),
+            p99,
+            p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
+        },
+        receive_counts: receive_counts
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        series: std::mem::take(&mut sim.rec.s),
+    };
+    Run {
+        scenario: sim.scenario.clone(),
+        visibility_timeout_ms: timeout,
+        worker_count: sim.cfg.workers,
+        concurrency: sim.cfg.concurrency,
+        end_ms: end,
+        events: sim.events,
+        deliveries: sim.deliveries,
+        marks: sim.marks,
+        worker_marks: sim.worker_marks,
+        messages,
+        report,
+    }
+}

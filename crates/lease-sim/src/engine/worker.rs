@@ -1,0 +1,282 @@
+//! The workers (MODEL.md "Workers", "Heartbeats and handlers"). A worker
+//! knows only what the broker's replies told it: it never reads broker state.
+
+use super::{is_current, Phase, Sim};
+use crate::clock::{Call, Ev, Reply};
+use crate::run::{Effect, EventKind, MarkKind, Outcome};
+use crate::scenario::{Fence, OnError, OnReject};
+use crate::work::finish_draw;
+
+impl Sim<'_> {
+    /// Start what the free slots allow, then ask for more if there is room.
+    pub(crate) fn worker_try(&mut self, w: u32) {
+        let wk = &self.workers[w as usize];
+        if !wk.alive || wk.paused {
+            return;
+        }
+        loop {
+            let wk = &mut self.workers[w as usize];
+            let Some(slot) = wk.slots.iter().position(Option::is_none) else {
+                break;
+            };
+            let Some(d) = wk.buffer.pop_front() else {
+                break;
+            };
+            wk.slots[slot] = Some(d);
+            self.start(w, slot as u32, d);
+        }
+        let wk = &mut self.workers[w as usize];
+        if !wk.polling && wk.alive && !wk.paused && wk.held < self.cfg.prefetch {
+            let want = self.cfg.receive_batch.min(self.cfg.prefetch - wk.held);
+            wk.polling = true;
+            self.send_call(w, Call::Receive { want });
+        }
+    }
+
+    /// A handler starts, whatever its lease state: the worker cannot know.
+    fn start(&mut self, w: u32, slot: u32, d: u32) {
+        let now = self.now;
+        let del = &mut self.deliveries[d as usize];
+        del.slot = Some(slot);
+        del.started_at = Some(now);
+        let (id, receipt) = (del.message, del.receipt);
+        self.log(EventKind::Start, id, w, receipt);
+        let m = &self.msgs[id as usize];
+        if self.cfg.fence == Fence::CheckThenWrite && m.store.processed() {
+            // The processed-ids check finds it: no work, ack at once.
+            let del = &mut self.deliveries[d as usize];
+            del.outcome = Outcome::Skipped;
+            del.ended_at = Some(now);
+            self.live[d as usize].phase = Phase::Settling;
+            self.log(EventKind::Skip, id, w, receipt);
+            self.send_call(w, Call::Ack { delivery: d });
+            return;
+        }
+        // Another run of the same message executing now (paused counts, hung does not).
+        let twin = m.deliveries.iter().rev().copied().find(|&o| {
+            o != d && matches!(self.live[o as usize].phase, Phase::Running | Phase::Paused)
+        });
+        let started_before = m.started_once;
+        let read = m.store.applied;
+        self.msgs[id as usize].started_once = true;
+        match twin {
+            Some(o) => {
+                self.deliveries[d as usize].overlaps = Some(o);
+                self.rec.overlap();
+            }
+            None if started_before => self.rec.sequential_duplicate(),
+            None => {}
+        }
+        let l = &mut self.live[d as usize];
+        l.phase = Phase::Running;
+        l.read = read;
+        l.generation += 1;
+        self.pool.advance(now);
+        l.target = self.pool.add(d, l.generation, l.left);
+        self.pool_dirty = true;
+        if let Some(h) = &self.cfg.heartbeat {
+            l.tick_pending = true;
+            self.clock
+                .schedule(now + h.interval_ms, Ev::Tick { delivery: d });
+        }
+    }
+
+    /// A heartbeat is due on the grid `start + k * interval`.
+    pub(crate) fn tick(&mut self, d: u32) {
+        let Some(h) = self.cfg.heartbeat.clone() else {
+            return;
+        };
+        let l = &mut self.live[d as usize];
+        l.tick_pending = false;
+        match l.phase {
+            Phase::Running | Phase::Hung => {}
+            Phase::Paused => {
+                // Collapses into one at resume.
+                l.tick_missed = true;
+                return;
+            }
+            _ => return,
+        }
+        self.send_heartbeat(d, h.max_extensions);
+        self.schedule_next_tick(d, h.interval_ms);
+    }
+
+    pub(crate) fn send_heartbeat(&mut self, d: u32, cap: Option<u32>) {
+        let l = &mut self.live[d as usize];
+        // The cap counts requests sent, rejected ones included.
+        if cap.is_some_and(|c| l.extensions_sent >= c) {
+            return;
+        }
+        l.extensions_sent += 1;
+        let w = l.worker;
+        self.send_call(w, Call::Extend { delivery: d });
+    }
+
+    pub(crate) fn schedule_next_tick(&mut self, d: u32, interval: u64) {
+        let start = self.deliveries[d as usize].started_at.unwrap_or(self.now);
+        let k = (self.now - start) / interval + 1;
+        let l = &mut self.live[d as usize];
+        l.tick_pending = true;
+        self.clock
+            .schedule(start + k * interval, Ev::Tick { delivery: d });
+    }
+
+    /// Handlers whose work is done at this instant.
+    pub(crate) fn finish_due(&mut self) {
+        self.pool.advance(self.now);
+        loop {
+            let live = &self.live;
+            let Some(d) = self.pool.pop_done(|x, g| is_current(live, x, g)) else {
+                break;
+            };
+            self.pool_dirty = true;
+            self.finish(d);
+        }
+        // Even if nothing finished (rounding), the next finish must be planned again.
+        self.pool_dirty = true;
+    }
+
+    fn finish(&mut self, d: u32) {
+        let now = self.now;
+        let del = &mut self.deliveries[d as usize];
+        let (id, receipt, w) = (del.message, del.receipt, del.worker);
+        del.work_done_ms = del.work_needed_ms;
+        self.log(EventKind::Finish, id, w, receipt);
+        let u = finish_draw(self.seed, id, receipt);
+        if u < self.cfg.error_rate {
+            let del = &mut self.deliveries[d as usize];
+            del.outcome = Outcome::Error;
+            del.ended_at = Some(now);
+            self.rec.error();
+            self.log(EventKind::Error, id, w, receipt);
+            match self.cfg.on_error {
+                OnError::Release => {
+                    self.live[d as usize].phase = Phase::Settling;
+                    self.send_call(w, Call::Release { delivery: d });
+                }
+                // The broker never learns of the error: the lease runs out.
+                OnError::Expire => self.handler_done(w, d),
+            }
+            return;
+        }
+        if u < self.cfg.error_rate + self.cfg.hang_rate {
+            let del = &mut self.deliveries[d as usize];
+            del.outcome = Outcome::Hung;
+            self.live[d as usize].phase = Phase::Hung;
+            self.rec.hang();
+            self.log(EventKind::Hang, id, w, receipt);
+            return;
+        }
+        let read = self.live[d as usize].read;
+        let effect = self.msgs[id as usize]
+            .store
+            .commit(self.cfg.fence, receipt, read);
+        let del = &mut self.deliveries[d as usize];
+        del.ended_at = Some(now);
+        del.effect = effect;
+        del.committed_at = Some(now);
+        let kind = match effect {
+            Effect::Applied => EventKind::CommitApplied,
+            Effect::Duplicate => EventKind::CommitDuplicate,
+            Effect::LostUpdate => EventKind::CommitLostUpdate,
+            Effect::FenceRejected | Effect::NoCommit => EventKind::CommitFenceRejected,
+        };
+        self.rec.commit(now, effect);
+        self.mark(d, MarkKind::Commit);
+        self.log(kind, id, w, receipt);
+        // Even after a fence rejection the worker acks: someone else committed.
+        self.live[d as usize].phase = Phase::Settling;
+        self.send_call(w, Call::Ack { delivery: d });
+    }
+
+    /// The handler gives its slot back.
+    pub(crate) fn handler_done(&mut self, w: u32, d: u32) {
+        self.live[d as usize].phase = Phase::Done;
+        self.handlers_alive -= 1;
+        let wk = &mut self.workers[w as usize];
+        wk.held -= 1;
+        if let Some(s) = wk.slots.iter_mut().find(|s| **s == Some(d)) {
+            *s = None;
+        }
+        self.worker_try(w);
+    }
+
+    pub(crate) fn worker_reply(&mut self, w: u32, reply: Reply) {
+        match reply {
+            Reply::Received { first, count } => {
+                let wk = &mut self.workers[w as usize];
+                wk.polling = false;
+                wk.held += count;
+                for d in first..first + count {
+                    wk.buffer.push_back(d);
+                    self.live[d as usize].phase = Phase::Buffered;
+                }
+                self.worker_try(w);
+            }
+            Reply::Extended { delivery, ok } => {
+                let on_reject = self.cfg.heartbeat.as_ref().map(|h| h.on_reject);
+                if !ok && on_reject == Some(OnReject::Abort) {
+                    self.abort(w, delivery);
+                }
+            }
+            Reply::Acked { delivery, ok } => {
+                let del = &mut self.deliveries[delivery as usize];
+                if del.outcome != Outcome::Skipped {
+                    del.outcome = if ok {
+                        Outcome::Acked
+                    } else {
+                        Outcome::AckRejected
+                    };
+                }
+                self.handler_done(w, delivery);
+            }
+            Reply::Released { delivery } => self.handler_done(w, delivery),
+        }
+    }
+
+    /// `on_reject: abort`: stop without commit, ack or release.
+    fn abort(&mut self, w: u32, d: u32) {
+        let phase = self.live[d as usize].phase;
+        if !matches!(phase, Phase::Running | Phase::Paused | Phase::Hung) {
+            return;
+        }
+        self.stop_work(d);
+        let del = &mut self.deliveries[d as usize];
+        del.outcome = Outcome::Aborted;
+        del.ended_at = Some(self.now);
+        let (id, receipt) = (del.message, del.receipt);
+        self.log(EventKind::Abort, id, w, receipt);
+        self.handler_done(w, d);
+    }
+
+    /// Take a running or paused handler out of the pool, recording its work done.
+    pub(crate) fn stop_work(&mut self, d: u32) {
+        let l = &mut self.live[d as usize];
+        let left = match l.phase {
+            Phase::Running => {
+                self.pool.advance(self.now);
+                self.pool.remove();
+                self.pool_dirty = true;
+                self.pool.left(l.target)
+            }
+            Phase::Paused => l.left,
+            _ => return,
+        };
+        l.left = left;
+        let del = &mut self.deliveries[d as usize];
+        let done = (del.work_needed_ms as f64 - left).max(0.0);
+        del.work_done_ms = (done.round() as u64).min(del.work_needed_ms);
+    }
+
+    /// A reply that reached a crashed worker: the messages in it stay leased
+    /// until they expire; nobody will run them.
+    pub(crate) fn lost_reply(&mut self, reply: Reply) {
+        if let Reply::Received { first, count } = reply {
+            for d in first..first + count {
+                self.deliveries[d as usize].outcome = Outcome::Crashed;
+                self.live[d as usize].phase = Phase::Done;
+                self.handlers_alive -= 1;
+            }
+        }
+    }
+}
