@@ -1,0 +1,212 @@
+//! MODEL.md "Invariants", checked after every event over random valid
+//! scenarios (the engine's checking mode), plus the report's own sums and
+//! determinism of the log.
+
+use lease_sim::scenario::*;
+use lease_sim::{simulate, Options};
+use proptest::prelude::*;
+
+fn dist() -> impl Strategy<Value = Dist> {
+    let leaf = prop_oneof![
+        (1u64..20_000).prop_map(|ms| Dist::Constant { ms }),
+        (1u64..5_000, 0u64..10_000).prop_map(|(a, b)| Dist::Uniform {
+            min_ms: a,
+            max_ms: a + b
+        }),
+        (1.0f64..8_000.0).prop_map(|mean_ms| Dist::Exponential { mean_ms }),
+        (10.0f64..5_000.0, 1.0f64..10.0).prop_map(|(m, k)| Dist::Lognormal {
+            median_ms: m,
+            p99_ms: m * k
+        }),
+    ];
+    prop_oneof![
+        4 => leaf.clone(),
+        1 => (0.0f64..0.5, leaf.clone(), leaf).prop_map(|(f, a, b)| Dist::Mix {
+            slow_fraction: f,
+            fast: Box::new(a),
+            slow: Box::new(b)
+        }),
+    ]
+}
+
+fn heartbeat() -> impl Strategy<Value = Option<Option<Heartbeat>>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(None)),
+        (
+            50u64..6_000,
+            proptest::option::of(50u64..20_000),
+            proptest::option::of(0u32..12),
+            any::<bool>()
+        )
+            .prop_map(|(i, e, m, abort)| Some(Some(Heartbeat {
+                interval_ms: i,
+                extend_by_ms: e,
+                max_extensions: m,
+                on_reject: if abort {
+                    OnReject::Abort
+                } else {
+                    OnReject::Continue
+                },
+            }))),
+    ]
+}
+
+fn fault(workers: u32) -> impl Strategy<Value = Fault> {
+    prop_oneof![
+        (0..workers, 0u64..60_000, proptest::option::of(0u64..30_000)).prop_map(
+            |(worker, at_ms, restart_after_ms)| Fault::Crash {
+                worker,
+                at_ms,
+                restart_after_ms
+            }
+        ),
+        (0u64..60_000, 0u64..10_000, 0u64..5_000).prop_map(|(at_ms, downtime_ms, gap_ms)| {
+            Fault::RollingDeploy {
+                at_ms,
+                downtime_ms,
+                gap_ms,
+            }
+        }),
+        (0..workers, 0u64..60_000, 1u64..30_000).prop_map(|(worker, at_ms, duration_ms)| {
+            Fault::Pause {
+                worker,
+                at_ms,
+                duration_ms,
+            }
+        }),
+    ]
+}
+
+prop_compose! {
+    fn broker()(
+        timeout in 100u64..30_000,
+        preset in proptest::sample::select(Preset::ALL.to_vec()),
+        mrc in proptest::option::of(proptest::option::of(1u32..6)),
+        lifetime in proptest::option::of(proptest::option::of(1_000u64..120_000)),
+        batch in 1u32..4,
+        rpc in prop_oneof![Just(0u64), 1u64..300],
+        switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
+    ) -> Broker {
+        Broker {
+            visibility_timeout_ms: Some(timeout),
+            max_receive_count: mrc,
+            max_lease_lifetime_ms: lifetime,
+            receive_batch: Some(batch),
+            rpc_latency_ms: Some(rpc),
+            preset,
+            dlq_timing: switches.0.map(|b| if b { DlqTiming::OnExpiry } else { DlqTiming::OnNextReceive }),
+            late_ack: switches.1.map(|b| if b { LateAck::Rejected } else { LateAck::AcceptedIfNotRedelivered }),
+            count_at: switches.2.map(|b| if b { CountAt::Receive } else { CountAt::ExpiryOrAbandon }),
+        }
+    }
+}
+
+prop_compose! {
+    fn scenario()(workers in 1u32..5)(
+        count in Just(workers),
+        concurrency in 1u32..4,
+        extra_prefetch in 0u32..4,
+        hb in heartbeat(),
+        error_rate in prop_oneof![Just(0.0), 0.0f64..0.4],
+        hang_rate in prop_oneof![Just(0.0), 0.0f64..0.1],
+        expire_on_error in any::<bool>(),
+        broker in broker(),
+        dist in dist(),
+        jitter in prop_oneof![Just(0.0), 0.0f64..1.0],
+        capacity in proptest::option::of(1u32..6),
+        slowdowns in proptest::collection::vec((0u64..60_000, 1u64..60_000, 0.2f64..6.0), 0..3),
+        backlog in 0u64..60,
+        rate in prop_oneof![Just(0.0), 0.01f64..3.0],
+        poisson in any::<bool>(),
+        surges in proptest::collection::vec((0u64..60_000, 1u64..30_000, 0.0f64..3.0), 0..2),
+        fence in proptest::sample::select(Fence::ALL.to_vec()),
+        faults in proptest::collection::vec(fault(workers), 0..3),
+        duration in 1_000u64..240_000,
+        seed in any::<u64>(),
+    ) -> Scenario {
+        Scenario {
+            name: "prop".into(),
+            seed,
+            duration_ms: duration,
+            bucket_ms: 10_000,
+            broker,
+            workers: Workers {
+                count,
+                concurrency,
+                prefetch: Some(concurrency + extra_prefetch),
+                heartbeat: hb,
+                error_rate,
+                hang_rate,
+                on_error: if expire_on_error { OnError::Expire } else { OnError::Release },
+            },
+            work: Work { dist, attempt_jitter: jitter },
+            downstream: Downstream {
+                capacity,
+                slowdowns: slowdowns.into_iter().map(|(f, w, x)| Slowdown { from_ms: f, to_ms: f + w, factor: x }).collect(),
+            },
+            arrivals: Arrivals {
+                backlog,
+                rate_per_s: rate,
+                process: if poisson { Process::Poisson } else { Process::Fixed },
+                surges: surges.into_iter().map(|(f, w, r)| Surge { from_ms: f, to_ms: f + w, rate_per_s: r }).collect(),
+            },
+            store: Store { fence },
+            faults,
+            ..Scenario::default()
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Conservation, one valid lease at a time, receive_count = deliveries,
+    /// deletions only by accepted acks with the current receipt, at most one
+    /// effect under unique_constraint: after every event.
+    #[test]
+    fn invariants_hold_after_every_event(s in scenario()) {
+        prop_assume!(lease_sim::validate(&s).is_ok());
+        let run = simulate(&s, &Options { check_invariants: true, ..Options::default() });
+        let run = match run {
+            Ok(r) => r,
+            Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
+        };
+        let t = &run.report.totals;
+        prop_assert_eq!(
+            t.arrived,
+            t.deleted + t.dead_lettered_expired + t.dead_lettered_failed + t.still_available + t.still_in_flight
+        );
+        prop_assert_eq!(run.report.receive_counts.values().sum::<u64>(), t.arrived);
+        let by_count: u64 = run.report.receive_counts.iter().map(|(k, v)| k.parse::<u64>().unwrap() * v).sum();
+        prop_assert_eq!(by_count, t.deliveries);
+        prop_assert_eq!(t.deliveries, run.deliveries.len() as u64);
+        prop_assert_eq!(t.deleted, t.acks_ok);
+        prop_assert!(run.events.windows(2).all(|w| w[0].t <= w[1].t), "log out of time order");
+        prop_assert!(run.marks.windows(2).all(|w| w[0].t <= w[1].t));
+        if s.store.fence == Fence::UniqueConstraint {
+            prop_assert!(run.messages.iter().all(|m| m.effects <= 1));
+            prop_assert_eq!(t.duplicate_effects, 0);
+        }
+        let n = run.report.series.arrivals.len();
+        prop_assert_eq!(n as u64, run.end_ms.div_ceil(10_000));
+        prop_assert_eq!(run.report.series.queue_depth.len(), n);
+        prop_assert_eq!(run.report.series.arrivals.iter().sum::<u64>(), t.arrived);
+        for d in &run.deliveries {
+            prop_assert!(d.received_at <= d.lease_ended_at);
+            if let Some(st) = d.started_at { prop_assert!(d.received_at <= st); }
+            prop_assert!(d.work_done_ms <= d.work_needed_ms);
+        }
+    }
+
+    /// Same scenario and seed: the same log, byte for byte.
+    #[test]
+    fn same_scenario_and_seed_give_the_same_log(s in scenario()) {
+        prop_assume!(lease_sim::validate(&s).is_ok());
+        let a = simulate(&s, &Options::default()).unwrap();
+        let b = simulate(&s, &Options::default()).unwrap();
+        prop_assert_eq!(&a.events, &b.events);
+        prop_assert_eq!(a.log_hash(), b.log_hash());
+        prop_assert_eq!(&a.report, &b.report);
+    }
+}

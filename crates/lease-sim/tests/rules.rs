@@ -1,0 +1,919 @@
+//! One test per rule of MODEL.md, named after the rule. Expected times are
+//! worked out by hand from the rules (comments show the arithmetic); every
+//! run also checks every invariant after every event.
+
+mod common;
+
+use common::{of, run, run_checked, scenario, times};
+use lease_sim::run::{EventKind as K, Fate, LeaseEnd, Outcome, WorkerMarkKind};
+use lease_sim::{shipped, simulate, Options};
+use serde_json::json;
+
+fn shipped_run(name: &str) -> lease_sim::Run {
+    run_checked(&shipped::find(name).expect("shipped").scenario)
+}
+
+fn shipped_with(name: &str, f: impl FnOnce(&mut lease_sim::Scenario)) -> lease_sim::Run {
+    let mut s = shipped::find(name).expect("shipped").scenario;
+    f(&mut s);
+    run_checked(&s)
+}
+
+// ---- The 90-second message, by hand --------------------------------------
+
+#[test]
+fn second_worker_starts_at_sixty_seconds() {
+    // One 90 s message, 60 s timeout, two workers, no heartbeat, no redrive.
+    let r = shipped_run("ninety-second-message");
+    // Who holds it when: w0 from 0, w1 from 60 s (lease 1 expired), w0 again
+    // from 120 s (it was free since its rejected ack at 90 s), and so on.
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![
+            (0, 0, 0, 1),
+            (60_000, 0, 1, 2),
+            (120_000, 0, 0, 3),
+            (180_000, 0, 1, 4),
+            (240_000, 0, 0, 5)
+        ]
+    );
+    assert_eq!(
+        times(&r, K::Start),
+        vec![0, 60_000, 120_000, 180_000, 240_000]
+    );
+    // The first worker's ack at 90 s carries receipt 1, stale since 60 s.
+    assert_eq!(of(&r, K::AckRejected)[0], (90_000, 0, 0, 1));
+    assert_eq!(
+        times(&r, K::AckRejected),
+        vec![90_000, 150_000, 210_000, 270_000]
+    );
+    assert!(of(&r, K::AckOk).is_empty());
+    // Where it ends: still circulating, delivered five times, never deleted.
+    assert_eq!(r.messages[0].fate, Fate::InFlight);
+    assert_eq!(r.messages[0].receive_count, 5);
+    assert_eq!(r.report.totals.deleted, 0);
+    assert_eq!(r.deliveries[1].overlaps, Some(0));
+}
+
+// ---- Time and order --------------------------------------------------------
+
+#[test]
+fn ack_arriving_at_expires_at_is_too_late() {
+    // Work 1000 ms, timeout 1000 ms: the ack reaches the broker at 1000 = expires_at.
+    let r = run(json!({"broker": {"visibility_timeout_ms": 1000}, "duration_ms": 5000}));
+    assert_eq!(of(&r, K::Expire)[0], (1000, 0, 0, 1));
+    assert_eq!(of(&r, K::AckRejected)[0], (1000, 0, 0, 1));
+    // One millisecond more and it is in time.
+    let r = run(json!({"broker": {"visibility_timeout_ms": 1001}}));
+    assert_eq!(of(&r, K::AckOk), vec![(1000, 0, 0, 1)]);
+}
+
+#[test]
+fn sampled_durations_round_half_up_never_below_one_ms() {
+    use lease_sim::work::to_ms;
+    assert_eq!(to_ms(0.4), 1);
+    assert_eq!(to_ms(2.5), 3);
+    assert_eq!(to_ms(2.49), 2);
+    // Draws far below 1 ms still take 1 ms.
+    let r = run(json!({"work": {"dist": "exponential", "mean_ms": 0.01}}));
+    assert_eq!(times(&r, K::Finish), vec![1]);
+}
+
+// ---- The broker --------------------------------------------------------------
+
+#[test]
+fn receive_hands_out_oldest_first() {
+    // m0 expires at 1500 (available since 1500), m1 waits since 0: at 2000
+    // the worker gets m1 first, then m0 at 4000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1500},
+        "work": {"dist": "constant", "ms": 2000},
+        "arrivals": {"backlog": 2},
+        "duration_ms": 4001
+    }));
+    let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.1, e.3)).collect();
+    assert_eq!(rx, vec![(0, 0, 1), (2000, 1, 1), (4000, 0, 2)]);
+}
+
+#[test]
+fn receipts_are_delivery_numbers() {
+    let r = shipped_run("ninety-second-message");
+    let receipts: Vec<u32> = r.deliveries.iter().map(|d| d.receipt).collect();
+    assert_eq!(receipts, vec![1, 2, 3, 4, 5]);
+    assert_eq!(
+        r.messages[0].receive_count as usize,
+        r.messages[0].deliveries.len()
+    );
+}
+
+#[test]
+fn expiry_makes_the_message_available_again_at_once() {
+    let r = shipped_run("ninety-second-message");
+    assert_eq!(of(&r, K::Expire)[0], (60_000, 0, 0, 1));
+    assert_eq!(of(&r, K::Receive)[1].0, 60_000);
+}
+
+#[test]
+fn expiry_with_count_exhausted_dead_letters_as_expired() {
+    // r1 0..1000 lease, worker busy till 5000; r2 at 5000 expires at 6000 =
+    // the 2nd receive: dead-lettered, cause expired. Run settles at 10000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "max_receive_count": 2},
+        "work": {"dist": "constant", "ms": 5000}
+    }));
+    assert_eq!(times(&r, K::DeadLetterExpired), vec![6000]);
+    assert_eq!(r.report.totals.dead_lettered_expired, 1);
+    assert_eq!(r.report.totals.dead_lettered_failed, 0);
+    assert_eq!(r.end_ms, 10_000);
+}
+
+#[test]
+fn ack_accepted_only_with_current_receipt_and_valid_lease() {
+    let r = run(json!({}));
+    assert_eq!(of(&r, K::AckOk), vec![(1000, 0, 0, 1)]);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1000 });
+    assert_eq!(r.deliveries[0].lease_end, LeaseEnd::Acked);
+}
+
+#[test]
+fn rejected_ack_never_undoes_the_committed_effect() {
+    let r = run(json!({"broker": {"visibility_timeout_ms": 1000}, "duration_ms": 1500}));
+    assert_eq!(times(&r, K::CommitApplied), vec![1000]);
+    assert_eq!(times(&r, K::AckRejected), vec![1000]);
+    assert_eq!(r.messages[0].effects, 1);
+    assert_eq!(r.deliveries[0].outcome, Outcome::AckRejected);
+}
+
+#[test]
+fn extension_resets_the_lease_from_now() {
+    // Timeout 2500, heartbeat every 2000 extending by 1000: at 2000 the lease
+    // becomes 3000 (reset from now), not 3500 (an addition), so it expires at 3000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2500},
+        "workers": {"heartbeat": {"interval_ms": 2000, "extend_by_ms": 1000}},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 5000
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![2000]);
+    assert_eq!(of(&r, K::Expire)[0].0, 3000);
+    assert_eq!(times(&r, K::ExtendRejected), vec![4000]);
+}
+
+#[test]
+fn shorter_extend_by_shortens_the_lease() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 500}},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 5000
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![1000]);
+    assert_eq!(of(&r, K::Expire)[0].0, 1500);
+}
+
+#[test]
+fn extension_rejected_after_the_lease_expired() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 500}},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 5000
+    }));
+    // Expired at 1500; the tick at 2000 is refused.
+    assert_eq!(of(&r, K::ExtendRejected)[0], (2000, 0, 0, 1));
+}
+
+#[test]
+fn extension_rejected_past_max_lease_lifetime_equal_allowed() {
+    // Cap 5000 from the receive at 0: ticks at 1000, 2000, 3000 ask for
+    // 3000, 4000, 5000 (equal is allowed); at 4000 asking 6000 is refused,
+    // never clamped, and the lease expires at 5000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000, "max_lease_lifetime_ms": 5000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 2000}},
+        "work": {"dist": "constant", "ms": 10000}, "duration_ms": 4500
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![1000, 2000, 3000]);
+    assert_eq!(times(&r, K::ExtendRejected), vec![4000]);
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000, "max_lease_lifetime_ms": 5000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 2000}},
+        "work": {"dist": "constant", "ms": 10000}, "duration_ms": 5001
+    }));
+    assert_eq!(of(&r, K::Expire)[0].0, 5000);
+}
+
+#[test]
+fn release_makes_the_message_available_at_once() {
+    let r = run(json!({"workers": {"error_rate": 1.0}, "duration_ms": 2500}));
+    assert_eq!(times(&r, K::Error), vec![1000, 2000]);
+    assert_eq!(times(&r, K::Release), vec![1000, 2000]);
+    let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.3)).collect();
+    assert_eq!(rx, vec![(0, 1), (1000, 2), (2000, 3)]);
+}
+
+#[test]
+fn release_with_count_exhausted_dead_letters_as_failed() {
+    let r = run(json!({"workers": {"error_rate": 1.0}, "broker": {"max_receive_count": 2}}));
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![2000]);
+    assert_eq!(r.report.totals.dead_lettered_failed, 1);
+    assert_eq!(r.end_ms, 2000);
+}
+
+#[test]
+fn release_needs_the_current_receipt_and_a_valid_lease() {
+    let r = run(json!({
+        "workers": {"error_rate": 1.0},
+        "broker": {"visibility_timeout_ms": 500}, "duration_ms": 1200
+    }));
+    assert_eq!(of(&r, K::ReleaseRejected)[0], (1000, 0, 0, 1));
+    assert_eq!(r.report.totals.releases_rejected, 1);
+}
+
+#[test]
+fn on_error_expire_lets_the_lease_run_out_and_dead_letters_as_expired() {
+    let r = run(json!({
+        "workers": {"error_rate": 1.0, "on_error": "expire"},
+        "broker": {"visibility_timeout_ms": 3000, "max_receive_count": 1}
+    }));
+    assert!(of(&r, K::Release).is_empty());
+    assert_eq!(times(&r, K::DeadLetterExpired), vec![3000]);
+}
+
+#[test]
+fn max_receive_count_null_means_no_redrive_policy() {
+    let r = shipped_run("ninety-second-message");
+    assert_eq!(r.report.totals.dead_lettered_expired, 0);
+    assert_eq!(r.report.totals.expiries, 4);
+    assert_eq!(r.messages[0].fate, Fate::InFlight);
+}
+
+#[test]
+fn rpc_latency_each_way_and_the_broker_judges_on_arrival() {
+    // Receive call arrives at 100 (lease starts), the worker sees it at 200.
+    // Heartbeats sent at 1200, 2200, 3200 are judged at 1300, 2300, 3300.
+    // Work ends at 3700; the ack is accepted at 3800.
+    let r = run(json!({
+        "broker": {"rpc_latency_ms": 100},
+        "workers": {"heartbeat": {"interval_ms": 1000}},
+        "work": {"dist": "constant", "ms": 3500}
+    }));
+    assert_eq!(times(&r, K::Receive), vec![100]);
+    assert_eq!(times(&r, K::Start), vec![200]);
+    assert_eq!(times(&r, K::ExtendOk), vec![1300, 2300, 3300]);
+    assert_eq!(times(&r, K::Finish), vec![3700]);
+    assert_eq!(times(&r, K::AckOk), vec![3800]);
+    assert_eq!(r.report.ack_latency_ms.p50, Some(3700));
+}
+
+// ---- Presets and switches ---------------------------------------------------
+
+#[test]
+fn preset_fills_only_the_fields_left_out() {
+    use lease_sim::resolve::resolve;
+    let mut s =
+        scenario(json!({"broker": {"preset": "azure_service_bus", "visibility_timeout_ms": 5000}}));
+    let c = resolve(&s);
+    assert_eq!(c.visibility_timeout_ms, 5000); // given in the file: wins
+    assert_eq!(c.max_receive_count, None); // explicit null in the file: wins
+    s.broker.max_receive_count = None; // left out: the preset's 10
+    assert_eq!(resolve(&s).max_receive_count, Some(10));
+    s.broker.visibility_timeout_ms = None;
+    assert_eq!(resolve(&s).visibility_timeout_ms, 60_000);
+}
+
+#[test]
+fn dlq_timing_on_next_receive_moves_it_on_the_receive_after() {
+    let p = |timing: &str| {
+        run(json!({
+            "broker": {"visibility_timeout_ms": 1000, "max_receive_count": 1, "dlq_timing": timing},
+            "work": {"dist": "constant", "ms": 5000}
+        }))
+    };
+    // Exhausted at 1000; the worker's next receive, at 5000, moves it.
+    assert_eq!(
+        times(&p("on_next_receive"), K::DeadLetterExpired),
+        vec![5000]
+    );
+    assert_eq!(times(&p("on_expiry"), K::DeadLetterExpired), vec![1000]);
+}
+
+#[test]
+fn late_ack_accepted_if_not_redelivered() {
+    // Expired at 1000, nobody else to take it: the ack at 2000 still deletes.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": "accepted_if_not_redelivered"},
+        "work": {"dist": "constant", "ms": 2000}
+    }));
+    assert_eq!(times(&r, K::AckOk), vec![2000]);
+    assert_eq!(r.deliveries[0].lease_end, LeaseEnd::AckedLate);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 2000 });
+}
+
+#[test]
+fn late_ack_rejected_once_redelivered() {
+    // A second worker took it at 1000: the old receipt no longer counts.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": "accepted_if_not_redelivered"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 2000}, "duration_ms": 2500
+    }));
+    assert_eq!(of(&r, K::AckRejected)[0], (2000, 0, 0, 1));
+}
+
+#[test]
+fn count_at_expiry_or_abandon_counts_lease_ends() {
+    for count_at in ["receive", "expiry_or_abandon"] {
+        let r = run(json!({
+            "broker": {"visibility_timeout_ms": 1000, "max_receive_count": 2, "count_at": count_at},
+            "work": {"dist": "constant", "ms": 5000}
+        }));
+        // Two lease ends (1000 and 6000): the second exhausts the count.
+        assert_eq!(times(&r, K::DeadLetterExpired), vec![6000], "{count_at}");
+    }
+}
+
+#[test]
+fn sqs_fifo_hands_out_nothing_while_any_message_is_in_flight() {
+    let r = run(json!({
+        "broker": {"preset": "sqs_fifo"},
+        "workers": {"count": 2},
+        "arrivals": {"backlog": 3}
+    }));
+    let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.1)).collect();
+    assert_eq!(rx, vec![(0, 0), (1000, 1), (2000, 2)]);
+}
+
+#[test]
+fn pubsub_lease_manager_extends_without_a_heartbeat_in_the_file() {
+    let mut s = scenario(json!({
+        "broker": {"preset": "google_pubsub", "visibility_timeout_ms": null},
+        "work": {"dist": "constant", "ms": 25000}
+    }));
+    s.broker.visibility_timeout_ms = None;
+    s.workers.heartbeat = None;
+    let r = run_checked(&s);
+    assert_eq!(r.visibility_timeout_ms, 10_000);
+    assert_eq!(times(&r, K::ExtendOk), vec![5000, 10000, 15000, 20000]);
+    assert_eq!(times(&r, K::AckOk), vec![25000]);
+}
+
+// ---- Workers -------------------------------------------------------------------
+
+#[test]
+fn prefetched_lease_runs_while_the_message_waits_in_the_buffer() {
+    // Prefetch 3, concurrency 1, 20 s each, 30 s timeout: m2 waits in the
+    // buffer from 0 and its lease runs out at 30 s before it ever starts
+    // (at 40 s, which the worker cannot know is too late).
+    let r = run(json!({
+        "workers": {"prefetch": 3, "heartbeat": {"interval_ms": 5000}},
+        "work": {"dist": "constant", "ms": 20000},
+        "arrivals": {"backlog": 3}, "duration_ms": 45000
+    }));
+    assert_eq!(
+        of(&r, K::Receive)[..3],
+        [(0, 0, 0, 1), (0, 1, 0, 1), (0, 2, 0, 1)]
+    );
+    assert!(of(&r, K::Expire).contains(&(30_000, 2, 0, 1)));
+    assert!(of(&r, K::Start).contains(&(40_000, 2, 0, 1)));
+}
+
+#[test]
+fn buffered_messages_are_not_heartbeated() {
+    let r = run(json!({
+        "workers": {"prefetch": 3, "heartbeat": {"interval_ms": 5000}},
+        "work": {"dist": "constant", "ms": 20000},
+        "arrivals": {"backlog": 3}, "duration_ms": 45000
+    }));
+    for d in r.deliveries.iter() {
+        let ext: Vec<u64> = r
+            .events
+            .iter()
+            .filter(|e| {
+                matches!(e.kind, K::ExtendOk | K::ExtendRejected)
+                    && e.message == d.message
+                    && e.receipt == d.receipt
+            })
+            .map(|e| e.t)
+            .collect();
+        if let Some(&first) = ext.first() {
+            assert!(
+                first > d.started_at.unwrap(),
+                "{d:?} extended before it started"
+            );
+        }
+    }
+    // m1 started at 20 s: its first heartbeat is at 25 s, not at 5 s.
+    assert!(of(&r, K::ExtendOk).contains(&(25_000, 1, 0, 1)));
+    assert!(!of(&r, K::ExtendOk).iter().any(|e| e.1 == 1 && e.0 < 25_000));
+}
+
+#[test]
+fn long_poll_is_woken_by_the_next_message_that_becomes_available() {
+    let r = run(
+        json!({"arrivals": {"backlog": 0, "rate_per_s": 0.5, "process": "fixed"}, "duration_ms": 2500}),
+    );
+    assert_eq!(times(&r, K::Arrive), vec![2000]);
+    assert_eq!(times(&r, K::Receive), vec![2000]);
+}
+
+#[test]
+fn a_worker_has_at_most_one_receive_outstanding_asking_for_its_batch() {
+    // Batch 10, prefetch 10: the first receive (arriving at 100) takes 10;
+    // no second receive goes out until a slot frees.
+    let r = run(json!({
+        "broker": {"receive_batch": 10, "rpc_latency_ms": 100},
+        "workers": {"concurrency": 10, "prefetch": 10},
+        "arrivals": {"backlog": 25}, "duration_ms": 1100
+    }));
+    assert_eq!(times(&r, K::Receive), vec![100; 10]);
+}
+
+#[test]
+fn heartbeat_first_at_start_plus_interval_then_every_interval() {
+    let r = run(json!({
+        "workers": {"heartbeat": {"interval_ms": 1000}},
+        "work": {"dist": "constant", "ms": 3500}
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![1000, 2000, 3000]);
+}
+
+#[test]
+fn max_extensions_counts_requests_sent_rejected_included() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000, "max_lease_lifetime_ms": 5000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 2000, "max_extensions": 4}},
+        "work": {"dist": "constant", "ms": 10000}, "duration_ms": 9000
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![1000, 2000, 3000]);
+    assert_eq!(times(&r, K::ExtendRejected), vec![4000]);
+}
+
+#[test]
+fn on_reject_continue_keeps_running() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000, "max_lease_lifetime_ms": 5000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 2000, "on_reject": "continue"}},
+        "work": {"dist": "constant", "ms": 10000}, "duration_ms": 10001
+    }));
+    assert_eq!(of(&r, K::Finish)[0], (10000, 0, 0, 1));
+    assert!(of(&r, K::Abort).is_empty());
+}
+
+#[test]
+fn on_reject_abort_stops_the_handler() {
+    // Rejected at 4000: stop with no commit, ack or release; the worker's
+    // next receive waits until the lease ends at 5000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000, "max_lease_lifetime_ms": 5000},
+        "workers": {"heartbeat": {"interval_ms": 1000, "extend_by_ms": 2000, "on_reject": "abort"}},
+        "work": {"dist": "constant", "ms": 10000}, "duration_ms": 5001
+    }));
+    assert_eq!(of(&r, K::Abort), vec![(4000, 0, 0, 1)]);
+    assert!(of(&r, K::CommitApplied).is_empty());
+    assert_eq!(of(&r, K::Receive)[1], (5000, 0, 0, 2));
+    assert_eq!(r.deliveries[0].outcome, Outcome::Aborted);
+    assert_eq!(r.deliveries[0].work_done_ms, 4000);
+}
+
+#[test]
+fn hung_handler_keeps_its_slot_and_keeps_heartbeating() {
+    let r = run(json!({
+        "workers": {"hang_rate": 1.0, "heartbeat": {"interval_ms": 1000}},
+        "arrivals": {"backlog": 2}, "duration_ms": 20000
+    }));
+    assert_eq!(times(&r, K::Hang), vec![1000]);
+    assert_eq!(
+        times(&r, K::ExtendOk),
+        (1..20).map(|k| k * 1000).collect::<Vec<_>>()
+    );
+    assert_eq!(r.report.receive_counts.get("0"), Some(&1));
+    assert_eq!(r.report.receive_counts.get("1"), Some(&1));
+    assert_eq!(r.end_ms, 20000);
+}
+
+// ---- Work and the feedback loop ------------------------------------------------
+
+#[test]
+fn intrinsic_work_is_the_same_on_every_attempt_without_jitter() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 100, "max_receive_count": 4},
+        "work": {"dist": "lognormal", "median_ms": 2000, "p99_ms": 8000, "attempt_jitter": 0.0}
+    }));
+    let w = r.messages[0].work_ms;
+    assert_eq!(r.deliveries.len(), 4);
+    assert!(r.deliveries.iter().all(|d| d.work_needed_ms == w));
+}
+
+#[test]
+fn attempt_jitter_varies_each_attempt_around_the_intrinsic_work() {
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 100, "max_receive_count": 6},
+        "work": {"dist": "constant", "ms": 2000, "attempt_jitter": 0.5}
+    }));
+    let needs: std::collections::BTreeSet<u64> =
+        r.deliveries.iter().map(|d| d.work_needed_ms).collect();
+    assert!(needs.len() >= 5, "{needs:?}");
+}
+
+#[test]
+fn processor_sharing_capacity_slows_every_running_handler() {
+    // Capacity 1, two handlers of 1000 ms: each runs at 1/2, both end at 2000.
+    let r = run(json!({
+        "workers": {"count": 2}, "arrivals": {"backlog": 2},
+        "downstream": {"capacity": 1}
+    }));
+    assert_eq!(times(&r, K::Finish), vec![2000, 2000]);
+}
+
+#[test]
+fn slowdown_divides_the_rate_and_overlapping_slowdowns_multiply() {
+    let r =
+        run(json!({"downstream": {"slowdowns": [{"from_ms": 0, "to_ms": 100000, "factor": 3.0}]}}));
+    assert_eq!(times(&r, K::Finish), vec![3000]);
+    let r = run(json!({"downstream": {"slowdowns": [
+        {"from_ms": 0, "to_ms": 100000, "factor": 2.0},
+        {"from_ms": 0, "to_ms": 100000, "factor": 2.0}]}}));
+    assert_eq!(times(&r, K::Finish), vec![4000]);
+    // 500 ms at full speed, then the other 500 at half: 1500.
+    let r = run(
+        json!({"downstream": {"slowdowns": [{"from_ms": 500, "to_ms": 100000, "factor": 2.0}]}}),
+    );
+    assert_eq!(times(&r, K::Finish), vec![1500]);
+}
+
+#[test]
+fn duplicated_runs_lower_everyone_s_rate() {
+    // Capacity 1, w = 1500, timeout 1000. Alone, r1 would end at 1500; at
+    // 1000 the duplicate starts and both run at 1/2, so r1 ends at 2000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "workers": {"count": 2}, "downstream": {"capacity": 1},
+        "work": {"dist": "constant", "ms": 1500}, "duration_ms": 2001
+    }));
+    assert_eq!(of(&r, K::Finish)[0], (2000, 0, 0, 1));
+    assert_eq!(of(&r, K::Start)[1], (1000, 0, 1, 2));
+}
+
+#[test]
+fn distributions_have_the_parameters_they_are_given() {
+    use lease_sim::scenario::Dist;
+    use lease_sim::work::{sample, stream};
+    let draw = |d: &Dist| -> Vec<u64> {
+        let mut rng = stream(42, 1, 2, 3);
+        let mut v: Vec<u64> = (0..40_000).map(|_| sample(d, &mut rng)).collect();
+        v.sort_unstable();
+        v
+    };
+    let q = |v: &[u64], p: f64| v[((v.len() as f64) * p) as usize] as f64;
+    let v = draw(&Dist::Lognormal {
+        median_ms: 8000.0,
+        p99_ms: 20000.0,
+    });
+    assert!(
+        (q(&v, 0.5) / 8000.0 - 1.0).abs() < 0.02,
+        "median {}",
+        q(&v, 0.5)
+    );
+    assert!(
+        (q(&v, 0.99) / 20000.0 - 1.0).abs() < 0.05,
+        "p99 {}",
+        q(&v, 0.99)
+    );
+    let v = draw(&Dist::Exponential { mean_ms: 2000.0 });
+    let mean = v.iter().sum::<u64>() as f64 / v.len() as f64;
+    assert!((mean / 2000.0 - 1.0).abs() < 0.03, "mean {mean}");
+    let v = draw(&Dist::Uniform {
+        min_ms: 1000,
+        max_ms: 5000,
+    });
+    assert!(v[0] >= 1000 && *v.last().unwrap() <= 5000);
+    assert!((q(&v, 0.5) / 3000.0 - 1.0).abs() < 0.03);
+    let v = draw(&Dist::Mix {
+        slow_fraction: 0.05,
+        fast: Box::new(Dist::Constant { ms: 100 }),
+        slow: Box::new(Dist::Constant { ms: 9000 }),
+    });
+    let slow = v.iter().filter(|&&x| x == 9000).count() as f64 / v.len() as f64;
+    assert!((slow - 0.05).abs() < 0.005, "slow fraction {slow}");
+}
+
+// ---- The store -------------------------------------------------------------------
+
+#[test]
+fn fence_none_applies_every_completed_run() {
+    let r = shipped_run("ninety-second-message");
+    // Commits at 90, 150, 210 and 270 s all land.
+    assert_eq!(r.report.totals.effects, 4);
+    assert_eq!(r.report.totals.duplicate_effects, 3);
+}
+
+#[test]
+fn check_then_write_stops_sequential_duplicates_not_overlapping_ones() {
+    let fence =
+        |s: &mut lease_sim::Scenario| s.store.fence = lease_sim::scenario::Fence::CheckThenWrite;
+    // Sequential (the crash after the email): the second run finds the id.
+    let r = shipped_with("order-confirmation-email", fence);
+    assert_eq!(times(&r, K::Skip), vec![30_200]);
+    assert_eq!(r.report.totals.duplicate_effects, 0);
+    // Overlapping (the 90 s message): r2 checked at 60 s, before r1 wrote at 90 s.
+    let r = shipped_with("ninety-second-message", fence);
+    // (a lost update too: r1's write landed between r2's read and write).
+    assert_eq!(
+        of(&r, K::CommitLostUpdate).first().map(|e| (e.0, e.3)),
+        Some((150_000, 2))
+    );
+    assert!(r.report.totals.duplicate_effects >= 1);
+    // r3, starting at 120 s after r1's write, is stopped by the check.
+    assert_eq!(of(&r, K::Skip)[0], (120_000, 0, 0, 3));
+}
+
+#[test]
+fn unique_constraint_keeps_exactly_one_effect() {
+    let r = shipped_with("ninety-second-message", |s| {
+        s.store.fence = lease_sim::scenario::Fence::UniqueConstraint
+    });
+    assert_eq!(r.report.totals.effects, 1);
+    assert_eq!(r.report.totals.fence_rejections, 3);
+    assert_eq!(r.report.totals.lost_updates, 0);
+}
+
+#[test]
+fn fencing_token_stops_the_stale_holder_that_commits_late_not_the_one_that_commits_first() {
+    // First: r1 commits at 90 s before r2 (token 2 > 1 later is accepted too).
+    let r = shipped_with("ninety-second-message", |s| {
+        s.store.fence = lease_sim::scenario::Fence::FencingToken
+    });
+    assert_eq!(of(&r, K::CommitApplied)[0], (90_000, 0, 0, 1));
+    assert_eq!(r.report.totals.fence_rejections, 0);
+    // Late: the paused holder of receipt 1 commits after receipt 2 did.
+    let r = shipped_run("gc-pause-starves-heartbeat-fencing-token");
+    let rej = of(&r, K::CommitFenceRejected);
+    assert_eq!(rej.len(), 1);
+    assert_eq!(rej[0].3, 1);
+    assert_eq!(r.report.totals.effects, 1);
+}
+
+#[test]
+fn lost_update_is_an_applied_commit_over_one_made_since_its_read() {
+    // r2 read at 60 s; r1 wrote at 90 s; r2's write at 150 s loses r1's update.
+    let r = shipped_run("ninety-second-message");
+    assert_eq!(of(&r, K::CommitLostUpdate)[0], (150_000, 0, 1, 2));
+    assert_eq!(r.report.totals.lost_updates, 3);
+}
+
+#[test]
+fn overlapping_runs_versus_sequential_duplicate_runs() {
+    let r = shipped_run("ninety-second-message");
+    assert_eq!(r.report.totals.overlapping_runs, 4);
+    assert_eq!(r.report.totals.sequential_duplicate_runs, 0);
+    let r = shipped_run("order-confirmation-email");
+    assert_eq!(r.report.totals.overlapping_runs, 0);
+    assert_eq!(r.report.totals.sequential_duplicate_runs, 1);
+}
+
+#[test]
+fn useful_work_is_the_first_effect_s_run_the_rest_is_wasted() {
+    let r = shipped_run("order-confirmation-email");
+    assert_eq!(r.report.totals.useful_work_ms, 2000);
+    assert_eq!(r.report.totals.wasted_work_ms, 2000);
+    // 90 s message: r1 useful; r2..r4 finished (90 s each) wasted; r5 still running.
+    let r = shipped_run("ninety-second-message");
+    assert_eq!(r.report.totals.useful_work_ms, 90_000);
+    assert_eq!(r.report.totals.wasted_work_ms, 270_000);
+}
+
+// ---- Faults ---------------------------------------------------------------------
+
+#[test]
+fn crash_loses_the_ack_in_transit() {
+    // Commit at 2200, ack sent at 2200 due at 2300, crash at 2250: lost.
+    let r = shipped_run("order-confirmation-email");
+    assert_eq!(times(&r, K::CommitApplied), vec![2200]);
+    assert_eq!(of(&r, K::AckOk), vec![(32_300, 0, 1, 2)]);
+    assert_eq!(r.deliveries[0].lease_end, LeaseEnd::Expired);
+    assert_eq!(r.report.totals.duplicate_effects, 1);
+    // Sent exactly rpc_latency before the crash: it arrives.
+    let r = shipped_with("order-confirmation-email", |s| {
+        s.faults[0] = lease_sim::scenario::Fault::Crash {
+            worker: 0,
+            at_ms: 2300,
+            restart_after_ms: Some(10_000),
+        }
+    });
+    assert_eq!(of(&r, K::AckOk), vec![(2300, 0, 0, 1)]);
+}
+
+#[test]
+fn crash_restarts_a_fresh_worker_after_the_downtime() {
+    let r = shipped_run("order-confirmation-email");
+    let marks: Vec<_> = r
+        .worker_marks
+        .iter()
+        .map(|m| (m.t, m.worker, m.kind))
+        .collect();
+    assert_eq!(
+        marks,
+        vec![
+            (2250, 0, WorkerMarkKind::Crash),
+            (12_250, 0, WorkerMarkKind::Restart)
+        ]
+    );
+    assert_eq!(r.deliveries[0].outcome, Outcome::Crashed);
+}
+
+#[test]
+fn rolling_deploy_stops_every_worker_in_turn() {
+    let r = run(json!({
+        "workers": {"count": 3}, "arrivals": {"backlog": 0, "rate_per_s": 1.0},
+        "faults": [{"kind": "rolling_deploy", "at_ms": 10000, "downtime_ms": 2000, "gap_ms": 1000}],
+        "duration_ms": 20000
+    }));
+    let crash: Vec<_> = of(&r, K::Crash).iter().map(|e| (e.0, e.2)).collect();
+    let restart: Vec<_> = of(&r, K::Restart).iter().map(|e| (e.0, e.2)).collect();
+    assert_eq!(crash, vec![(10_000, 0), (13_000, 1), (16_000, 2)]);
+    assert_eq!(restart, vec![(12_000, 0), (15_000, 1), (18_000, 2)]);
+}
+
+#[test]
+fn pause_freezes_work_on_that_worker() {
+    let r =
+        run(json!({"faults": [{"kind": "pause", "worker": 0, "at_ms": 500, "duration_ms": 2000}]}));
+    assert_eq!(times(&r, K::Pause), vec![500]);
+    assert_eq!(times(&r, K::Resume), vec![2500]);
+    assert_eq!(times(&r, K::Finish), vec![3000]);
+}
+
+#[test]
+fn pause_missed_ticks_collapse_into_one_then_the_grid_goes_on() {
+    // Ticks at 1000; 2000-4000 missed in the pause [1500, 4500): one at
+    // 4500, then 5000, 6000, ... Work: 1500 done, 8500 after 4500 -> 13000.
+    let r = run(json!({
+        "workers": {"heartbeat": {"interval_ms": 1000}},
+        "work": {"dist": "constant", "ms": 10000},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 1500, "duration_ms": 3000}]
+    }));
+    let mut want = vec![1000, 4500];
+    want.extend((5..=12).map(|k| k * 1000));
+    assert_eq!(times(&r, K::ExtendOk), want);
+    assert_eq!(times(&r, K::Finish), vec![13_000]);
+}
+
+#[test]
+fn paused_handlers_do_not_count_in_running() {
+    // Capacity 1: with w0 paused from t = 0, w1 runs alone at full speed.
+    let r = run(json!({
+        "workers": {"count": 2}, "arrivals": {"backlog": 2},
+        "downstream": {"capacity": 1},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 0, "duration_ms": 5000}]
+    }));
+    assert_eq!(of(&r, K::Finish), vec![(1000, 1, 1, 1), (6000, 0, 0, 1)]);
+}
+
+#[test]
+fn gc_pause_lets_the_lease_expire_while_the_worker_is_alive() {
+    let r = shipped_run("gc-pause-starves-heartbeat");
+    let pause = times(&r, K::Pause)[0];
+    let resume = times(&r, K::Resume)[0];
+    let expire = of(&r, K::Expire)[0];
+    assert!(
+        pause < expire.0 && expire.0 < resume,
+        "{pause} {expire:?} {resume}"
+    );
+    assert!(of(&r, K::Crash).is_empty());
+    assert_eq!(r.report.totals.overlapping_runs, 1);
+}
+
+// ---- Arrivals --------------------------------------------------------------------
+
+#[test]
+fn backlog_is_enqueued_at_zero_in_id_order_before_any_poll() {
+    let r = run(json!({"arrivals": {"backlog": 3}}));
+    let first: Vec<_> = r.events[..3]
+        .iter()
+        .map(|e| (e.t, e.kind, e.message))
+        .collect();
+    assert_eq!(
+        first,
+        vec![(0, K::Arrive, 0), (0, K::Arrive, 1), (0, K::Arrive, 2)]
+    );
+}
+
+#[test]
+fn fixed_arrivals_fall_at_segment_start_plus_k_over_rate() {
+    let r = run(
+        json!({"arrivals": {"backlog": 0, "rate_per_s": 3.0, "process": "fixed"}, "duration_ms": 2000}),
+    );
+    assert_eq!(times(&r, K::Arrive), vec![333, 667, 1000, 1333, 1667]);
+}
+
+#[test]
+fn surge_replaces_the_base_rate_between_its_times() {
+    // 9 in [0,10s) at 1/s, 49 in [10s,20s) at 5/s (20 s itself is the next
+    // segment's start), 9 in [20s,30s).
+    let r = run(json!({
+        "arrivals": {"backlog": 0, "rate_per_s": 1.0, "process": "fixed",
+                     "surges": [{"from_ms": 10000, "to_ms": 20000, "rate_per_s": 5.0}]},
+        "workers": {"count": 8}, "duration_ms": 30000
+    }));
+    assert_eq!(r.report.totals.arrived, 67);
+    assert_eq!(times(&r, K::Arrive)[9], 10_200);
+}
+
+#[test]
+fn poisson_arrivals_average_the_rate() {
+    let r = run(json!({
+        "arrivals": {"backlog": 0, "rate_per_s": 2.0, "process": "poisson"},
+        "workers": {"count": 8}, "duration_ms": 1000000
+    }));
+    // 2000 expected, sd 45.
+    let n = r.report.totals.arrived as f64;
+    assert!((n - 2000.0).abs() < 225.0, "{n}");
+}
+
+// ---- Termination -------------------------------------------------------------------
+
+#[test]
+fn run_stops_at_duration_and_events_at_duration_do_not_run() {
+    let r = run(
+        json!({"arrivals": {"backlog": 0, "rate_per_s": 1.0, "process": "fixed"}, "duration_ms": 5000}),
+    );
+    assert_eq!(times(&r, K::Arrive), vec![1000, 2000, 3000, 4000]);
+    assert_eq!(r.end_ms, 5000);
+}
+
+#[test]
+fn run_ends_early_once_everything_is_settled() {
+    let r = run(json!({}));
+    assert_eq!(r.end_ms, 1000);
+    assert_eq!(r.report.totals.end_ms, 1000);
+}
+
+#[test]
+fn time_limit_gives_the_first_n_minutes() {
+    let s = shipped::find("ninety-second-message").unwrap().scenario;
+    let r = simulate(
+        &s,
+        &Options {
+            until_ms: Some(60_000),
+            check_invariants: true,
+        },
+    )
+    .unwrap();
+    assert_eq!(r.end_ms, 60_000);
+    assert_eq!(times(&r, K::Receive), vec![0]);
+    assert_eq!(r.deliveries[0].lease_end, LeaseEnd::Open);
+}
+
+// ---- Reporting ----------------------------------------------------------------------
+
+#[test]
+fn ack_latency_is_receive_to_accepted_ack_by_nearest_rank() {
+    // Prefetch 10: all ten leased at 0, acked at 1000, 2000, ..., 10000.
+    let r = run(json!({"workers": {"prefetch": 10}, "arrivals": {"backlog": 10}}));
+    assert_eq!(r.report.ack_latency_ms.p50, Some(5000));
+    assert_eq!(r.report.ack_latency_ms.p99, Some(10_000));
+    assert_eq!(
+        r.report.ack_latency_ms.p99_over_timeout,
+        Some(10_000.0 / 30_000.0)
+    );
+}
+
+#[test]
+fn receive_counts_are_keyed_by_strings_and_zero_counts_never_delivered() {
+    let r = run(json!({
+        "workers": {"hang_rate": 1.0}, "arrivals": {"backlog": 2}, "duration_ms": 5000
+    }));
+    let want: std::collections::BTreeMap<String, u64> =
+        [("0".to_string(), 1), ("1".to_string(), 1)]
+            .into_iter()
+            .collect();
+    assert_eq!(r.report.receive_counts, want);
+    let v = serde_json::to_value(&r.report).unwrap();
+    assert_eq!(v["receive_counts"]["0"], 1);
+}
+
+#[test]
+fn series_buckets_default_to_sixty_seconds_and_completions_are_acks_per_minute() {
+    let r = run(json!({
+        "arrivals": {"backlog": 0, "rate_per_s": 1.0, "process": "fixed"},
+        "duration_ms": 180000
+    }));
+    let s = &r.report.series;
+    assert_eq!(s.bucket_ms, 60_000);
+    assert_eq!(s.arrivals, vec![59, 60, 60]);
+    // Each arrival acked 1 s later: 59 acks in [1 s, 60 s), then 60, 60.
+    assert_eq!(s.acks, vec![58, 60, 60]);
+    assert_eq!(s.completions_per_min, vec![58.0, 60.0, 60.0]);
+    assert_eq!(s.queue_depth.len(), 3);
+    assert_eq!(s.in_flight.len(), 3);
+}
+
+#[test]
+fn invalid_scenario_is_refused_naming_the_field() {
+    let mut s = scenario(json!({}));
+    s.broker.visibility_timeout_ms = Some(0);
+    match simulate(&s, &Options::default()) {
+        Err(lease_sim::SimError::Invalid { field, .. }) => {
+            assert_eq!(field, "broker.visibility_timeout_ms")
+        }
+        other => panic!("expected Invalid, got {:?}", other.map(|r| r.end_ms)),
+    }
+}
