@@ -579,7 +579,11 @@ fn sat(x: f64) -> u64 {
 
 pub fn estimate(s: &Scenario) -> Estimate {
     let mean = mean_arrivals(s);
-    let arrivals = mean + 6.0 * mean.sqrt() + 1.0;
+    let arrivals = if mean > 0.0 {
+        mean + 6.0 * mean.sqrt() + 1.0
+    } else {
+        0.0
+    };
     let messages = s.arrivals.backlog.saturating_add(sat(arrivals));
 
     let timeout = effective_visibility_timeout_ms(s).max(1);

@@ -2,8 +2,6 @@
 //! The broker judges each call at the instant it arrives and never asks a
 //! worker anything.
 
-use std::cmp::Reverse;
-
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
 use crate::clock::{Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
@@ -12,16 +10,8 @@ use crate::work::attempt_need;
 
 impl Sim<'_> {
     pub(crate) fn make_available(&mut self, id: u32) {
-        let key = if self.cfg.single_group_fifo {
-            // One message group: order by arrival, whatever happened since.
-            u64::from(id)
-        } else {
-            self.now
-        };
-        let m = &mut self.msgs[id as usize];
-        m.state = State::Available;
-        m.avail_key = key;
-        self.available.push(Reverse((key, id)));
+        self.msgs[id as usize].state = State::Available;
+        self.available.push(self.now, id);
         self.available_count += 1;
     }
 
@@ -68,10 +58,11 @@ impl Sim<'_> {
             if self.cfg.single_group_fifo && self.in_flight_count > 0 {
                 return None;
             }
-            let Reverse((key, id)) = *self.available.peek()?;
-            self.available.pop();
+            let id = self.available.pop()?;
             let m = &self.msgs[id as usize];
-            if m.state != State::Available || m.avail_key != key {
+            // A message is queued once per time it becomes available; an
+            // entry whose message was deleted or dead-lettered since is stale.
+            if m.state != State::Available {
                 continue;
             }
             self.available_count -= 1;

@@ -6,10 +6,11 @@
 mod broker;
 mod check;
 mod faults;
+mod queue;
 mod record;
 mod worker;
 
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use crate::arrivals::ArrivalProcess;
 use crate::clock::{Call, Clock, Ev, Reply};
@@ -44,8 +45,6 @@ pub(crate) struct Msg {
     /// expiry/abandon, as `count_at` says.
     pub dlq_count: u32,
     pub expires_at: u64,
-    /// Key of the available queue entry that is current (stale ones are skipped).
-    pub avail_key: u64,
     /// `on_next_receive`: exhausted, waiting for the receive that moves it;
     /// the cause is how its last lease ended.
     pub exhausted: Option<DeadLetterCause>,
@@ -135,9 +134,7 @@ pub(crate) struct Sim<'a> {
     pub arrivals: ArrivalProcess,
     pub arrivals_left: bool,
     pub msgs: Vec<Msg>,
-    /// Min-heap of (key, id) where key is the time the message last became
-    /// available (FIFO: its id), negated for BinaryHeap.
-    pub available: BinaryHeap<std::cmp::Reverse<(u64, u32)>>,
+    pub available: queue::Available,
     pub available_count: u64,
     pub in_flight_count: u64,
     pub deleted_count: u64,
@@ -149,6 +146,8 @@ pub(crate) struct Sim<'a> {
     pub pool: Pool,
     pub pool_dirty: bool,
     pub finish_generation: u64,
+    /// When the scheduled `Finish` (of `finish_generation`) falls.
+    pub finish_at: Option<u64>,
     pub slowdown: f64,
     pub events: Vec<Event>,
     pub marks: Vec<Mark>,
@@ -188,7 +187,7 @@ impl<'a> Sim<'a> {
             check,
             clock: Clock::with_capacity(1024),
             msgs: Vec::new(),
-            available: BinaryHeap::new(),
+            available: queue::Available::new(cfg.single_group_fifo),
             available_count: 0,
             in_flight_count: 0,
             deleted_count: 0,
@@ -200,6 +199,7 @@ impl<'a> Sim<'a> {
             pool: Pool::new(),
             pool_dirty: false,
             finish_generation: 0,
+            finish_at: None,
             slowdown: 1.0,
             events: Vec::new(),
             marks: Vec::new(),
@@ -312,6 +312,7 @@ impl<'a> Sim<'a> {
             }
             Ev::Finish { generation } => {
                 if generation == self.finish_generation {
+                    self.finish_at = None;
                     self.finish_due();
                 }
             }
@@ -354,18 +355,23 @@ impl<'a> Sim<'a> {
                 _ => 1.0,
             };
             self.pool.set_rate(share / self.slowdown);
-            self.finish_generation += 1;
             let live = &self.live;
-            if let Some(t) = self
+            let next = self
                 .pool
-                .next_finish(self.now, |d, g| is_current(live, d, g))
-            {
-                self.clock.schedule(
-                    t,
-                    Ev::Finish {
-                        generation: self.finish_generation,
-                    },
-                );
+                .next_finish(self.now, |d, g| is_current(live, d, g));
+            // Most changes leave the earliest finish where it was: keep the
+            // event already scheduled rather than queue a new one.
+            if next != self.finish_at {
+                self.finish_generation += 1;
+                self.finish_at = next;
+                if let Some(t) = next {
+                    self.clock.schedule(
+                        t,
+                        Ev::Finish {
+                            generation: self.finish_generation,
+                        },
+                    );
+                }
             }
         }
     }
@@ -389,7 +395,6 @@ impl<'a> Sim<'a> {
             receive_count: 0,
             dlq_count: 0,
             expires_at: 0,
-            avail_key: 0,
             exhausted: None,
             current: NONE,
             deliveries: Vec::new(),
