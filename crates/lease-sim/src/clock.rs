@@ -149,32 +149,73 @@ impl Ord for Entry {
     }
 }
 
+/// Kinds of event, one same-instant lane each (see `Ev::priority`).
+const KINDS: usize = 11;
+
+/// The heap holds future events. Events scheduled for the current instant
+/// (every broker call and reply when `rpc_latency` is 0) go to a FIFO lane
+/// per kind instead: they pop in exactly the order the heap would give them,
+/// `(time, priority, sequence)`, without its O(log n) cost.
 #[derive(Debug, Default)]
 pub struct Clock {
     heap: BinaryHeap<Entry>,
     seq: u64,
+    now: u64,
+    lanes: [std::collections::VecDeque<Entry>; KINDS],
+    /// Bit k set: lane k is not empty.
+    mask: u16,
 }
 
 impl Clock {
     pub fn with_capacity(n: usize) -> Self {
         Clock {
             heap: BinaryHeap::with_capacity(n),
-            seq: 0,
+            ..Clock::default()
         }
     }
 
     pub fn schedule(&mut self, t: u64, ev: Ev) {
         self.seq += 1;
-        let order = (ev.priority() << 56) | (self.seq & ((1 << 56) - 1));
-        self.heap.push(Entry { t, order, ev });
+        let p = ev.priority();
+        let e = Entry {
+            t,
+            order: (p << 56) | (self.seq & ((1 << 56) - 1)),
+            ev,
+        };
+        if t == self.now {
+            self.lanes[p as usize].push_back(e);
+            self.mask |= 1 << p;
+        } else {
+            self.heap.push(e);
+        }
     }
 
     pub fn peek_time(&self) -> Option<u64> {
+        if self.mask != 0 {
+            return Some(self.now);
+        }
         self.heap.peek().map(|e| e.t)
     }
 
     pub fn pop(&mut self) -> Option<(u64, Ev)> {
-        self.heap.pop().map(|e| (e.t, e.ev))
+        if self.mask != 0 {
+            let p = self.mask.trailing_zeros() as usize;
+            let lane_order = self.lanes[p].front().map_or(u64::MAX, |e| e.order);
+            let heap_first = self
+                .heap
+                .peek()
+                .is_some_and(|h| (h.t, h.order) < (self.now, lane_order));
+            if !heap_first {
+                let e = self.lanes[p].pop_front().expect("lane mask says non-empty");
+                if self.lanes[p].is_empty() {
+                    self.mask &= !(1 << p);
+                }
+                return Some((e.t, e.ev));
+            }
+        }
+        let e = self.heap.pop()?;
+        self.now = e.t;
+        Some((e.t, e.ev))
     }
 }
 

@@ -177,6 +177,12 @@ impl<'a> Sim<'a> {
             .map(|_| Worker::fresh(cfg.concurrency, 0))
             .collect();
         let rec = Recorder::new(scenario.bucket_ms.max(1), end);
+        // Reserve for the expected run (about six events per message) so the
+        // big vectors do not copy themselves while growing; capped so that a
+        // pessimistic estimate never reserves more than the limits allow.
+        let messages = crate::validate::estimate(scenario)
+            .messages
+            .min(crate::validate::MAX_MESSAGES) as usize;
         Sim {
             arrivals: ArrivalProcess::new(&scenario.arrivals, seed, end),
             arrivals_left: true,
@@ -186,7 +192,7 @@ impl<'a> Sim<'a> {
             now: 0,
             check,
             clock: Clock::with_capacity(1024),
-            msgs: Vec::new(),
+            msgs: Vec::with_capacity(messages),
             available: queue::Available::new(cfg.single_group_fifo),
             available_count: 0,
             in_flight_count: 0,
@@ -194,14 +200,14 @@ impl<'a> Sim<'a> {
             dead_count: 0,
             polls: VecDeque::new(),
             workers,
-            deliveries: Vec::new(),
-            live: Vec::new(),
+            deliveries: Vec::with_capacity(messages),
+            live: Vec::with_capacity(messages),
             pool: Pool::new(),
             pool_dirty: false,
             finish_generation: 0,
             finish_at: None,
             slowdown: 1.0,
-            events: Vec::new(),
+            events: Vec::with_capacity(messages * 6 + 64),
             marks: Vec::new(),
             worker_marks: Vec::new(),
             rec,
