@@ -42,6 +42,23 @@ else
   DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
 
+step "node and npm (Debian)"
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  echo "present: node $(node --version)"
+else
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm
+fi
+
+step "wasm-opt (binaryen from npm, for the release build)"
+want=$(node -p "require('./scripts/build-tools/package.json').dependencies.binaryen")
+have=$(node -p "try { require('./scripts/build-tools/node_modules/binaryen/package.json').version } catch { '' }")
+if [ "$have" = "$want" ]; then
+  echo "present: binaryen $have"
+else
+  (cd scripts/build-tools && npm ci --no-audit --no-fund)
+fi
+
 step "npm packages of the browser tests"
 want=$(node -p "require('./tests/e2e/package.json').dependencies['playwright-core']")
 have=$(node -p "try { require('./tests/e2e/node_modules/playwright-core/package.json').version } catch { '' }")

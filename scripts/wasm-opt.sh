@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Trunk post_build hook: shrink the release wasm with binaryen's wasm-opt
+# (the npm build that set-up installs in scripts/build-tools). Debug builds
+# are left alone so that they stay quick.
+set -euo pipefail
+[ "${TRUNK_PROFILE:-debug}" = "release" ] || exit 0
+root="$(cd "$(dirname "$0")/.." && pwd)"
+opt="$root/scripts/build-tools/node_modules/binaryen/bin/wasm-opt"
+if [ ! -f "$opt" ]; then
+  echo "wasm-opt is missing: run scripts/setup.sh (it installs binaryen from npm)" >&2
+  exit 1
+fi
+sri() {
+  node -e 'const c = require("crypto"), fs = require("fs");
+    console.log("sha384-" + c.createHash("sha384").update(fs.readFileSync(process.argv[1])).digest("base64"))' "$1"
+}
+for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
+  before=$(wc -c <"$wasm")
+  old=$(sri "$wasm")
+  # The features rustc 1.95 emits for wasm32-unknown-unknown by default.
+  node "$opt" -Oz \
+    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    "$wasm" -o "$wasm.opt"
+  mv "$wasm.opt" "$wasm"
+  # Trunk wrote the subresource-integrity hash of the file before this hook.
+  new=$(sri "$wasm")
+  sed -i "s|$old|$new|g" "$TRUNK_STAGING_DIR/index.html"
+  grep -q "$new" "$TRUNK_STAGING_DIR/index.html" || { echo "index.html: integrity of $(basename "$wasm") not updated" >&2; exit 1; }
+  echo "wasm-opt -Oz: $(basename "$wasm") $before -> $(wc -c <"$wasm") bytes"
+done
