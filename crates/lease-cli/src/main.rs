@@ -1,1 +1,172 @@
-fn main() {}
+//! `lease-sim`: run and validate Lease Playground scenario files from the
+//! command line. Bad input ends with a message on stderr and exit code 2.
+
+mod summary;
+
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use lease_sim::{shipped, simulate, Options, Run, Scenario};
+
+#[derive(Parser)]
+#[command(
+    name = "lease-sim",
+    version,
+    about = "Simulate message leases (visibility timeouts) from a scenario file"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run a scenario and print a summary (or the report as JSON).
+    Run {
+        /// A scenario file, `-` for stdin, or the name of a shipped scenario.
+        file: String,
+        /// Override the file's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Stop at this time (ms) if earlier than the scenario's duration.
+        #[arg(long)]
+        until_ms: Option<u64>,
+        /// Print the report as JSON (MODEL.md "The report").
+        #[arg(long)]
+        json: bool,
+        /// Write the event log here, one JSON object per line.
+        #[arg(long, value_name = "OUT.jsonl")]
+        events: Option<PathBuf>,
+    },
+    /// Check a scenario file and say what is wrong with it.
+    Validate {
+        /// A scenario file, `-` for stdin, or the name of a shipped scenario.
+        file: String,
+    },
+    /// List the shipped scenarios.
+    List,
+}
+
+/// What ends the program early: a message for stderr and an exit code.
+struct Failure {
+    code: u8,
+    message: String,
+}
+
+fn bad_input(message: String) -> Failure {
+    Failure { code: 2, message }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            let _ = writeln!(io::stderr(), "lease-sim: {}", f.message);
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+fn dispatch(command: Command) -> Result<(), Failure> {
+    match command {
+        Command::Run {
+            file,
+            seed,
+            until_ms,
+            json,
+            events,
+        } => {
+            let mut scenario = load(&file)?;
+            if let Some(seed) = seed {
+                scenario.seed = seed;
+            }
+            let run = simulate(
+                &scenario,
+                &Options {
+                    until_ms,
+                    ..Options::default()
+                },
+            )
+            .map_err(|e| bad_input(format!("{file}: {e}")))?;
+            if let Some(path) = events {
+                write_events(&run, &path)?;
+            }
+            let out = if json {
+                serde_json::to_string_pretty(&run.report).expect("a report always serializes")
+                    + "\n"
+            } else {
+                summary::render(&run)
+            };
+            print(&out)
+        }
+        Command::Validate { file } => {
+            let s = load(&file)?;
+            print(&format!("ok: {}\n", s.name))
+        }
+        Command::List => {
+            let mut out = String::new();
+            for s in shipped::all() {
+                match &s.variant_of {
+                    None => out.push_str(&format!("{:<42} {}\n", s.name, s.title)),
+                    Some(main) => out.push_str(&format!(
+                        "  {:<40} {} (variant of {main})\n",
+                        s.name, s.title
+                    )),
+                }
+            }
+            print(&out)
+        }
+    }
+}
+
+/// Read and validate a scenario: a path, `-` for stdin, or a shipped name.
+fn load(file: &str) -> Result<Scenario, Failure> {
+    let text = if file == "-" {
+        let mut t = String::new();
+        io::stdin()
+            .read_to_string(&mut t)
+            .map_err(|e| bad_input(format!("stdin: {e}")))?;
+        t
+    } else {
+        match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => match shipped::find(file) {
+                Some(s) => s.text.to_string(),
+                None => return Err(bad_input(format!("{file}: cannot read it ({e}), and no shipped scenario has that name (see `lease-sim list`)"))),
+            },
+        }
+    };
+    lease_sim::parse_scenario(&text).map_err(|e| bad_input(format!("{file}: {e}")))
+}
+
+fn write_events(run: &Run, path: &PathBuf) -> Result<(), Failure> {
+    let fail = |e: io::Error| {
+        bad_input(format!(
+            "{}: cannot write the event log ({e})",
+            path.display()
+        ))
+    };
+    let f = std::fs::File::create(path).map_err(fail)?;
+    let mut w = BufWriter::new(f);
+    for e in &run.events {
+        serde_json::to_writer(&mut w, e).map_err(|e| fail(e.into()))?;
+        w.write_all(b"\n").map_err(fail)?;
+    }
+    w.flush().map_err(fail)
+}
+
+/// Write to stdout; a closed pipe (`| head`) ends quietly, not with a panic.
+fn print(s: &str) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    match out.write_all(s.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Failure {
+            code: 1,
+            message: format!("stdout: {e}"),
+        }),
+    }
+}

@@ -1,0 +1,118 @@
+//! The readable summary of a run: what `lease-sim run` prints without `--json`.
+
+use std::fmt::Write;
+
+use lease_sim::Run;
+
+fn secs(ms: u64) -> String {
+    if ms >= 120_000 {
+        format!("{:.1} min", ms as f64 / 60_000.0)
+    } else {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    }
+}
+
+pub fn render(run: &Run) -> String {
+    let r = &run.report;
+    let t = &r.totals;
+    let mut o = String::new();
+    let title = if run.scenario.title.is_empty() {
+        &r.name
+    } else {
+        &run.scenario.title
+    };
+    let _ = writeln!(o, "{title}");
+    let _ = writeln!(
+        o,
+        "  scenario {}, seed {}, ran {} of {}; visibility timeout {}; {} workers x {}",
+        r.name,
+        r.seed,
+        secs(t.end_ms),
+        secs(run.scenario.duration_ms),
+        secs(run.visibility_timeout_ms),
+        run.worker_count,
+        run.concurrency
+    );
+    let _ = writeln!(o, "\nmessages");
+    let rows: [(&str, u64); 5] = [
+        ("arrived", t.arrived),
+        ("deleted", t.deleted),
+        ("dead-lettered (expired)", t.dead_lettered_expired),
+        ("dead-lettered (failed)", t.dead_lettered_failed),
+        (
+            "still queued / in flight",
+            t.still_available + t.still_in_flight,
+        ),
+    ];
+    for (k, v) in rows {
+        let _ = writeln!(o, "  {k:<28} {v:>10}");
+    }
+    let _ = writeln!(o, "\ndeliveries");
+    let rows: [(&str, u64); 9] = [
+        ("deliveries", t.deliveries),
+        ("redeliveries", t.redeliveries),
+        ("lease expiries", t.expiries),
+        ("acks accepted", t.acks_ok),
+        ("acks rejected", t.acks_rejected),
+        ("extensions accepted", t.extensions_ok),
+        ("extensions rejected", t.extensions_rejected),
+        ("handler errors", t.errors),
+        ("hung handlers", t.hangs),
+    ];
+    for (k, v) in rows {
+        let _ = writeln!(o, "  {k:<28} {v:>10}");
+    }
+    let _ = writeln!(o, "\neffects in the store");
+    let rows: [(&str, u64); 6] = [
+        ("effects", t.effects),
+        ("duplicate effects", t.duplicate_effects),
+        ("lost updates", t.lost_updates),
+        ("rejected by the fence", t.fence_rejections),
+        ("overlapping runs", t.overlapping_runs),
+        ("sequential duplicate runs", t.sequential_duplicate_runs),
+    ];
+    for (k, v) in rows {
+        let _ = writeln!(o, "  {k:<28} {v:>10}");
+    }
+    let _ = writeln!(
+        o,
+        "  {:<28} {:>10}\n  {:<28} {:>10}",
+        "useful work",
+        secs(t.useful_work_ms),
+        "wasted work",
+        secs(t.wasted_work_ms)
+    );
+    let a = &r.ack_latency_ms;
+    let _ = writeln!(o, "\nack latency (receive to accepted ack)");
+    match (a.p50, a.p99, a.p99_over_timeout) {
+        (Some(p50), Some(p99), Some(ratio)) => {
+            let _ = writeln!(
+                o,
+                "  p50 {}, p99 {}, p99 / timeout {ratio:.2}",
+                secs(p50),
+                secs(p99)
+            );
+            if ratio >= 0.8 {
+                let _ = writeln!(
+                    o,
+                    "  the p99 is close to or past the timeout: the lease is mis-sized"
+                );
+            }
+        }
+        _ => {
+            let _ = writeln!(o, "  no ack was accepted");
+        }
+    }
+    let _ = writeln!(o, "\nreceive count per message");
+    let mut counts: Vec<(u64, u64)> = r
+        .receive_counts
+        .iter()
+        .filter_map(|(k, v)| k.parse().ok().map(|k| (k, *v)))
+        .collect();
+    counts.sort_unstable();
+    for (k, v) in counts {
+        let _ = writeln!(o, "  {k:>4} x {v}");
+    }
+    let _ = writeln!(o, "\n{} events", t.events);
+    o
+}

@@ -1,0 +1,177 @@
+//! The `lease-sim` command as a user runs it.
+
+use std::process::{Command, Output};
+
+fn lease_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lease-sim"))
+        .args(args)
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("lease-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+#[test]
+fn run_prints_a_readable_summary() {
+    let o = lease_sim(&["run", "scenarios/ninety-second-message.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(s.contains("A 90-second message"), "{s}");
+    assert!(s.contains("acks rejected"));
+    assert!(
+        s.lines()
+            .any(|l| l.trim_start().starts_with("acks rejected") && l.trim_end().ends_with(" 4")),
+        "{s}"
+    );
+}
+
+#[test]
+fn run_json_is_the_report() {
+    let o = lease_sim(&["run", "scenarios/clip-surge.json", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["name"], "clip-surge");
+    assert!(v["totals"]["arrived"].as_u64().unwrap() > 500);
+    assert!(v["ack_latency_ms"]["p99"].as_u64().is_some());
+    assert!(v["receive_counts"]["1"].as_u64().unwrap() > 0);
+    assert_eq!(v["series"]["bucket_ms"], 60_000);
+    assert_eq!(
+        v["series"]["completions_per_min"].as_array().unwrap().len(),
+        25
+    );
+}
+
+#[test]
+fn seed_overrides_the_file() {
+    let a = lease_sim(&["run", "clip-surge", "--json", "--seed", "99"]);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(v["seed"], 99);
+    let b = lease_sim(&["run", "clip-surge", "--json"]);
+    let w: serde_json::Value = serde_json::from_slice(&b.stdout).unwrap();
+    assert_eq!(w["seed"], 7);
+    assert_ne!(v["totals"], w["totals"]);
+}
+
+#[test]
+fn events_are_written_one_json_object_per_line() {
+    let out = std::env::temp_dir().join(format!("lease-cli-events-{}.jsonl", std::process::id()));
+    let o = lease_sim(&[
+        "run",
+        "order-confirmation-email",
+        "--json",
+        "--events",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len() as u64, v["totals"]["events"].as_u64().unwrap());
+    assert_eq!(lines[0]["kind"], "arrive");
+    assert!(lines.iter().any(|e| e["kind"] == "crash"));
+}
+
+#[test]
+fn until_ms_gives_the_first_minutes() {
+    let o = lease_sim(&[
+        "run",
+        "ninety-second-message",
+        "--json",
+        "--until-ms",
+        "60000",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["totals"]["end_ms"], 60_000);
+    assert_eq!(v["totals"]["deliveries"], 1);
+}
+
+#[test]
+fn a_negative_timeout_names_the_field_and_exits_2() {
+    let p = temp_file(
+        "neg.json",
+        r#"{"name":"x","broker":{"visibility_timeout_ms":-5}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("broker.visibility_timeout_ms"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn garbage_json_says_where_and_exits_2() {
+    let p = temp_file("garbage.json", "{\n  \"name\": \"x\",\n  oops\n}");
+    let o = lease_sim(&["validate", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("line 3"), "{e}");
+    assert!(!e.contains("panicked"));
+}
+
+#[test]
+fn a_missing_file_exits_2() {
+    let o = lease_sim(&["run", "no/such/file.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/file.json"));
+}
+
+#[test]
+fn a_run_too_large_is_refused_with_what_to_reduce() {
+    let p = temp_file(
+        "big.json",
+        r#"{"name":"big","duration_ms":86400000,"arrivals":{"backlog":1000000,"rate_per_s":1000}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("too large") && e.contains("reduce"), "{e}");
+}
+
+#[test]
+fn validate_says_ok_and_list_names_every_shipped_scenario() {
+    let o = lease_sim(&["validate", "scenarios/hung-handler.json"]);
+    assert!(o.status.success());
+    assert_eq!(stdout(&o).trim(), "ok: hung-handler");
+    let o = lease_sim(&["list"]);
+    let s = stdout(&o);
+    assert_eq!(s.lines().count(), lease_sim::shipped::all().len());
+    assert!(s.contains("clip-surge-heartbeat") && s.contains("variant of clip-surge"));
+}
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lease-sim"))
+        .args(["run", "invisible-backlog", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 1];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // stdout is dropped here: the rest of the write meets a closed pipe.
+    let out = child.wait_with_output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
