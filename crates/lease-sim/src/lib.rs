@@ -4,6 +4,7 @@
 //! the tests all call `simulate`.
 
 pub mod arrivals;
+pub mod bench_scenarios;
 pub mod clock;
 pub mod engine;
 pub mod parse;

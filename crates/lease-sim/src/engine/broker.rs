@@ -105,8 +105,8 @@ impl Sim<'_> {
         let receipt = m.receive_count;
         m.state = State::InFlight;
         m.expires_at = now + timeout;
+        let prev = m.current;
         m.current = ix;
-        m.deliveries.push(ix);
         let need = attempt_need(
             self.seed,
             self.scenario.work.attempt_jitter,
@@ -118,6 +118,7 @@ impl Sim<'_> {
         self.deliveries
             .push(new_delivery(id, receipt, worker, now, need));
         self.live.push(Live {
+            prev,
             phase: Phase::InTransit,
             worker,
             target: 0.0,

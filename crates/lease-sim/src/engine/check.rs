@@ -21,16 +21,18 @@ impl Sim<'_> {
                 State::Deleted => deleted += 1,
                 State::DeadLettered => dead += 1,
             }
-            if m.receive_count as usize != m.deliveries.len() {
+            let mut chain: Vec<u32> = self.chain(id as u32).collect();
+            chain.reverse();
+            if m.receive_count as usize != chain.len() {
                 return self.broken(format!(
                     "message {id}: receive_count {} but {} deliveries",
                     m.receive_count,
-                    m.deliveries.len()
+                    chain.len()
                 ));
             }
             // No delivery while a valid lease on the same message is held:
             // every delivery's lease ended before the next one was handed out.
-            for pair in m.deliveries.windows(2) {
+            for pair in chain.windows(2) {
                 let (a, b) = (
                     &self.deliveries[pair[0] as usize],
                     &self.deliveries[pair[1] as usize],

@@ -48,8 +48,9 @@ pub(crate) struct Msg {
     /// `on_next_receive`: exhausted, waiting for the receive that moves it;
     /// the cause is how its last lease ended.
     pub exhausted: Option<DeadLetterCause>,
+    /// The latest delivery; earlier ones chain back through `Live::prev`
+    /// (a list per message without an allocation per message).
     pub current: DeliveryIx,
-    pub deliveries: Vec<DeliveryIx>,
     pub store: StoreRow,
     pub ended_at: u64,
     pub cause: Option<DeadLetterCause>,
@@ -73,6 +74,8 @@ pub(crate) enum Phase {
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Live {
+    /// The previous delivery of the same message, or `NONE`.
+    pub prev: DeliveryIx,
     pub phase: Phase,
     pub worker: u32,
     /// Pool target while running; work left while paused.
@@ -170,6 +173,19 @@ pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError>
 }
 
 impl<'a> Sim<'a> {
+    /// A message's deliveries, latest first.
+    pub(crate) fn chain(&self, id: u32) -> impl Iterator<Item = DeliveryIx> + '_ {
+        let mut d = self.msgs[id as usize].current;
+        std::iter::from_fn(move || {
+            if d == NONE {
+                return None;
+            }
+            let here = d;
+            d = self.live[d as usize].prev;
+            Some(here)
+        })
+    }
+
     fn new(scenario: &'a Scenario, end: u64, check: bool) -> Self {
         let cfg = resolve(scenario);
         let seed = scenario.seed;
@@ -403,7 +419,6 @@ impl<'a> Sim<'a> {
             expires_at: 0,
             exhausted: None,
             current: NONE,
-            deliveries: Vec::new(),
             store: StoreRow::default(),
             ended_at: 0,
             cause: None,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 use super::{Phase, Sim, State};
 use crate::report::{AckLatency, Report, Series, Totals};
-use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run};
+use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
 
 /// The state the gauges sample at each bucket's end.
 #[derive(Debug, Clone, Copy, Default)]
@@ -317,7 +317,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     let mut totals = sim.rec.t.clone();
     let mut receive_counts: BTreeMap<u32, u64> = BTreeMap::new();
     let mut messages = Vec::with_capacity(sim.msgs.len());
-    for m in &mut sim.msgs {
+    for m in &sim.msgs {
         *receive_counts.entry(m.receive_count).or_default() += 1;
         let fate = match m.state {
             State::Deleted => Fate::Deleted { at: m.ended_at },
@@ -337,7 +337,16 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             arrived_at: m.arrived_at,
             work_ms: m.work_ms,
             receive_count: m.receive_count,
-            deliveries: std::mem::take(&mut m.deliveries),
+            deliveries: {
+                let mut v = Vec::with_capacity(m.receive_count as usize);
+                let mut d = m.current;
+                while d != NONE {
+                    v.push(d);
+                    d = sim.live[d as usize].prev;
+                }
+                v.reverse();
+                v
+            },
             effects: m.store.applied,
             fate,
         });

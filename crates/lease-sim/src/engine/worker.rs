@@ -53,7 +53,7 @@ impl Sim<'_> {
             return;
         }
         // Another run of the same message executing now (paused counts, hung does not).
-        let twin = m.deliveries.iter().rev().copied().find(|&o| {
+        let twin = self.chain(id).find(|&o| {
             o != d && matches!(self.live[o as usize].phase, Phase::Running | Phase::Paused)
         });
         let started_before = m.started_once;
