@@ -1,8 +1,17 @@
 //! Lease Playground: the Yew app. It mounts into `#app`, replacing the boot
 //! message that `static/boot.js` shows until the app starts (or says why not).
+// Natively only the unit tests reach the app's modules; the page is wasm32.
+#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+mod app;
+mod charts;
+mod command;
+mod controls;
+mod playback;
 mod run_handle;
+mod scenario_info;
 mod timeline;
+mod totals;
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
@@ -13,7 +22,7 @@ fn main() {
             boot.remove();
         }
         if let Some(root) = document.get_element_by_id("app") {
-            yew::Renderer::<App>::with_root(root).render();
+            yew::Renderer::<app::App>::with_root(root).render();
         }
         // Tell static/boot.js that the app is up, so its start-up timeout stays quiet.
         let window = gloo::utils::window();
@@ -23,9 +32,4 @@ fn main() {
             }
         }
     }
-}
-
-#[yew::function_component(App)]
-fn app() -> yew::Html {
-    yew::html! { <main><h1>{"Lease Playground"}</h1></main> }
 }

@@ -1,9 +1,32 @@
 //! The timeline canvas: one lane per worker (or one row per message), runs,
 //! leases, heartbeats, acks, redeliveries, dead-letter routing and faults.
+//!
+//! The geometry lives in `lease-view` (tested natively); this module owns
+//! the canvas, the input and the DOM overlay (hover card, details panel,
+//! legend). Every view change goes through `ViewCommand` and `apply`.
 
+mod details;
+mod draw;
+mod hover;
+mod input;
+
+use std::rc::Rc;
+
+use gloo::events::{EventListener, EventListenerOptions};
+use gloo::render::{request_animation_frame, AnimationFrame};
+use lease_view::{
+    duration, hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
+};
+use wasm_bindgen::JsCast;
+use web_sys::{
+    CanvasRenderingContext2d, HtmlCanvasElement, KeyboardEvent, PointerEvent, WheelEvent,
+};
 use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
+use draw::{AXIS_PX, GUTTER_PX};
+use hover::Hover;
+use input::{key_command, wheel_command, Pointers, ViewCommand, KEY_ZOOM};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
 pub enum TimelineView {
@@ -33,10 +56,564 @@ pub struct TimelineProps {
     pub on_cursor: Callback<Option<u64>>,
     #[prop_or_default]
     pub cursor_ms: Option<u64>,
+    /// The Workers / Messages toggle was pressed. The timeline switches at
+    /// once either way; a parent that keeps the view in its state (a share
+    /// link) hears of it here.
+    #[prop_or_default]
+    pub on_view: Callback<TimelineView>,
 }
 
-#[function_component(Timeline)]
-pub fn timeline(props: &TimelineProps) -> Html {
-    let _ = props;
-    html! { <canvas class="timeline-canvas"></canvas> }
+pub enum Msg {
+    Paint,
+    Command(ViewCommand),
+    SetView(TimelineView),
+    PointerDown(PointerEvent),
+    PointerMove(PointerEvent),
+    PointerUp(PointerEvent),
+    PointerLeave,
+    Key(KeyboardEvent),
+    Wheel(WheelEvent),
+    Repaint,
+    Close,
+}
+
+pub struct Timeline {
+    canvas: NodeRef,
+    index: Rc<RunIndex>,
+    scale: TimeScale,
+    scroll_px: f64,
+    view: TimelineView,
+    hover: Option<Hover>,
+    pointers: Pointers,
+    raf: Option<AnimationFrame>,
+    listeners: Vec<EventListener>,
+    css_w: f64,
+    css_h: f64,
+    last_cursor: Option<u64>,
+    summary: String,
+    paints: u64,
+}
+
+/// The canvas grows with its lanes up to this height, then scrolls.
+const MAX_HEIGHT_PX: f64 = 480.0;
+const MIN_HEIGHT_PX: f64 = 140.0;
+const HIT_TOLERANCE_PX: f64 = 4.0;
+
+impl Component for Timeline {
+    type Message = Msg;
+    type Properties = TimelineProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let props = ctx.props();
+        Timeline {
+            canvas: NodeRef::default(),
+            index: Rc::new(RunIndex::new(&props.run)),
+            scale: TimeScale::fit(props.run.end_ms as f64, 800.0),
+            scroll_px: 0.0,
+            view: props.view,
+            hover: None,
+            pointers: Pointers::default(),
+            raf: None,
+            listeners: Vec::new(),
+            css_w: 800.0,
+            css_h: 240.0,
+            last_cursor: None,
+            summary: summary(&props.run),
+            paints: 0,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
+        let props = ctx.props();
+        if props.run != old.run {
+            self.index = Rc::new(RunIndex::new(&props.run));
+            self.scale.set_limit(props.run.end_ms as f64);
+            self.summary = summary(&props.run);
+            self.hover = None;
+        }
+        if props.view != old.view {
+            self.view = props.view;
+            self.scroll_px = 0.0;
+        }
+        self.schedule(ctx);
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Paint => {
+                self.raf = None;
+                // A new height goes through the vdom: Yew drops attributes it
+                // did not set, so a style set by hand would not survive.
+                self.paint(ctx)
+            }
+            Msg::Repaint => {
+                self.schedule(ctx);
+                false
+            }
+            Msg::Command(cmd) => {
+                self.apply(ctx, cmd);
+                false
+            }
+            Msg::SetView(v) => {
+                if v == self.view {
+                    return false;
+                }
+                self.view = v;
+                self.scroll_px = 0.0;
+                self.hover = None;
+                ctx.props().on_view.emit(v);
+                self.schedule(ctx);
+                true
+            }
+            Msg::Key(e) => {
+                if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return false;
+                }
+                if let Some(cmd) = key_command(&e.code(), &e.key(), self.plot_w()) {
+                    e.prevent_default();
+                    self.apply(ctx, cmd);
+                }
+                false
+            }
+            Msg::Wheel(e) => {
+                let (x, _) = self.local(e.client_x(), e.client_y());
+                let cmd = wheel_command(
+                    e.delta_x(),
+                    e.delta_y(),
+                    e.delta_mode(),
+                    e.shift_key(),
+                    x - GUTTER_PX,
+                );
+                self.apply(ctx, cmd);
+                false
+            }
+            Msg::PointerDown(e) => {
+                if e.button() != 0 {
+                    return false;
+                }
+                if let Some(c) = self.canvas.cast::<HtmlCanvasElement>() {
+                    let _ = c.set_pointer_capture(e.pointer_id());
+                    let _ = c.focus();
+                }
+                let (x, y) = self.local(e.client_x(), e.client_y());
+                self.pointers.press(e.pointer_id(), x - GUTTER_PX, y);
+                false
+            }
+            Msg::PointerMove(e) => {
+                let (x, y) = self.local(e.client_x(), e.client_y());
+                if !self.pointers.is_empty() {
+                    let cmds = self.pointers.moved(e.pointer_id(), x - GUTTER_PX, y);
+                    for cmd in cmds {
+                        self.apply(ctx, cmd);
+                    }
+                    if self.pointers.travel >= input::CLICK_SLOP_PX && self.hover.is_some() {
+                        self.hover = None;
+                        return true;
+                    }
+                    return false;
+                }
+                self.emit_cursor(ctx, x);
+                let hit = self.hit(ctx, x, y);
+                let changed = hit.map(|h| (h.message, h.delivery))
+                    != self.hover.map(|h| (h.message, h.delivery));
+                let moved = hit != self.hover;
+                self.hover = hit;
+                if changed {
+                    self.schedule(ctx);
+                }
+                moved
+            }
+            Msg::PointerUp(e) => {
+                let (x, y) = self.local(e.client_x(), e.client_y());
+                if self.pointers.release(e.pointer_id()) {
+                    let hit = self.hit(ctx, x, y);
+                    ctx.props().on_select.emit(hit.map(|h| h.message));
+                }
+                false
+            }
+            Msg::PointerLeave => {
+                self.pointers.clear();
+                self.emit_cursor(ctx, f64::NEG_INFINITY);
+                if self.hover.take().is_some() {
+                    self.schedule(ctx);
+                    return true;
+                }
+                false
+            }
+            Msg::Close => {
+                ctx.props().on_select.emit(None);
+                false
+            }
+        }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        if first_render {
+            self.listen(ctx);
+            self.schedule(ctx);
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let props = ctx.props();
+        let link = ctx.link();
+        let toggle = |v: TimelineView, text: &'static str| {
+            let pressed = (self.view == v).to_string();
+            html! {
+                <button type="button" aria-pressed={pressed} onclick={link.callback(move |_| Msg::SetView(v))}>
+                    { text }
+                </button>
+            }
+        };
+        let cmd = |c: ViewCommand| link.callback(move |_: MouseEvent| Msg::Command(c));
+        let hover_card = self
+            .hover
+            .as_ref()
+            .map(|h| hover::card(&props.run, &self.index, h, props.playhead_ms, self.css_w));
+        let details = props.selected_message.map(|m| {
+            details::panel(
+                &props.run,
+                &self.index,
+                m,
+                props.playhead_ms,
+                link.callback(|_| Msg::Close),
+            )
+        });
+        html! {
+            <div class="timeline">
+                <div class="timeline-toolbar">
+                    <div class="timeline-toggle" role="group" aria-label="Timeline view">
+                        { toggle(TimelineView::Workers, "Workers") }
+                        { toggle(TimelineView::Messages, "Messages") }
+                    </div>
+                    <div class="timeline-zoom" role="group" aria-label="Zoom">
+                        <button type="button" aria-label="Zoom out" title="Zoom out (−)"
+                            onclick={cmd(ViewCommand::Zoom { factor: 1.0 / KEY_ZOOM, at_px: None })}>{ "−" }</button>
+                        <button type="button" aria-label="Zoom in" title="Zoom in (+)"
+                            onclick={cmd(ViewCommand::Zoom { factor: KEY_ZOOM, at_px: None })}>{ "+" }</button>
+                        <button type="button" title="Show the whole run (F)" onclick={cmd(ViewCommand::Fit)}>{ "Fit" }</button>
+                    </div>
+                    <span class="timeline-hint">{ "Wheel or pinch to zoom · drag, W A S D or arrows to pan · F fits" }</span>
+                </div>
+                <div class="timeline-stage">
+                    <canvas
+                        ref={self.canvas.clone()}
+                        class="timeline-canvas"
+                        style={format!("height:{}px", self.css_h)}
+                        tabindex="0"
+                        role="img"
+                        aria-label={self.summary.clone()}
+                        onpointerdown={link.callback(Msg::PointerDown)}
+                        onpointermove={link.callback(Msg::PointerMove)}
+                        onpointerup={link.callback(Msg::PointerUp)}
+                        onpointercancel={link.callback(|_| Msg::PointerLeave)}
+                        onpointerleave={link.callback(|_| Msg::PointerLeave)}
+                        onkeydown={link.callback(Msg::Key)}
+                    ></canvas>
+                    { for hover_card }
+                </div>
+                { for details }
+                { legend(self.view) }
+            </div>
+        }
+    }
+}
+
+impl Timeline {
+    fn schedule(&mut self, ctx: &Context<Self>) {
+        if self.raf.is_none() {
+            let link = ctx.link().clone();
+            self.raf = Some(request_animation_frame(move |_| {
+                link.send_message(Msg::Paint)
+            }));
+        }
+    }
+
+    fn listen(&mut self, ctx: &Context<Self>) {
+        let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        // Yew's wheel listener is passive: it cannot stop the page scrolling
+        // while the wheel zooms, so this one is registered by hand.
+        let link = ctx.link().clone();
+        self.listeners.push(EventListener::new_with_options(
+            &canvas,
+            "wheel",
+            EventListenerOptions::enable_prevent_default(),
+            move |e| {
+                e.prevent_default();
+                if let Some(w) = e.dyn_ref::<WheelEvent>() {
+                    link.send_message(Msg::Wheel(w.clone()));
+                }
+            },
+        ));
+        let window = gloo::utils::window();
+        let link = ctx.link().clone();
+        self.listeners
+            .push(EventListener::new(&window, "resize", move |_| {
+                link.send_message(Msg::Repaint)
+            }));
+        if let Ok(Some(mql)) = window.match_media("(prefers-color-scheme: dark)") {
+            let link = ctx.link().clone();
+            self.listeners
+                .push(EventListener::new(&mql, "change", move |_| {
+                    link.send_message(Msg::Repaint)
+                }));
+        }
+    }
+
+    fn plot_w(&self) -> f64 {
+        (self.css_w - GUTTER_PX).max(1.0)
+    }
+
+    /// Client coordinates -> CSS pixels within the canvas.
+    fn local(&self, cx: i32, cy: i32) -> (f64, f64) {
+        match self.canvas.cast::<HtmlCanvasElement>() {
+            Some(c) => {
+                let r = c.get_bounding_client_rect();
+                (cx as f64 - r.left(), cy as f64 - r.top())
+            }
+            None => (cx as f64, cy as f64),
+        }
+    }
+
+    fn layout(&self, ctx: &Context<Self>) -> (WorkerLanes, MessageRows) {
+        let top = AXIS_PX + 2.0 - self.scroll_px;
+        let avail = self.css_h - AXIS_PX - 4.0;
+        (
+            WorkerLanes::new(self.index.workers, self.index.slots, top, avail),
+            MessageRows::new(ctx.props().run.messages.len() as u32, top, avail),
+        )
+    }
+
+    fn content_px(&self, ctx: &Context<Self>) -> f64 {
+        let (lanes, rows) = self.layout(ctx);
+        match self.view {
+            TimelineView::Workers => lanes.content_px(),
+            TimelineView::Messages => rows.content_px(),
+        }
+    }
+
+    /// Tall enough for every lane at full row height, within limits.
+    fn natural_height(&self, ctx: &Context<Self>) -> f64 {
+        let content = match self.view {
+            TimelineView::Workers => {
+                WorkerLanes::new(self.index.workers, self.index.slots, 0.0, f64::INFINITY)
+                    .content_px()
+            }
+            TimelineView::Messages => {
+                MessageRows::new(ctx.props().run.messages.len() as u32, 0.0, f64::INFINITY)
+                    .content_px()
+            }
+        };
+        (content + AXIS_PX + 6.0).clamp(MIN_HEIGHT_PX, MAX_HEIGHT_PX)
+    }
+
+    fn apply(&mut self, ctx: &Context<Self>, cmd: ViewCommand) {
+        match cmd {
+            ViewCommand::Zoom { factor, at_px } => {
+                let at = at_px.unwrap_or(self.plot_w() / 2.0);
+                self.scale.zoom_about(at, factor);
+            }
+            ViewCommand::Pan { dx_px } => self.scale.pan_px(dx_px),
+            ViewCommand::Scroll { dy_px } => {
+                let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
+                self.scroll_px = (self.scroll_px - dy_px).clamp(0.0, max);
+            }
+            ViewCommand::Fit => {
+                self.scale = TimeScale::fit(ctx.props().run.end_ms as f64, self.plot_w());
+                self.scroll_px = 0.0;
+            }
+            ViewCommand::Deselect => ctx.props().on_select.emit(None),
+        }
+        self.schedule(ctx);
+    }
+
+    fn hit(&self, ctx: &Context<Self>, x: f64, y: f64) -> Option<Hover> {
+        if x < GUTTER_PX || y < AXIS_PX {
+            return None;
+        }
+        let props = ctx.props();
+        let run = &props.run;
+        let (lanes, rows) = self.layout(ctx);
+        let px = x - GUTTER_PX;
+        match self.view {
+            TimelineView::Workers => hit_worker_view(
+                run,
+                &self.index,
+                &lanes,
+                &self.scale,
+                px,
+                y,
+                HIT_TOLERANCE_PX,
+                props.playhead_ms,
+            )
+            .map(|ix| Hover {
+                message: run.deliveries[ix as usize].message,
+                delivery: Some(ix),
+                x,
+                y,
+            }),
+            TimelineView::Messages => {
+                hit_message_view(run, &rows, &self.scale, px, y, props.playhead_ms).map(
+                    |(message, delivery)| Hover {
+                        message,
+                        delivery,
+                        x,
+                        y,
+                    },
+                )
+            }
+        }
+    }
+
+    fn emit_cursor(&mut self, ctx: &Context<Self>, x: f64) {
+        let t = (x >= GUTTER_PX && x <= self.css_w).then(|| {
+            let end = ctx.props().run.end_ms as f64;
+            self.scale.ms_of(x - GUTTER_PX).clamp(0.0, end).round() as u64
+        });
+        if t != self.last_cursor {
+            self.last_cursor = t;
+            ctx.props().on_cursor.emit(t);
+        }
+    }
+
+    /// Paints one frame; true when the canvas's height changed and the
+    /// view must re-render to keep it.
+    fn paint(&mut self, ctx: &Context<Self>) -> bool {
+        let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
+            return false;
+        };
+        let props = ctx.props();
+        let w = canvas.client_width() as f64;
+        if w <= 0.0 {
+            return false;
+        }
+        let h = self.natural_height(ctx);
+        let resized = (h - self.css_h).abs() > 0.5;
+        if resized {
+            let _ = canvas.set_attribute("style", &format!("height:{h}px"));
+        }
+        self.css_w = w;
+        self.css_h = h;
+        let window = gloo::utils::window();
+        let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
+        let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
+        if canvas.width() != pw {
+            canvas.set_width(pw);
+        }
+        if canvas.height() != ph {
+            canvas.set_height(ph);
+        }
+        self.scale.set_width(self.plot_w());
+        let max_scroll = (self.content_px(ctx) - (h - AXIS_PX - 4.0)).max(0.0);
+        self.scroll_px = self.scroll_px.clamp(0.0, max_scroll);
+
+        let Some(c2d) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+        else {
+            return resized;
+        };
+        let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        let dark = window
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        let (lanes, rows) = self.layout(ctx);
+        let frame = draw::Frame {
+            run: &props.run,
+            index: &self.index,
+            scale: self.scale,
+            width: w,
+            height: h,
+            view: self.view,
+            lanes,
+            rows,
+            playhead: props.playhead_ms,
+            highlight: self.hover.map(|h| h.message).or(props.selected_message),
+            cursor: props.cursor_ms,
+            dark,
+        };
+        let drawn = draw::paint(&c2d, &frame);
+        // The latency benchmark and the browser tests wait on this count.
+        self.paints += 1;
+        let _ = canvas.set_attribute("data-paints", &self.paints.to_string());
+        let _ = canvas.set_attribute("data-drawn-runs", &drawn.runs.to_string());
+        let (tx, ty) = drawn.target.unwrap_or((-1.0, -1.0));
+        let _ = canvas.set_attribute("data-first-run-x", &format!("{tx:.1}"));
+        let _ = canvas.set_attribute("data-first-run-y", &format!("{ty:.1}"));
+        let _ = canvas.set_attribute("data-view-start-ms", &format!("{:.0}", self.scale.start_ms));
+        let _ = canvas.set_attribute("data-view-end-ms", &format!("{:.0}", self.scale.end_ms));
+        let _ = canvas.set_attribute(
+            "data-view",
+            match self.view {
+                TimelineView::Workers => "workers",
+                TimelineView::Messages => "messages",
+            },
+        );
+        resized
+    }
+}
+
+/// What a screen reader hears for the canvas.
+fn summary(run: &RunHandle) -> String {
+    let overlapping = run
+        .deliveries
+        .iter()
+        .filter(|d| d.overlaps.is_some())
+        .count();
+    let dead = run
+        .messages
+        .iter()
+        .filter(|m| matches!(m.fate, lease_sim::run::Fate::DeadLettered { .. }))
+        .count();
+    format!(
+        "Timeline of {} deliveries of {} messages on {} workers over {}: {} overlapping runs, {} dead-lettered. \
+         Arrow keys or W A S D pan, plus and minus zoom, F fits; hover or click a run for its story.",
+        run.deliveries.len(),
+        run.messages.len(),
+        run.worker_count,
+        duration(run.end_ms),
+        overlapping,
+        dead
+    )
+}
+
+fn legend(view: TimelineView) -> Html {
+    let item = |class: &'static str, glyph: &'static str, text: &'static str| {
+        html! { <li><span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>{ text }</li> }
+    };
+    let items = match view {
+        TimelineView::Workers => vec![
+            item("lg-run", "", "run (colour = message)"),
+            item("lg-buffered", "", "leased, waiting in the buffer"),
+            item("lg-lease", "", "lease, receive to end"),
+            item("lg-expiry", "▼", "lease expired"),
+            item("lg-overlap", "", "overlapping run, dashed link to its twin"),
+            item("lg-glyph", "ˈ", "heartbeat accepted"),
+            item("lg-bad", "✕", "heartbeat rejected"),
+            item("lg-ok", "✓", "ack"),
+            item("lg-bad", "✗", "ack rejected"),
+            item("lg-glyph", "◆", "commit (red: duplicate)"),
+            item("lg-glyph", "○", "release"),
+            item("lg-glyph", "⤳", "redelivery"),
+            item("lg-dlq", "DLQ", "dead-lettered, with cause"),
+            item("lg-bad", "✕", "crash, shaded while down"),
+            item("lg-pause", "", "paused"),
+        ],
+        TimelineView::Messages => vec![
+            item("lg-available", "", "available in the queue"),
+            item("lg-inflight", "", "in flight (solid: handler running)"),
+            item("lg-overlap", "", "overlapping run"),
+            item("lg-expiry", "▮", "lease expired"),
+            item("lg-dlq-fill", "", "dead-lettered"),
+            item("lg-deleted", "", "deleted"),
+        ],
+    };
+    html! { <ul class="timeline-legend" aria-label="Legend">{ for items }</ul> }
 }

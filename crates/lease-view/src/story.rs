@@ -1,0 +1,309 @@
+//! The story of a message for the hover card: plain sentences derived from
+//! its deliveries, marks and fate, told only up to the playhead.
+
+use lease_sim::run::{DeadLetterCause, Delivery, Effect, Fate, LeaseEnd, MarkKind, Outcome, Run};
+
+use crate::format::{clock, duration};
+use crate::index::RunIndex;
+
+/// One line for the message, one per delivery received by `upto_ms`, and one
+/// for its fate once it is known.
+pub fn message_story(run: &Run, index: &RunIndex, m: u32, upto_ms: u64) -> Vec<String> {
+    let Some(msg) = run.messages.get(m as usize) else {
+        return Vec::new();
+    };
+    let upto = upto_ms.min(run.end_ms);
+    let shown: Vec<u32> = msg
+        .deliveries
+        .iter()
+        .copied()
+        .filter(|ix| {
+            run.deliveries
+                .get(*ix as usize)
+                .is_some_and(|d| d.received_at <= upto)
+        })
+        .collect();
+    let mut lines = vec![format!(
+        "Message {m} arrived at {} and needs {} of work; {}.",
+        clock(msg.arrived_at),
+        duration(msg.work_ms),
+        plural(shown.len(), "delivery", "deliveries"),
+    )];
+    for ix in shown {
+        lines.push(delivery_story(run, index, ix, upto));
+    }
+    match msg.fate {
+        Fate::Deleted { at } if at <= upto => lines.push(format!("Deleted at {}.", clock(at))),
+        Fate::DeadLettered { at, cause } if at <= upto => lines.push(format!(
+            "Dead-lettered at {} ({}): {}.",
+            clock(at),
+            cause_word(cause),
+            match cause {
+                DeadLetterCause::Expired =>
+                    "its receive count ran out by lease expiry alone, though it never failed",
+                DeadLetterCause::Failed => "its receive count ran out after a handler failure",
+            }
+        )),
+        Fate::Available if upto >= run.end_ms => {
+            lines.push("Still waiting in the queue when the run stopped.".into())
+        }
+        Fate::InFlight if upto >= run.end_ms => {
+            lines.push("Still in flight when the run stopped.".into())
+        }
+        _ => {}
+    }
+    lines
+}
+
+pub fn cause_word(cause: DeadLetterCause) -> &'static str {
+    match cause {
+        DeadLetterCause::Expired => "expired",
+        DeadLetterCause::Failed => "failed",
+    }
+}
+
+/// "Delivery 2 to worker 1 at 1:00, while delivery 1 on worker 0 still ran
+/// (overlapping runs): finished at 2:30, committed a duplicate effect and
+/// acked at 2:30."
+pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String {
+    let Some(d) = run.deliveries.get(ix as usize) else {
+        return String::new();
+    };
+    let rpc = run.scenario.broker.rpc_latency_ms.unwrap_or(0);
+    let w = d.worker;
+    let mut head = format!(
+        "Delivery {} to worker {w} at {}",
+        d.receipt,
+        clock(d.received_at)
+    );
+    if let Some(twin) = d.overlaps.and_then(|t| run.deliveries.get(t as usize)) {
+        head.push_str(&format!(
+            ", while delivery {} on worker {} still ran (overlapping runs)",
+            twin.receipt, twin.worker
+        ));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(s) = d.started_at.filter(|s| *s <= upto) {
+        if s > d.received_at + rpc {
+            parts.push(format!(
+                "waited {} in the buffer, started at {}",
+                duration(s - d.received_at),
+                clock(s)
+            ));
+        }
+    }
+
+    let marks: Vec<_> = index
+        .marks_of(ix)
+        .iter()
+        .filter_map(|m| run.marks.get(*m as usize))
+        .filter(|m| m.t <= upto)
+        .collect();
+    let first = |k: MarkKind| marks.iter().find(|m| m.kind == k).map(|m| m.t);
+
+    // The lease first: when it ran out under a live worker, that is the story.
+    if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= upto {
+        let t = d.lease_ended_at;
+        let still_running = d.started_at.is_some_and(|s| s <= t)
+            && d.ended_at.is_none_or(|e| e > t)
+            && d.outcome != Outcome::NeverStarted;
+        parts.push(if d.started_at.is_none() {
+            format!("lease expired at {} in worker {w}'s buffer", clock(t))
+        } else if still_running {
+            format!("lease expired at {} while worker {w} still ran", clock(t))
+        } else {
+            format!("lease expired at {}", clock(t))
+        });
+    }
+    let ext_ok = marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::ExtendOk)
+        .count();
+    let ext_rej = marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::ExtendRejected)
+        .count();
+    if ext_ok + ext_rej > 0 {
+        let mut s = format!("{} accepted", plural(ext_ok, "extension", "extensions"));
+        if let Some(t) = first(MarkKind::ExtendRejected) {
+            s.push_str(&format!(", {ext_rej} rejected (first at {})", clock(t)));
+        }
+        parts.push(s);
+    }
+
+    let ended = d.ended_at.filter(|e| *e <= upto);
+    match (d.outcome, ended) {
+        (Outcome::Acked | Outcome::AckRejected, Some(e)) => {
+            let mut s = format!("finished at {}", clock(e));
+            if d.committed_at.is_some_and(|c| c <= upto) {
+                s.push_str(&format!(", {}", effect_words(d.effect)));
+            }
+            if let Some(t) = first(MarkKind::AckOk) {
+                let late = if d.lease_end == LeaseEnd::AckedLate {
+                    " late (nobody else held it)"
+                } else {
+                    ""
+                };
+                s.push_str(&format!(" and acked{late} at {}", clock(t)));
+            }
+            parts.push(s);
+            if let Some(t) = first(MarkKind::AckRejected) {
+                parts.push(format!("ack rejected at {}", clock(t)));
+            }
+        }
+        (Outcome::Error, Some(e)) => {
+            let mut s = format!("handler failed at {}", clock(e));
+            if let Some(t) = first(MarkKind::Release) {
+                s.push_str(&format!(" and released it at {}", clock(t)));
+            }
+            parts.push(s);
+            if let Some(t) = first(MarkKind::ReleaseRejected) {
+                parts.push(format!("release rejected at {}", clock(t)));
+            }
+        }
+        (Outcome::Aborted, Some(e)) => parts.push(format!(
+            "aborted at {} after a rejected extension",
+            clock(e)
+        )),
+        (Outcome::Skipped, Some(e)) => parts.push(format!(
+            "skipped at {}: the store had already processed it",
+            clock(e)
+        )),
+        (Outcome::Crashed, Some(e)) => {
+            parts.push(format!("worker {w} crashed at {} holding it", clock(e)))
+        }
+        (Outcome::Crashed, None) if upto >= run.end_ms || d.started_at.is_none() => {
+            parts.push(format!("lost when worker {w} crashed"))
+        }
+        (Outcome::NeverStarted, _) if d.lease_ended_at <= upto => {
+            parts.push("never started".into())
+        }
+        (Outcome::Hung, _) if upto >= run.end_ms => {
+            parts.push("the handler hung, still heartbeating".into())
+        }
+        (_, None) if d.started_at.is_some_and(|s| s <= upto) => {
+            parts.push(format!("still running at {}", clock(upto)))
+        }
+        (_, None) => parts.push(format!("waiting in worker {w}'s buffer")),
+        (_, Some(e)) => parts.push(format!("stopped at {}", clock(e))),
+    }
+    if d.lease_end == LeaseEnd::Released
+        && d.lease_ended_at <= upto
+        && first(MarkKind::Release).is_none()
+    {
+        parts.push(format!("released at {}", clock(d.lease_ended_at)));
+    }
+    format!("{head}: {}.", parts.join("; "))
+}
+
+pub fn effect_words(e: Effect) -> &'static str {
+    match e {
+        Effect::NoCommit => "no commit",
+        Effect::Applied => "committed the first effect",
+        Effect::Duplicate => "committed a duplicate effect",
+        Effect::LostUpdate => "committed over a newer write (a lost update)",
+        Effect::FenceRejected => "its commit was rejected by the fence",
+    }
+}
+
+pub fn outcome_word(d: &Delivery) -> &'static str {
+    match d.outcome {
+        Outcome::Acked => "acked",
+        Outcome::AckRejected => "ack rejected",
+        Outcome::Error => "error",
+        Outcome::Hung => "hung",
+        Outcome::Aborted => "aborted",
+        Outcome::Skipped => "skipped",
+        Outcome::Crashed => "crashed",
+        Outcome::NeverStarted => "never started",
+        Outcome::Unfinished => "unfinished",
+    }
+}
+
+pub fn lease_word(l: LeaseEnd) -> &'static str {
+    match l {
+        LeaseEnd::Acked => "acked",
+        LeaseEnd::AckedLate => "acked late",
+        LeaseEnd::Released => "released",
+        LeaseEnd::Expired => "expired",
+        LeaseEnd::Open => "held",
+    }
+}
+
+pub fn effect_word(e: Effect) -> &'static str {
+    match e {
+        Effect::NoCommit => "none",
+        Effect::Applied => "applied",
+        Effect::Duplicate => "duplicate",
+        Effect::LostUpdate => "lost update",
+        Effect::FenceRejected => "fenced",
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixture;
+
+    #[test]
+    fn the_ninety_second_message_tells_of_two_workers_and_a_rejected_ack() {
+        let run = fixture::ninety_second_message();
+        let index = RunIndex::new(&run);
+        assert_eq!(
+            message_story(&run, &index, 0, u64::MAX),
+            vec![
+                "Message 0 arrived at 0:00 and needs 1 min 30 s of work; 2 deliveries.",
+                "Delivery 1 to worker 0 at 0:00: lease expired at 1:00 while worker 0 still ran; \
+                 finished at 1:30, committed the first effect; ack rejected at 1:30.",
+                "Delivery 2 to worker 1 at 1:00, while delivery 1 on worker 0 still ran \
+                 (overlapping runs): finished at 2:30, committed a duplicate effect and acked at 2:30.",
+                "Deleted at 2:30.",
+            ]
+        );
+    }
+
+    #[test]
+    fn the_story_stops_at_the_playhead() {
+        let run = fixture::ninety_second_message();
+        let index = RunIndex::new(&run);
+        assert_eq!(
+            message_story(&run, &index, 0, 45_000),
+            vec![
+                "Message 0 arrived at 0:00 and needs 1 min 30 s of work; 1 delivery.",
+                "Delivery 1 to worker 0 at 0:00: still running at 0:45.",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_starved_heartbeat_a_crash_and_a_failed_message() {
+        let run = fixture::buffered_and_expired();
+        let index = RunIndex::new(&run);
+        assert_eq!(
+            message_story(&run, &index, 0, u64::MAX),
+            vec![
+                "Message 0 arrived at 0:00 and needs 50 s of work; 1 delivery.",
+                "Delivery 1 to worker 0 at 0:00: lease expired at 0:30 while worker 0 still ran; \
+                 0 extensions accepted, 1 rejected (first at 0:38); worker 0 crashed at 0:40 holding it.",
+                "Still waiting in the queue when the run stopped.",
+            ]
+        );
+        assert_eq!(
+            message_story(&run, &index, 1, u64::MAX),
+            vec![
+                "Message 1 arrived at 0:00 and needs 10 s of work; 2 deliveries.",
+                "Delivery 1 to worker 0 at 0:00: lease expired at 0:30 in worker 0's buffer; never started.",
+                "Delivery 2 to worker 0 at 0:50: handler failed at 1:00 and released it at 1:00.",
+                "Dead-lettered at 1:00 (failed): its receive count ran out after a handler failure.",
+            ]
+        );
+    }
+}

@@ -1,0 +1,236 @@
+//! Charts of the run's series, linked to the timeline's cursor and revealed
+//! up to the playhead. Small SVGs: a few hundred points each.
+
+pub mod axis;
+
+use yew::prelude::*;
+
+use crate::run_handle::RunHandle;
+use axis::{nice_max, tick_label, time_ticks};
+
+const W: f64 = 320.0;
+const H: f64 = 130.0;
+const LEFT: f64 = 40.0;
+const BOTTOM: f64 = 22.0;
+const TOP: f64 = 8.0;
+
+#[derive(Clone, PartialEq)]
+struct Line {
+    label: &'static str,
+    class: &'static str,
+    values: Vec<f64>,
+    /// Sampled at each bucket's end (a gauge) rather than counted within it.
+    gauge: bool,
+}
+
+#[derive(Properties, PartialEq)]
+struct LineChartProps {
+    id: &'static str,
+    title: &'static str,
+    unit: &'static str,
+    lines: Vec<Line>,
+    bucket_ms: u64,
+    end_ms: u64,
+    playhead_ms: u64,
+    cursor_ms: Option<u64>,
+    on_cursor: Callback<Option<u64>>,
+}
+
+fn fmt_value(v: f64) -> String {
+    if v >= 10_000.0 {
+        format!("{:.0}k", v / 1000.0)
+    } else if v.fract() == 0.0 || v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+#[function_component(LineChart)]
+fn line_chart(p: &LineChartProps) -> Html {
+    let end = p.end_ms.max(1) as f64;
+    let max = nice_max(
+        p.lines
+            .iter()
+            .flat_map(|l| l.values.iter().copied())
+            .fold(0.0, f64::max),
+    );
+    let x = |t: f64| LEFT + (W - LEFT - 6.0) * (t / end).clamp(0.0, 1.0);
+    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
+    let shown = |i: usize| (i as u64) * p.bucket_ms <= p.playhead_ms;
+    let paths = p.lines.iter().map(|l| {
+        // Each value is drawn at its bucket's middle (counters) and reaches the playhead.
+        let pts: Vec<String> = l
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| shown(*i))
+            .map(|(i, v)| {
+                let at = if l.gauge { 1.0 } else { 0.5 };
+                let t = ((i as f64 + at) * p.bucket_ms as f64).min(end);
+                format!("{:.1},{:.1}", x(t), y(*v))
+            })
+            .collect();
+        html! { <polyline class={classes!("series", l.class)} points={pts.join(" ")} /> }
+    });
+    let onmousemove = {
+        let cb = p.on_cursor.clone();
+        Callback::from(move |e: MouseEvent| {
+            let Some(svg) = e
+                .current_target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            else {
+                return;
+            };
+            let r = svg.get_bounding_client_rect();
+            let fx = (f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * W;
+            let t = ((fx - LEFT) / (W - LEFT - 6.0)).clamp(0.0, 1.0) * end;
+            cb.emit(Some(t as u64));
+        })
+    };
+    let onmouseleave = p.on_cursor.reform(|_: MouseEvent| None);
+    let cursor = p.cursor_ms.map(|t| {
+        let cx = x(t as f64);
+        html! { <line class="cursor" x1={cx.to_string()} x2={cx.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} /> }
+    });
+    let head = x(p.playhead_ms as f64);
+    html! {
+        <figure class="chart" id={p.id}>
+            <figcaption>
+                {p.title}
+                <span class="legend">
+                    { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
+                </span>
+            </figcaption>
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
+                {onmousemove} {onmouseleave}>
+                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{fmt_value(max)}</text>
+                <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
+                <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{p.unit}</text>
+                <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                <line class="axis" x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                { for time_ticks(p.end_ms).into_iter().map(|t| {
+                    // The last label would spill past the right edge: anchor it at its end.
+                    let tx = x(t as f64);
+                    let anchor = if tx > W - 24.0 { "end" } else { "middle" };
+                    html! {
+                        <text class="axis-label" text-anchor={anchor} x={tx.min(W - 2.0).to_string()} y={(H - 6.0).to_string()}>{tick_label(t)}</text>
+                    }
+                }) }
+                { for paths }
+                if p.playhead_ms < p.end_ms {
+                    <line class="playhead" x1={head.to_string()} x2={head.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                }
+                {cursor}
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct HistogramProps {
+    counts: Vec<(u64, u64)>,
+}
+
+/// Receive count per message: a bar per count. A shoulder at 2 and 3 on a
+/// healthy queue means the lease is mis-sized (seed 003).
+#[function_component(Histogram)]
+fn histogram(p: &HistogramProps) -> Html {
+    let max = nice_max(p.counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
+    let n = p.counts.len().max(1) as f64;
+    let bw = (W - LEFT - 6.0) / n;
+    html! {
+        <figure class="chart" id="chart-receive-counts">
+            <figcaption>{"Receive count per message (whole run)"}</figcaption>
+            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label="Histogram: messages by how many times each was delivered">
+                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{fmt_value(max)}</text>
+                <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{"msgs"}</text>
+                <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                { for p.counts.iter().enumerate().map(|(i, (k, v))| {
+                    let h = (H - TOP - BOTTOM) * (*v as f64 / max);
+                    let x0 = LEFT + i as f64 * bw;
+                    html! {
+                        <g>
+                            <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={(x0 + 1.0).to_string()} y={(H - BOTTOM - h).to_string()}
+                                width={(bw - 2.0).max(1.0).to_string()} height={h.to_string()}>
+                                <title>{format!("{v} messages delivered {k} times")}</title>
+                            </rect>
+                            <text class="axis-label" text-anchor="middle" x={(x0 + bw / 2.0).to_string()} y={(H - 6.0).to_string()}>{k.to_string()}</text>
+                        </g>
+                    }
+                }) }
+            </svg>
+        </figure>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ChartsProps {
+    pub run: RunHandle,
+    pub playhead_ms: u64,
+    pub cursor_ms: Option<u64>,
+    pub on_cursor: Callback<Option<u64>>,
+}
+
+fn f(v: &[u64]) -> Vec<f64> {
+    v.iter().map(|&x| x as f64).collect()
+}
+
+fn minutes(v: &[u64]) -> Vec<f64> {
+    v.iter().map(|&x| x as f64 / 60_000.0).collect()
+}
+
+#[function_component(Charts)]
+pub fn charts(p: &ChartsProps) -> Html {
+    let s = &p.run.report.series;
+    let bucket = s.bucket_ms;
+    let per_bucket = if bucket == 60_000 {
+        "per min"
+    } else {
+        "per bucket"
+    };
+    let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
+        html! {
+            <LineChart {id} {title} {unit} {lines} bucket_ms={bucket} end_ms={p.run.end_ms}
+                playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_cursor.clone()} />
+        }
+    };
+    let mut counts: Vec<(u64, u64)> = p
+        .run
+        .report
+        .receive_counts
+        .iter()
+        .filter_map(|(k, v)| k.parse().ok().map(|k| (k, *v)))
+        .collect();
+    counts.sort_unstable();
+    html! {
+        <section class="charts" aria-label="Charts">
+            {chart("chart-completions", "Completions per minute", "/min", vec![
+                Line { label: "useful", class: "s-useful", values: s.useful_completions_per_min.clone(), gauge: false },
+                Line { label: "duplicate", class: "s-bad", values: s.duplicate_completions_per_min.clone(), gauge: false },
+            ])}
+            {chart("chart-depth", "Queue depth and in flight", "msgs", vec![
+                Line { label: "queue depth", class: "s-depth", values: f(&s.queue_depth), gauge: true },
+                Line { label: "in flight", class: "s-flight", values: f(&s.in_flight), gauge: true },
+            ])}
+            {chart("chart-acks", "Ack rate (accepted acks)", "/min", vec![
+                Line { label: "acks", class: "s-useful", values: s.completions_per_min.clone(), gauge: false },
+            ])}
+            <Histogram {counts} />
+            {chart("chart-dlq", "Dead-letter arrivals by cause", per_bucket, vec![
+                Line { label: "expired", class: "s-bad", values: f(&s.dead_letter_expired), gauge: false },
+                Line { label: "failed", class: "s-failed", values: f(&s.dead_letter_failed), gauge: false },
+            ])}
+            {chart("chart-oldest", "Oldest in-flight age", "min", vec![
+                Line { label: "oldest lease", class: "s-flight", values: minutes(&s.oldest_in_flight_age_ms), gauge: true },
+            ])}
+            {chart("chart-extensions", "Extensions accepted / rejected", per_bucket, vec![
+                Line { label: "accepted", class: "s-useful", values: f(&s.extensions_ok), gauge: false },
+                Line { label: "rejected", class: "s-bad", values: f(&s.extensions_rejected), gauge: false },
+            ])}
+            {chart("chart-running", "Running handlers", "handlers", vec![
+                Line { label: "running", class: "s-depth", values: f(&s.running_handlers), gauge: true },
+            ])}
+        </section>
+    }
+}

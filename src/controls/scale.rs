@@ -1,0 +1,97 @@
+//! Slider positions (0..=STEPS) to values and back. A timeout from 1 s to
+//! 15 min wants a log scale: equal drags are equal ratios.
+
+pub const STEPS: u32 = 1000;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Scale {
+    Linear {
+        min: f64,
+        max: f64,
+    },
+    /// Both ends > 0.
+    Log {
+        min: f64,
+        max: f64,
+    },
+}
+
+impl Scale {
+    pub fn value(self, pos: u32) -> f64 {
+        let f = f64::from(pos.min(STEPS)) / f64::from(STEPS);
+        match self {
+            Scale::Linear { min, max } => min + f * (max - min),
+            Scale::Log { min, max } => min * (max / min).powf(f),
+        }
+    }
+
+    pub fn pos(self, value: f64) -> u32 {
+        let f = match self {
+            Scale::Linear { min, max } => (value - min) / (max - min),
+            Scale::Log { min, max } => (value.max(min) / min).ln() / (max / min).ln(),
+        };
+        if f.is_finite() {
+            (f.clamp(0.0, 1.0) * f64::from(STEPS)).round() as u32
+        } else {
+            0
+        }
+    }
+}
+
+/// Round to two significant figures so a slider lands on readable values
+/// (1.2 s, 45 s, 3.5 min) instead of 44,873 ms.
+pub fn round2(x: f64) -> f64 {
+    if !x.is_finite() || x <= 0.0 {
+        return x;
+    }
+    let p = 10f64.powf(x.log10().floor() - 1.0);
+    (x / p).round() * p
+}
+
+/// A duration in ms as a person says it.
+pub fn fmt_ms(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "—".into();
+    }
+    if ms < 1000.0 {
+        format!("{} ms", ms.round())
+    } else if ms < 120_000.0 {
+        trim(format!("{:.1}", ms / 1000.0)) + " s"
+    } else if ms < 7_200_000.0 {
+        trim(format!("{:.1}", ms / 60_000.0)) + " min"
+    } else {
+        trim(format!("{:.1}", ms / 3_600_000.0)) + " h"
+    }
+}
+
+fn trim(s: String) -> String {
+    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_scale_ends_and_middle() {
+        let s = Scale::Log {
+            min: 1000.0,
+            max: 900_000.0,
+        };
+        assert_eq!(s.value(0), 1000.0);
+        assert!((s.value(STEPS) - 900_000.0).abs() < 1e-6);
+        assert!((s.value(500) - 30_000.0).abs() < 1.0);
+        assert_eq!(s.pos(30_000.0), 500);
+        assert_eq!(s.pos(1.0), 0);
+        assert_eq!(s.pos(f64::NAN), 0);
+    }
+
+    #[test]
+    fn values_read_as_people_say_them() {
+        assert_eq!(round2(44_873.0), 45_000.0);
+        assert_eq!(fmt_ms(45_000.0), "45 s");
+        assert_eq!(fmt_ms(1500.0), "1.5 s");
+        assert_eq!(fmt_ms(300_000.0), "5 min");
+        assert_eq!(fmt_ms(250.0), "250 ms");
+    }
+}

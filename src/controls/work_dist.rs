@@ -1,0 +1,119 @@
+//! The "Processing time" control: a distribution shape plus a median and a
+//! p99, whatever the shape, so the two sliders mean the same thing for all.
+
+use lease_sim::scenario::Dist;
+use lease_sim::work::{sample, stream};
+
+pub const SHAPES: [(&str, &str); 5] = [
+    ("lognormal", "Log-normal (median, p99)"),
+    ("constant", "Constant"),
+    ("uniform", "Uniform"),
+    ("exponential", "Exponential"),
+    ("mix", "Mix: most fast, 5% slow"),
+];
+
+pub fn shape(d: &Dist) -> &'static str {
+    match d {
+        Dist::Lognormal { .. } => "lognormal",
+        Dist::Constant { .. } => "constant",
+        Dist::Uniform { .. } => "uniform",
+        Dist::Exponential { .. } => "exponential",
+        Dist::Mix { .. } => "mix",
+    }
+}
+
+/// Median and p99 of a distribution, in ms: exact where there is a formula,
+/// sampled (fixed seed) for the mix.
+pub fn median_p99(d: &Dist) -> (f64, f64) {
+    match d {
+        Dist::Constant { ms } => (*ms as f64, *ms as f64),
+        Dist::Uniform { min_ms, max_ms } => {
+            let (a, b) = (*min_ms as f64, *max_ms as f64);
+            ((a + b) / 2.0, a + 0.99 * (b - a))
+        }
+        Dist::Exponential { mean_ms } => (mean_ms * std::f64::consts::LN_2, mean_ms * 100f64.ln()),
+        Dist::Lognormal { median_ms, p99_ms } => (*median_ms, *p99_ms),
+        Dist::Mix { .. } => {
+            let mut rng = stream(0, 0, 0, 0);
+            let mut v: Vec<u64> = (0..4000).map(|_| sample(d, &mut rng)).collect();
+            v.sort_unstable();
+            (v[2000] as f64, v[3960] as f64)
+        }
+    }
+}
+
+/// The distribution of this shape with (about) this median and p99.
+pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
+    let median = median.max(1.0);
+    let p99 = p99.max(median);
+    match shape {
+        "constant" => Dist::Constant {
+            ms: median.round() as u64,
+        },
+        "uniform" => {
+            // Median (a+b)/2 and p99 a+0.99(b-a), solved for a and b.
+            // When that would put a below 1 ms, the p99 wins and the median
+            // comes out higher: the page shows the real median beside the slider.
+            let width = ((p99 - median) / 0.49).max(0.0);
+            let a = (median - width / 2.0).max(1.0);
+            let b = (a + (p99 - a) / 0.99).max(a);
+            Dist::Uniform {
+                min_ms: a.round() as u64,
+                max_ms: b.round() as u64,
+            }
+        }
+        // One parameter: the median sets it, the p99 follows.
+        "exponential" => Dist::Exponential {
+            mean_ms: median / std::f64::consts::LN_2,
+        },
+        "mix" => Dist::Mix {
+            slow_fraction: 0.05,
+            fast: Box::new(Dist::Lognormal {
+                median_ms: median,
+                p99_ms: median * 2.0,
+            }),
+            slow: Box::new(Dist::Constant {
+                ms: p99.round() as u64,
+            }),
+        },
+        _ => Dist::Lognormal {
+            median_ms: median,
+            p99_ms: p99,
+        },
+    }
+}
+
+/// Whether the p99 slider means anything for the shape.
+pub fn has_p99(shape: &str) -> bool {
+    !matches!(shape, "constant" | "exponential")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_keeps_its_median_and_p99() {
+        for (shape, _) in SHAPES {
+            let d = build(shape, 20_000.0, 30_000.0);
+            let (m, q) = median_p99(&d);
+            assert!((m / 20_000.0 - 1.0).abs() < 0.1, "{shape}: median {m}");
+            if has_p99(shape) && shape != "mix" {
+                assert!((q / 30_000.0 - 1.0).abs() < 0.02, "{shape}: p99 {q}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_uniform_that_cannot_reach_its_median_keeps_its_p99() {
+        // Median 8 s with p99 30 s would need a negative minimum.
+        let d = build("uniform", 8000.0, 30_000.0);
+        let Dist::Uniform { min_ms, .. } = d else {
+            panic!("not uniform: {d:?}")
+        };
+        assert_eq!(min_ms, 1);
+        let (m, q) = median_p99(&d);
+        assert!((q / 30_000.0 - 1.0).abs() < 0.01, "p99 {q}");
+        assert!(m > 8000.0, "median {m}");
+    }
+}

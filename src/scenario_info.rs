@@ -1,0 +1,117 @@
+//! What the loaded scenario shows, what to look for, and which controls it
+//! sets (or the person has changed since).
+
+use std::rc::Rc;
+
+use lease_sim::scenario::Scenario;
+use lease_sim::shipped;
+use yew::prelude::*;
+
+use crate::command::Command;
+use crate::controls::spec::sliders;
+use crate::controls::work_dist::shape;
+use crate::controls::{fence_name, preset_name};
+
+#[derive(Properties, PartialEq)]
+pub struct ScenarioInfoProps {
+    pub scenario: Rc<Scenario>,
+    pub loaded: Rc<Scenario>,
+    pub on_command: Callback<Command>,
+}
+
+/// (control label, value in `a`, value in `b`) for every control that differs.
+pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for sl in sliders() {
+        let (x, y) = (sl.describe(a), sl.describe(b));
+        if x != y {
+            out.push((sl.label.to_string(), x, y));
+        }
+    }
+    let mut other = |label: &str, x: String, y: String| {
+        if x != y {
+            out.push((label.to_string(), x, y));
+        }
+    };
+    other(
+        "Broker",
+        preset_name(a.broker.preset).into(),
+        preset_name(b.broker.preset).into(),
+    );
+    other(
+        "Store fence",
+        fence_name(a.store.fence).into(),
+        fence_name(b.store.fence).into(),
+    );
+    other(
+        "Distribution",
+        shape(&a.work.dist).into(),
+        shape(&b.work.dist).into(),
+    );
+    other("Seed", a.seed.to_string(), b.seed.to_string());
+    other(
+        "Faults",
+        a.faults.len().to_string(),
+        b.faults.len().to_string(),
+    );
+    out
+}
+
+fn diff_list(items: Vec<(String, String, String)>) -> Html {
+    html! {
+        <ul class="diff">
+            { for items.into_iter().map(|(l, a, b)| html! { <li><strong>{l}</strong>{format!(": {a} → {b}")}</li> }) }
+        </ul>
+    }
+}
+
+#[function_component(ScenarioInfo)]
+pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
+    let loaded = &*p.loaded;
+    let base = if loaded.variant_of.is_empty() {
+        None
+    } else {
+        shipped::find(&loaded.variant_of)
+    };
+    let sets = match &base {
+        Some(main) => html! {
+            <details class="sets" open=true>
+                <summary>{format!("What this fix changes from “{}”", main.title)}</summary>
+                {diff_list(differences(&main.scenario, loaded))}
+            </details>
+        },
+        None => html! {
+            <details class="sets">
+                <summary>{"What this scenario sets (against the playground's defaults)"}</summary>
+                {diff_list(differences(&Scenario::default(), loaded))}
+            </details>
+        },
+    };
+    let yours = differences(loaded, &p.scenario);
+    let reset = {
+        let cb = p.on_command.clone();
+        let l = p.loaded.clone();
+        Callback::from(move |_: MouseEvent| cb.emit(Command::Replace(Box::new((*l).clone()))))
+    };
+    let faults = loaded.faults.len();
+    html! {
+        <section class="scenario-info" aria-label="About this scenario">
+            <h2 id="scenario-title">{ if loaded.title.is_empty() { loaded.name.clone() } else { loaded.title.clone() } }</h2>
+            <p class="explanation">{loaded.explanation.clone()}</p>
+            if !loaded.look_for.is_empty() {
+                <p class="look-for"><strong>{"Look for: "}</strong>{loaded.look_for.clone()}</p>
+            }
+            if faults > 0 {
+                <p class="faults-note">{format!("{faults} scheduled fault{} (crashes, deploys or pauses) are marked on the worker lanes.", if faults == 1 { "" } else { "s" })}</p>
+            }
+            {sets}
+            if !yours.is_empty() {
+                <div class="yours" id="your-changes">
+                    <strong>{"You changed: "}</strong>
+                    {diff_list(yours)}
+                    <button type="button" id="reset-scenario" onclick={reset}>{"Back to the scenario as shipped"}</button>
+                </div>
+            }
+        </section>
+    }
+}

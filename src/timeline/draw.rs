@@ -1,0 +1,803 @@
+//! Painting the timeline on a 2D canvas from the run's columns. Only what is
+//! in the visible window and already played is drawn; sub-pixel runs that
+//! land on a pixel already painted in their row are counted, not painted, so
+//! 100k deliveries cost at most a few thousand rectangles.
+
+use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
+use lease_view::{
+    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, MessageRows, Row,
+    RunIndex, State, TimeScale, WorkerLanes,
+};
+use wasm_bindgen::JsValue;
+use web_sys::CanvasRenderingContext2d;
+
+use super::TimelineView;
+
+/// Height of the time axis along the top.
+pub const AXIS_PX: f64 = 22.0;
+/// Width of the lane labels on the left.
+pub const GUTTER_PX: f64 = 72.0;
+/// Above this many runs in view, redelivery arrows and connectors are drawn
+/// only for the highlighted message: beyond it they are a grey fog.
+const LINK_LIMIT: u32 = 1500;
+
+/// Colours, light and dark (prefers-color-scheme). Red is reserved for what
+/// went wrong: overlapping runs, rejected calls, crashes.
+pub struct Palette {
+    pub bg: &'static str,
+    pub lane_a: &'static str,
+    pub lane_b: &'static str,
+    pub text: &'static str,
+    pub muted: &'static str,
+    pub grid: &'static str,
+    pub bad: &'static str,
+    pub ok: &'static str,
+    pub expiry: &'static str,
+    pub dlq: &'static str,
+    pub pause: &'static str,
+    pub down: &'static str,
+    pub unplayed: &'static str,
+    pub cursor: &'static str,
+    pub available: &'static str,
+    pub deleted: &'static str,
+    pub halo: &'static str,
+}
+
+pub const LIGHT: Palette = Palette {
+    bg: "#ffffff",
+    lane_a: "#f6f7f9",
+    lane_b: "#eef0f4",
+    text: "#1d2330",
+    muted: "#5b6475",
+    grid: "rgba(30,40,60,0.08)",
+    bad: "#d11a2a",
+    ok: "#16813a",
+    expiry: "#b35c00",
+    dlq: "#6b2fb3",
+    pause: "rgba(90,100,120,0.18)",
+    down: "rgba(209,26,42,0.10)",
+    unplayed: "rgba(240,242,246,0.85)",
+    cursor: "#1d2330",
+    available: "rgba(179,92,0,0.35)",
+    deleted: "rgba(22,129,58,0.45)",
+    halo: "rgba(255,255,255,0.85)",
+};
+
+pub const DARK: Palette = Palette {
+    bg: "#14171d",
+    lane_a: "#1b1f27",
+    lane_b: "#20252f",
+    text: "#e6e9ef",
+    muted: "#9aa3b5",
+    grid: "rgba(220,230,255,0.08)",
+    bad: "#ff5c6a",
+    ok: "#4cd07d",
+    expiry: "#ffad4d",
+    dlq: "#b98cff",
+    pause: "rgba(160,170,190,0.20)",
+    down: "rgba(255,92,106,0.14)",
+    unplayed: "rgba(20,23,29,0.80)",
+    cursor: "#e6e9ef",
+    available: "rgba(255,173,77,0.35)",
+    deleted: "rgba(76,208,125,0.45)",
+    halo: "rgba(20,23,29,0.85)",
+};
+
+/// Everything one paint needs.
+pub struct Frame<'a> {
+    pub run: &'a Run,
+    pub index: &'a RunIndex,
+    /// Time scale over the plot area (the canvas minus the gutter).
+    pub scale: TimeScale,
+    pub width: f64,
+    pub height: f64,
+    pub view: TimelineView,
+    pub lanes: WorkerLanes,
+    pub rows: MessageRows,
+    pub playhead: u64,
+    /// Hovered or selected message: its runs light up, the others fade.
+    pub highlight: Option<u32>,
+    pub cursor: Option<u64>,
+    pub dark: bool,
+}
+
+/// What was drawn, for the canvas's data attributes and the browser tests.
+#[derive(Debug, Default, Clone, Copy, PartialEq)]
+pub struct Drawn {
+    pub runs: u32,
+    /// Centre of the widest run bar drawn, in CSS pixels of the canvas.
+    pub target: Option<(f64, f64)>,
+    target_w: f64,
+}
+
+impl Drawn {
+    fn consider(&mut self, x0: f64, x1: f64, y: f64) {
+        if x1 - x0 > self.target_w {
+            self.target_w = x1 - x0;
+            self.target = Some(((x0 + x1) / 2.0, y));
+        }
+    }
+}
+
+pub fn hsla(id: u32, dark: bool, a: f64) -> String {
+    let (h, s, l) = message_hsl(id, dark);
+    format!("hsla({h:.1},{s}%,{l}%,{a})")
+}
+
+impl Frame<'_> {
+    fn pal(&self) -> &'static Palette {
+        if self.dark {
+            &DARK
+        } else {
+            &LIGHT
+        }
+    }
+    /// Canvas x of a time.
+    fn x(&self, t: u64) -> f64 {
+        GUTTER_PX + self.scale.x_of(t as f64)
+    }
+    fn window(&self) -> (u64, u64) {
+        let t0 = self.scale.start_ms.max(0.0) as u64;
+        let t1 = (self.scale.end_ms.ceil() as u64).min(self.playhead);
+        (t0, t1)
+    }
+    fn faded(&self, message: u32) -> bool {
+        self.highlight.is_some_and(|h| h != message)
+    }
+}
+
+pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
+    let p = f.pal();
+    ctx.set_fill_style_str(p.bg);
+    ctx.fill_rect(0.0, 0.0, f.width, f.height);
+    ctx.set_font("11px system-ui, -apple-system, 'Segoe UI', sans-serif");
+    ctx.set_text_baseline("middle");
+
+    let drawn = match f.view {
+        TimelineView::Workers => paint_workers(ctx, f),
+        TimelineView::Messages => paint_messages(ctx, f),
+    };
+
+    paint_unplayed(ctx, f);
+    paint_axis(ctx, f);
+    if let Some(c) = f.cursor {
+        if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
+            let x = f.x(c).round() + 0.5;
+            ctx.set_stroke_style_str(p.cursor);
+            ctx.set_line_width(1.0);
+            dash(ctx, &[3.0, 3.0]);
+            line(ctx, x, AXIS_PX, x, f.height);
+            dash(ctx, &[]);
+        }
+    }
+    drawn
+}
+
+fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
+    let p = f.pal();
+    let run = f.run;
+    let lanes = &f.lanes;
+    let (t0, t1) = f.window();
+    let mut drawn = Drawn::default();
+
+    // Lanes, labels and faults first: runs are drawn over them.
+    for w in 0..lanes.workers {
+        let top = lanes.lane_top(w);
+        let h = lanes.lane_px() - lanes.gap_px;
+        if top + h < AXIS_PX || top > f.height {
+            continue;
+        }
+        ctx.set_fill_style_str(if w % 2 == 0 { p.lane_a } else { p.lane_b });
+        ctx.fill_rect(0.0, top, f.width, h);
+        ctx.set_fill_style_str(p.text);
+        ctx.set_text_align("left");
+        let _ = ctx.fill_text(&format!("worker {w}"), 6.0, top + lanes.row_px.min(h) / 2.0);
+    }
+    paint_worker_faults(ctx, f);
+    paint_grid(ctx, f);
+
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
+    ctx.clip();
+
+    // Collect what is drawn, row by row, so links can be drawn after bars.
+    let mut in_view: Vec<u32> = Vec::new();
+    for row in f.index.all_rows() {
+        let (y, h) = lanes.row_span(row);
+        if y + h < AXIS_PX || y > f.height {
+            continue;
+        }
+        let mut last_px = f64::NEG_INFINITY;
+        for ix in f.index.visible(row, t0, t1) {
+            let d = &run.deliveries[ix as usize];
+            if d.received_at > f.playhead {
+                continue;
+            }
+            in_view.push(ix);
+            drawn.runs += 1;
+            let bar = bar_of(d, run.end_ms);
+            let x0 = f.x(bar.start);
+            let x1 = f.x(bar.end.min(f.playhead));
+            // Sub-pixel runs on an already painted pixel: counted, not painted.
+            if x1 - x0 < 1.0 && x0.floor() <= last_px && f.highlight.is_none() {
+                continue;
+            }
+            last_px = x1.floor();
+            paint_delivery(ctx, f, ix, d, row, y, h, &mut drawn);
+        }
+    }
+
+    let few = drawn.runs <= LINK_LIMIT;
+    for &ix in &in_view {
+        let d = &run.deliveries[ix as usize];
+        if few || f.highlight == Some(d.message) {
+            paint_links(ctx, f, ix, d);
+        }
+    }
+    paint_dead_letters(ctx, f, &in_view);
+    ctx.restore();
+    drawn
+}
+
+/// The lease band, the run bar, the overlap outline and the marks of one delivery.
+#[allow(clippy::too_many_arguments)]
+fn paint_delivery(
+    ctx: &CanvasRenderingContext2d,
+    f: &Frame,
+    ix: u32,
+    d: &Delivery,
+    row: Row,
+    y: f64,
+    h: f64,
+    drawn: &mut Drawn,
+) {
+    let p = f.pal();
+    let faded = f.faded(d.message);
+    let lit = f.highlight == Some(d.message);
+    let alpha = if faded { 0.22 } else { 1.0 };
+    let bar = bar_of(d, f.run.end_ms);
+    let buffered = matches!(row, Row::Buffer { .. });
+
+    // The lease behind the run: a thin band from the receive to its end.
+    let lease_end = d.lease_ended_at.min(f.playhead);
+    let lx0 = f.x(d.received_at);
+    let lx1 = f.x(lease_end).max(lx0 + 1.0);
+    let band_h = if buffered {
+        h
+    } else {
+        (h * 0.18).clamp(2.0, 4.0)
+    };
+    let band_y = y + h - band_h - 1.0;
+    if !buffered {
+        ctx.set_fill_style_str(&hsla(d.message, f.dark, 0.45 * alpha));
+        ctx.fill_rect(lx0, band_y, lx1 - lx0, band_h);
+    }
+
+    let x0 = f.x(bar.start);
+    let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
+    let (by, bh) = if buffered {
+        (y, h - 1.0)
+    } else {
+        (y + 2.0, (h - band_h - 4.0).max(2.0))
+    };
+    if bar.buffered {
+        // Leased but never started: faded with a dashed outline.
+        ctx.set_fill_style_str(&hsla(d.message, f.dark, 0.35 * alpha));
+        ctx.fill_rect(x0, by, x1 - x0, bh);
+        if x1 - x0 > 6.0 && bh > 3.0 {
+            ctx.set_stroke_style_str(&hsla(d.message, f.dark, 0.9 * alpha));
+            ctx.set_line_width(1.0);
+            dash(ctx, &[2.0, 2.0]);
+            ctx.stroke_rect(x0 + 0.5, by + 0.5, x1 - x0 - 1.0, bh - 1.0);
+            dash(ctx, &[]);
+        }
+    } else {
+        ctx.set_fill_style_str(&hsla(d.message, f.dark, alpha));
+        ctx.fill_rect(x0, by, x1 - x0, bh);
+        if !faded {
+            drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
+        }
+    }
+    if lit {
+        ctx.set_stroke_style_str(p.text);
+        ctx.set_line_width(1.5);
+        ctx.stroke_rect(x0 - 0.75, by - 0.75, x1 - x0 + 1.5, bh + 1.5);
+    }
+    // An overlapping run cannot be missed: a red outline and a red flag at its start.
+    if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
+        ctx.set_stroke_style_str(p.bad);
+        ctx.set_line_width(2.0);
+        ctx.set_global_alpha(alpha.max(0.5));
+        ctx.stroke_rect(x0 + 1.0, by + 1.0, (x1 - x0 - 2.0).max(1.0), bh - 2.0);
+        ctx.set_fill_style_str(p.bad);
+        ctx.begin_path();
+        ctx.move_to(x0, by - 1.0);
+        ctx.line_to(x0 + 7.0, by - 1.0);
+        ctx.line_to(x0, by + 6.0);
+        ctx.close_path();
+        ctx.fill();
+        ctx.set_global_alpha(1.0);
+    }
+    // The expiry: a tick across the row where the lease ran out.
+    if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
+        let ex = f.x(d.lease_ended_at).round() + 0.5;
+        ctx.set_global_alpha(alpha);
+        ctx.set_stroke_style_str(p.expiry);
+        ctx.set_line_width(2.0);
+        line(ctx, ex, y, ex, y + h);
+        ctx.set_fill_style_str(p.expiry);
+        ctx.begin_path();
+        ctx.move_to(ex - 4.0, y);
+        ctx.line_to(ex + 4.0, y);
+        ctx.line_to(ex, y + 5.0);
+        ctx.close_path();
+        ctx.fill();
+        ctx.set_global_alpha(1.0);
+    }
+
+    // Marks: heartbeats along the top edge, commit and ack at the middle.
+    let mid = by + bh / 2.0;
+    let mut last_x = [f64::NEG_INFINITY; 7];
+    ctx.set_global_alpha(alpha);
+    for &mi in f.index.marks_of(ix) {
+        let Some(m) = f.run.marks.get(mi as usize) else {
+            continue;
+        };
+        if m.t > f.playhead {
+            break;
+        }
+        let x = f.x(m.t);
+        if x < GUTTER_PX - 6.0 || x > f.width + 6.0 {
+            continue;
+        }
+        let k = m.kind as usize;
+        if x - last_x[k] < 3.0 {
+            continue;
+        }
+        last_x[k] = x;
+        match m.kind {
+            MarkKind::ExtendOk => {
+                ctx.set_stroke_style_str(p.text);
+                ctx.set_line_width(1.0);
+                line(ctx, x.round() + 0.5, by - 2.0, x.round() + 0.5, by + 3.0);
+            }
+            MarkKind::ExtendRejected => cross(ctx, x, by + 1.0, 3.0, p.bad, 1.5),
+            MarkKind::AckOk => check(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0), p.ok),
+            MarkKind::AckRejected => {
+                cross(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0) + 1.0, p.halo, 4.0);
+                cross(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0), p.bad, 2.0);
+            }
+            MarkKind::Release | MarkKind::ReleaseRejected => {
+                let c = if m.kind == MarkKind::Release {
+                    p.muted
+                } else {
+                    p.bad
+                };
+                ctx.set_stroke_style_str(c);
+                ctx.set_line_width(1.5);
+                ctx.begin_path();
+                let _ = ctx.arc(x, mid, 3.0, 0.0, std::f64::consts::TAU);
+                ctx.stroke();
+            }
+            MarkKind::Commit => {
+                let c = match d.effect {
+                    Effect::Applied => p.text,
+                    Effect::Duplicate | Effect::LostUpdate => p.bad,
+                    Effect::FenceRejected | Effect::NoCommit => p.muted,
+                };
+                diamond(ctx, x, mid, 3.5, c, p.halo);
+            }
+        }
+    }
+    ctx.set_global_alpha(1.0);
+}
+
+/// A redelivery arrow from an expiry or release to the next delivery, and
+/// the connector from an overlapping run to its twin.
+fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery) {
+    let p = f.pal();
+    let run = f.run;
+    let slots = f.index.slots;
+    let mid = |d: &Delivery| {
+        let (y, h) = f.lanes.row_span(row_of(d, slots));
+        y + h / 2.0
+    };
+    let alpha = if f.faded(d.message) { 0.2 } else { 0.9 };
+    if let (Some(n), true) = (
+        f.index.next_of(ix),
+        matches!(d.lease_end, LeaseEnd::Expired | LeaseEnd::Released),
+    ) {
+        let next = &run.deliveries[n as usize];
+        if next.received_at <= f.playhead && d.lease_ended_at <= f.playhead {
+            let (ax, ay) = (f.x(d.lease_ended_at), mid(d));
+            let (bx, by) = (f.x(next.received_at), mid(next));
+            ctx.set_global_alpha(alpha);
+            ctx.set_stroke_style_str(p.muted);
+            ctx.set_line_width(1.25);
+            dash(ctx, &[4.0, 3.0]);
+            ctx.begin_path();
+            ctx.move_to(ax, ay);
+            let lift = ((by - ay).abs() / 2.0).max(14.0);
+            let up = if by >= ay { -lift } else { lift };
+            ctx.bezier_curve_to(ax + 20.0, ay + up, bx - 20.0, by + up, bx, by);
+            ctx.stroke();
+            dash(ctx, &[]);
+            arrow_head(ctx, bx, by, bx - 20.0, by + up, p.muted);
+            ctx.set_global_alpha(1.0);
+        }
+    }
+    if let (Some(t), Some(s)) = (d.overlaps, d.started_at) {
+        if let Some(twin) = run.deliveries.get(t as usize) {
+            if s <= f.playhead {
+                let x = f.x(s).round() + 0.5;
+                ctx.set_global_alpha(alpha);
+                ctx.set_stroke_style_str(p.bad);
+                ctx.set_line_width(1.5);
+                dash(ctx, &[2.0, 2.0]);
+                line(ctx, x, mid(d), x, mid(twin));
+                dash(ctx, &[]);
+                for y in [mid(d), mid(twin)] {
+                    ctx.set_fill_style_str(p.bad);
+                    ctx.begin_path();
+                    let _ = ctx.arc(x, y, 2.5, 0.0, std::f64::consts::TAU);
+                    ctx.fill();
+                }
+                ctx.set_global_alpha(1.0);
+            }
+        }
+    }
+}
+
+/// "DLQ expired" / "DLQ failed" where the message's last delivery sits.
+fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[u32]) {
+    let p = f.pal();
+    let slots = f.index.slots;
+    let mut last_label: Vec<f64> = vec![f64::NEG_INFINITY; f.index.workers as usize];
+    for &ix in in_view {
+        if f.index.next_of(ix).is_some() {
+            continue;
+        }
+        let d = &f.run.deliveries[ix as usize];
+        let Some(Fate::DeadLettered { at, cause }) =
+            f.run.messages.get(d.message as usize).map(|m| m.fate)
+        else {
+            continue;
+        };
+        if at > f.playhead {
+            continue;
+        }
+        let (y, h) = f.lanes.row_span(row_of(d, slots));
+        let x = f.x(at);
+        ctx.set_global_alpha(if f.faded(d.message) { 0.25 } else { 1.0 });
+        ctx.set_fill_style_str(p.dlq);
+        ctx.fill_rect(x - 1.0, y, 2.5, h);
+        let w = d.worker as usize;
+        let text = format!("DLQ {}", cause_word(cause));
+        if x - last_label.get(w).copied().unwrap_or(f64::NEG_INFINITY) > 70.0 {
+            label(ctx, &text, x + 3.0, y + h / 2.0, p.dlq, p.halo);
+            if let Some(l) = last_label.get_mut(w) {
+                *l = x;
+            }
+        }
+        ctx.set_global_alpha(1.0);
+    }
+}
+
+/// Crashes, restarts and pauses across the worker's whole lane.
+fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let p = f.pal();
+    let lanes = &f.lanes;
+    let mut open: Vec<Option<(u64, WorkerMarkKind)>> = vec![None; lanes.workers as usize];
+    let lane_h = lanes.lane_px() - lanes.gap_px;
+    let shade = |ctx: &CanvasRenderingContext2d, w: u32, from: u64, to: u64, kind| {
+        let to = to.min(f.playhead);
+        if to <= from {
+            return;
+        }
+        let x0 = f.x(from).max(GUTTER_PX);
+        let x1 = f.x(to).min(f.width);
+        if x1 <= x0 {
+            return;
+        }
+        let top = lanes.lane_top(w);
+        ctx.set_fill_style_str(if kind == WorkerMarkKind::Pause {
+            p.pause
+        } else {
+            p.down
+        });
+        ctx.fill_rect(x0, top, x1 - x0, lane_h);
+        if x1 - x0 > 40.0 {
+            let text = if kind == WorkerMarkKind::Pause {
+                "paused"
+            } else {
+                "down"
+            };
+            ctx.set_fill_style_str(p.muted);
+            ctx.set_text_align("left");
+            let _ = ctx.fill_text(text, x0 + 3.0, top + lane_h - 6.0);
+        }
+    };
+    for m in &f.run.worker_marks {
+        if m.t > f.playhead {
+            break;
+        }
+        let w = m.worker as usize;
+        if w >= open.len() {
+            continue;
+        }
+        match m.kind {
+            WorkerMarkKind::Pause | WorkerMarkKind::Crash => open[w] = Some((m.t, m.kind)),
+            WorkerMarkKind::Resume | WorkerMarkKind::Restart => {
+                if let Some((from, kind)) = open[w].take() {
+                    shade(ctx, m.worker, from, m.t, kind);
+                }
+            }
+        }
+        let x = f.x(m.t);
+        if x < GUTTER_PX || x > f.width {
+            continue;
+        }
+        let top = lanes.lane_top(m.worker);
+        let (c, text) = match m.kind {
+            WorkerMarkKind::Crash => (p.bad, "✕ crash"),
+            WorkerMarkKind::Restart => (p.ok, "▶ restart"),
+            WorkerMarkKind::Pause => (p.muted, "⏸ pause"),
+            WorkerMarkKind::Resume => (p.muted, "resume"),
+        };
+        ctx.set_stroke_style_str(c);
+        ctx.set_line_width(if m.kind == WorkerMarkKind::Crash {
+            2.5
+        } else {
+            1.5
+        });
+        line(ctx, x, top, x, top + lane_h);
+        if m.kind != WorkerMarkKind::Resume {
+            label(ctx, text, x + 3.0, top + 7.0, c, p.halo);
+        }
+    }
+    for (w, o) in open.iter().enumerate() {
+        if let Some((from, kind)) = o {
+            shade(ctx, w as u32, *from, f.run.end_ms, *kind);
+        }
+    }
+}
+
+fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
+    let p = f.pal();
+    let run = f.run;
+    let rows = &f.rows;
+    let (t0, t1) = f.window();
+    let mut drawn = Drawn::default();
+    paint_grid(ctx, f);
+    let range = rows.visible(AXIS_PX, f.height);
+    for m in range {
+        let y = rows.row_top(m);
+        let h = rows.row_px;
+        let Some(msg) = run.messages.get(m as usize) else {
+            continue;
+        };
+        if msg.arrived_at > f.playhead {
+            continue;
+        }
+        let faded = f.faded(m);
+        ctx.set_global_alpha(if faded { 0.3 } else { 1.0 });
+        if h >= 10.0 {
+            ctx.set_fill_style_str(p.muted);
+            ctx.set_text_align("left");
+            let _ = ctx.fill_text(&format!("msg {m}"), 6.0, y + h / 2.0);
+        }
+        ctx.save();
+        ctx.begin_path();
+        ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
+        ctx.clip();
+        let inner = (h - 1.0).max(1.0);
+        for s in message_states(run, m, f.playhead) {
+            if s.to < t0 || s.from > t1.max(t0) {
+                continue;
+            }
+            let x0 = f.x(s.from);
+            let x1 = f.x(s.to).max(x0 + 1.0);
+            match s.state {
+                State::Available => {
+                    ctx.set_fill_style_str(p.available);
+                    ctx.fill_rect(x0, y + inner * 0.3, x1 - x0, inner * 0.4);
+                }
+                State::InFlight { delivery } => {
+                    let d = &run.deliveries[delivery as usize];
+                    ctx.set_fill_style_str(&hsla(m, f.dark, 0.4));
+                    ctx.fill_rect(x0, y, x1 - x0, inner);
+                    // The handler's run inside its lease, solid.
+                    if let Some(st) = d.started_at.filter(|st| *st <= f.playhead) {
+                        let bar = bar_of(d, run.end_ms);
+                        let rx0 = f.x(st);
+                        let rx1 = f.x(bar.end.min(f.playhead)).max(rx0 + 1.0);
+                        ctx.set_fill_style_str(&hsla(m, f.dark, 1.0));
+                        ctx.fill_rect(rx0, y + inner * 0.2, rx1 - rx0, inner * 0.6);
+                        drawn.runs += 1;
+                        if !faded {
+                            drawn.consider(rx0.max(GUTTER_PX), rx1.min(f.width), y + inner / 2.0);
+                        }
+                        if d.overlaps.is_some() {
+                            ctx.set_stroke_style_str(p.bad);
+                            ctx.set_line_width(1.5);
+                            ctx.stroke_rect(rx0, y + 0.75, rx1 - rx0, inner - 1.5);
+                        }
+                    }
+                    if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
+                        ctx.set_fill_style_str(p.expiry);
+                        ctx.fill_rect(f.x(d.lease_ended_at) - 1.0, y, 2.0, inner);
+                    }
+                }
+                State::Deleted => {
+                    ctx.set_fill_style_str(p.deleted);
+                    ctx.fill_rect(x0, y + inner / 2.0 - 0.5, x1 - x0, 1.0);
+                }
+                State::DeadLettered(cause) => {
+                    ctx.set_fill_style_str(p.dlq);
+                    ctx.set_global_alpha(if faded { 0.15 } else { 0.45 });
+                    ctx.fill_rect(x0, y, x1 - x0, inner);
+                    ctx.set_global_alpha(if faded { 0.3 } else { 1.0 });
+                    if h >= 10.0 {
+                        label(
+                            ctx,
+                            &format!("DLQ {}", cause_word(cause)),
+                            x0.max(GUTTER_PX) + 3.0,
+                            y + h / 2.0,
+                            p.dlq,
+                            p.halo,
+                        );
+                    }
+                }
+            }
+        }
+        if f.highlight == Some(m) {
+            ctx.set_stroke_style_str(p.text);
+            ctx.set_line_width(1.0);
+            ctx.stroke_rect(
+                GUTTER_PX + 0.5,
+                y + 0.5,
+                f.width - GUTTER_PX - 1.0,
+                inner - 1.0,
+            );
+        }
+        ctx.restore();
+        ctx.set_global_alpha(1.0);
+    }
+    drawn
+}
+
+fn paint_grid(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let (_, ticks) = ticks(&f.scale, 90.0);
+    ctx.set_stroke_style_str(f.pal().grid);
+    ctx.set_line_width(1.0);
+    for (t, _) in &ticks {
+        let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;
+        line(ctx, x, AXIS_PX, x, f.height);
+    }
+}
+
+/// What has not been played yet is veiled, and the playhead is a line.
+fn paint_unplayed(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let p = f.pal();
+    if f.playhead >= f.run.end_ms {
+        return;
+    }
+    let x = f.x(f.playhead).max(GUTTER_PX);
+    if x < f.width {
+        ctx.set_fill_style_str(p.unplayed);
+        ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
+        ctx.set_stroke_style_str(p.text);
+        ctx.set_line_width(1.5);
+        line(ctx, x, AXIS_PX, x, f.height);
+    }
+}
+
+fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let p = f.pal();
+    ctx.set_fill_style_str(p.bg);
+    ctx.fill_rect(0.0, 0.0, f.width, AXIS_PX);
+    ctx.set_fill_style_str(p.bg);
+    ctx.fill_rect(0.0, 0.0, GUTTER_PX - 2.0, AXIS_PX);
+    let (_, ticks) = ticks(&f.scale, 90.0);
+    ctx.set_stroke_style_str(p.muted);
+    ctx.set_fill_style_str(p.text);
+    ctx.set_line_width(1.0);
+    ctx.set_text_align("center");
+    for (t, text) in &ticks {
+        let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;
+        line(ctx, x, AXIS_PX - 5.0, x, AXIS_PX);
+        // Keep the first and last labels inside the canvas.
+        let half = ctx.measure_text(text).map_or(14.0, |m| m.width() / 2.0);
+        let tx = x.clamp(
+            GUTTER_PX + half,
+            (f.width - half - 2.0).max(GUTTER_PX + half),
+        );
+        let _ = ctx.fill_text(text, tx, AXIS_PX / 2.0 - 1.0);
+    }
+    line(ctx, GUTTER_PX, AXIS_PX - 0.5, f.width, AXIS_PX - 0.5);
+    ctx.set_text_align("left");
+    ctx.set_fill_style_str(p.muted);
+    let _ = ctx.fill_text("time", 6.0, AXIS_PX / 2.0 - 1.0);
+    if let Some(c) = f.cursor {
+        if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
+            let text = lease_view::clock(c);
+            let x = f.x(c);
+            ctx.set_text_align("center");
+            label(ctx, &text, x, AXIS_PX / 2.0 - 1.0, p.text, p.bg);
+        }
+    }
+}
+
+fn line(ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, x1: f64, y1: f64) {
+    ctx.begin_path();
+    ctx.move_to(x0, y0);
+    ctx.line_to(x1, y1);
+    ctx.stroke();
+}
+
+fn dash(ctx: &CanvasRenderingContext2d, segments: &[f64]) {
+    let arr = js_sys::Array::new();
+    for s in segments {
+        arr.push(&JsValue::from_f64(*s));
+    }
+    let _ = ctx.set_line_dash(&arr);
+}
+
+fn cross(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, colour: &str, width: f64) {
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(width);
+    ctx.begin_path();
+    ctx.move_to(x - r, y - r);
+    ctx.line_to(x + r, y + r);
+    ctx.move_to(x + r, y - r);
+    ctx.line_to(x - r, y + r);
+    ctx.stroke();
+}
+
+fn check(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, colour: &str) {
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(2.0);
+    ctx.begin_path();
+    ctx.move_to(x - r, y);
+    ctx.line_to(x - r / 3.0, y + r * 0.7);
+    ctx.line_to(x + r, y - r * 0.8);
+    ctx.stroke();
+}
+
+fn diamond(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, fill: &str, halo: &str) {
+    ctx.begin_path();
+    ctx.move_to(x, y - r);
+    ctx.line_to(x + r, y);
+    ctx.line_to(x, y + r);
+    ctx.line_to(x - r, y);
+    ctx.close_path();
+    ctx.set_fill_style_str(fill);
+    ctx.fill();
+    ctx.set_stroke_style_str(halo);
+    ctx.set_line_width(1.0);
+    ctx.stroke();
+}
+
+fn arrow_head(ctx: &CanvasRenderingContext2d, x: f64, y: f64, fx: f64, fy: f64, colour: &str) {
+    let a = (y - fy).atan2(x - fx);
+    let r = 6.0;
+    ctx.set_fill_style_str(colour);
+    ctx.begin_path();
+    ctx.move_to(x, y);
+    ctx.line_to(x - r * (a - 0.45).cos(), y - r * (a - 0.45).sin());
+    ctx.line_to(x - r * (a + 0.45).cos(), y - r * (a + 0.45).sin());
+    ctx.close_path();
+    ctx.fill();
+}
+
+/// Text on a halo so it reads over bars.
+fn label(ctx: &CanvasRenderingContext2d, text: &str, x: f64, y: f64, colour: &str, halo: &str) {
+    let w = ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+    let align = ctx.text_align();
+    let left = if align == "center" { x - w / 2.0 } else { x };
+    ctx.set_fill_style_str(halo);
+    ctx.fill_rect(left - 2.0, y - 7.0, w + 4.0, 14.0);
+    ctx.set_fill_style_str(colour);
+    let _ = ctx.fill_text(text, x, y);
+}

@@ -1,0 +1,138 @@
+//! Keys and pointers -> view commands. Keys go by `KeyboardEvent.code` (the
+//! physical key) for W/A/S/D, so they sit under the left hand on AZERTY and
+//! Dvorak keyboards too; `+`/`-` go by the character typed.
+
+/// One way to change the view: buttons, keys, wheel and pinch all become one
+/// of these, and `Timeline::apply` is the only place that moves the view.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ViewCommand {
+    /// Zoom by `factor` (> 1 zooms in) about a canvas x in plot pixels; `None`: the centre.
+    Zoom {
+        factor: f64,
+        at_px: Option<f64>,
+    },
+    /// Pan the time axis by plot pixels (positive: content moves right).
+    Pan {
+        dx_px: f64,
+    },
+    /// Scroll the lanes by pixels (positive: content moves down).
+    Scroll {
+        dy_px: f64,
+    },
+    Fit,
+    /// Escape: drop the selection.
+    Deselect,
+}
+
+/// A key step pans a tenth of the view and zooms by 1.5.
+pub const KEY_ZOOM: f64 = 1.5;
+const KEY_PAN_FRACTION: f64 = 0.1;
+const KEY_SCROLL_PX: f64 = 40.0;
+
+pub fn key_command(code: &str, key: &str, plot_width: f64) -> Option<ViewCommand> {
+    let pan = plot_width * KEY_PAN_FRACTION;
+    Some(match (code, key) {
+        ("KeyA" | "ArrowLeft", _) => ViewCommand::Pan { dx_px: pan },
+        ("KeyD" | "ArrowRight", _) => ViewCommand::Pan { dx_px: -pan },
+        ("KeyW" | "ArrowUp", _) => ViewCommand::Scroll {
+            dy_px: KEY_SCROLL_PX,
+        },
+        ("KeyS" | "ArrowDown", _) => ViewCommand::Scroll {
+            dy_px: -KEY_SCROLL_PX,
+        },
+        ("KeyF", _) => ViewCommand::Fit,
+        ("Escape", _) => ViewCommand::Deselect,
+        (_, "+" | "=") | ("NumpadAdd", _) => ViewCommand::Zoom {
+            factor: KEY_ZOOM,
+            at_px: None,
+        },
+        (_, "-" | "_") | ("NumpadSubtract", _) => ViewCommand::Zoom {
+            factor: 1.0 / KEY_ZOOM,
+            at_px: None,
+        },
+        _ => return None,
+    })
+}
+
+/// Wheel: zoom about the pointer. A horizontal wheel (or shift + wheel)
+/// pans. `delta_mode` 1 counts lines, 2 pages.
+pub fn wheel_command(dx: f64, dy: f64, delta_mode: u32, shift: bool, at_px: f64) -> ViewCommand {
+    let unit = match delta_mode {
+        1 => 16.0,
+        2 => 400.0,
+        _ => 1.0,
+    };
+    let (dx, dy) = (dx * unit, dy * unit);
+    if shift || dx.abs() > dy.abs() {
+        let d = if shift && dx == 0.0 { dy } else { dx };
+        ViewCommand::Pan { dx_px: -d }
+    } else {
+        ViewCommand::Zoom {
+            factor: (-dy * 0.002).exp(),
+            at_px: Some(at_px),
+        }
+    }
+}
+
+/// The pointers down on the canvas: one drags, two pinch.
+#[derive(Debug, Default, Clone)]
+pub struct Pointers {
+    down: Vec<(i32, f64, f64)>,
+    /// Total distance moved since the first pointer went down: a press
+    /// that moved less than a few pixels is a click.
+    pub travel: f64,
+}
+
+pub const CLICK_SLOP_PX: f64 = 4.0;
+
+impl Pointers {
+    pub fn is_empty(&self) -> bool {
+        self.down.is_empty()
+    }
+    pub fn press(&mut self, id: i32, x: f64, y: f64) {
+        if self.down.is_empty() {
+            self.travel = 0.0;
+        }
+        self.down.retain(|p| p.0 != id);
+        self.down.push((id, x, y));
+    }
+    /// Commands for a move of pointer `id`; empty when it is not down.
+    pub fn moved(&mut self, id: i32, x: f64, y: f64) -> Vec<ViewCommand> {
+        let Some(i) = self.down.iter().position(|p| p.0 == id) else {
+            return Vec::new();
+        };
+        let (_, px, py) = self.down[i];
+        self.travel += (x - px).abs() + (y - py).abs();
+        let out = match self.down.len() {
+            1 => vec![
+                ViewCommand::Pan { dx_px: x - px },
+                ViewCommand::Scroll { dy_px: y - py },
+            ],
+            2 => {
+                let (_, ox, oy) = self.down[1 - i];
+                let before = ((px - ox).powi(2) + (py - oy).powi(2)).sqrt();
+                let after = ((x - ox).powi(2) + (y - oy).powi(2)).sqrt();
+                if before > 1.0 && after > 1.0 {
+                    vec![ViewCommand::Zoom {
+                        factor: after / before,
+                        at_px: Some((x + ox) / 2.0),
+                    }]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => Vec::new(),
+        };
+        self.down[i] = (id, x, y);
+        out
+    }
+    /// True when this release ends a click (one pointer, barely moved).
+    pub fn release(&mut self, id: i32) -> bool {
+        let was_single = self.down.len() == 1;
+        self.down.retain(|p| p.0 != id);
+        was_single && self.down.is_empty() && self.travel < CLICK_SLOP_PX
+    }
+    pub fn clear(&mut self) {
+        self.down.clear();
+    }
+}

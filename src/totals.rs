@@ -1,0 +1,98 @@
+//! The strip of run totals, always visible. Counted up to the playhead, so
+//! that playback shows them grow; at the end of the run they are the report's.
+
+use lease_sim::run::EventKind as K;
+use yew::prelude::*;
+
+use crate::run_handle::RunHandle;
+
+#[derive(Properties, PartialEq)]
+pub struct TotalsProps {
+    pub run: RunHandle,
+    pub playhead_ms: u64,
+}
+
+#[derive(Default, Debug, PartialEq)]
+pub struct Counts {
+    pub delivered: u64,
+    pub acked: u64,
+    pub redeliveries: u64,
+    pub overlapping: u64,
+    pub duplicates: u64,
+    pub dlq_expired: u64,
+    pub dlq_failed: u64,
+}
+
+/// Totals up to `t` (inclusive), from the event log and the deliveries.
+pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
+    if t >= run.end_ms {
+        let r = &run.report.totals;
+        return Counts {
+            delivered: r.deliveries,
+            acked: r.acks_ok,
+            redeliveries: r.redeliveries,
+            overlapping: r.overlapping_runs,
+            duplicates: r.duplicate_effects,
+            dlq_expired: r.dead_lettered_expired,
+            dlq_failed: r.dead_lettered_failed,
+        };
+    }
+    let n = run.events.partition_point(|e| e.t <= t);
+    let mut c = Counts::default();
+    for e in &run.events[..n] {
+        match e.kind {
+            K::Receive => {
+                c.delivered += 1;
+                if e.receipt > 1 {
+                    c.redeliveries += 1;
+                }
+            }
+            K::AckOk => c.acked += 1,
+            K::CommitDuplicate | K::CommitLostUpdate => c.duplicates += 1,
+            K::DeadLetterExpired => c.dlq_expired += 1,
+            K::DeadLetterFailed => c.dlq_failed += 1,
+            _ => {}
+        }
+    }
+    c.overlapping = run
+        .deliveries
+        .iter()
+        .filter(|d| d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= t))
+        .count() as u64;
+    c
+}
+
+#[function_component(Totals)]
+pub fn totals(props: &TotalsProps) -> Html {
+    let run = &props.run;
+    let c = counts_until(run, props.playhead_ms);
+    let ratio = match run.report.ack_latency_ms.p99_over_timeout {
+        Some(r) => format!("{r:.2}"),
+        None => "no acks".into(),
+    };
+    let ratio_bad = run
+        .report
+        .ack_latency_ms
+        .p99_over_timeout
+        .is_none_or(|r| r >= 0.8);
+    let item =
+        |id: &'static str, label: &'static str, value: String, bad: bool, title: &'static str| {
+            html! {
+                <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
+                    <span class="total-label" id={format!("{id}-label")}>{label}</span>
+                    <output id={id} aria-labelledby={format!("{id}-label")}>{value}</output>
+                </div>
+            }
+        };
+    html! {
+        <section class="totals" aria-label="Run totals">
+            {item("total-delivered", "Delivered", c.delivered.to_string(), false, "Deliveries: each hands a message out with a new lease and receipt")}
+            {item("total-acked", "Acked", c.acked.to_string(), false, "Acks the broker accepted (the message is deleted)")}
+            {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}
+            {item("total-overlapping", "Overlapping runs", c.overlapping.to_string(), c.overlapping > 0, "Handler starts while another run of the same message was still executing")}
+            {item("total-duplicates", "Duplicate effects", c.duplicates.to_string(), c.duplicates > 0, "Commits that applied an effect a message already had (lost updates included)")}
+            {item("total-dead-lettered", "Dead-lettered (expired / failed)", format!("{} / {}", c.dlq_expired, c.dlq_failed), c.dlq_expired + c.dlq_failed > 0, "Moved to the dead-letter queue by lease expiry / after handler errors")}
+            {item("total-ack-ratio", "Ack p99 / timeout", ratio, ratio_bad, "Ack latency p99 over the visibility timeout, for the whole run: near or above 1, the lease is mis-sized")}
+        </section>
+    }
+}

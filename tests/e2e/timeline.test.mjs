@@ -1,0 +1,148 @@
+// The timeline canvas: it draws runs, a hovered run tells its story, a click
+// opens every delivery of that message until Close, the wheel zooms, F fits,
+// and the Messages view draws one row per message. Screenshots go to
+// tests/e2e/output/timeline-*.png.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CANVAS = '.timeline-canvas';
+
+/** Waits for a paint that drew runs; returns the canvas's data attributes. */
+async function painted(page, { view = 'workers' } = {}) {
+  await page.waitForFunction(
+    ([sel, view]) => {
+      const c = document.querySelector(sel);
+      return c && c.dataset.view === view && Number(c.dataset.drawnRuns) > 0 && Number(c.dataset.firstRunX) >= 0;
+    },
+    [CANVAS, view],
+    { timeout: 30000 },
+  );
+  return page.locator(CANVAS).first().evaluate((c) => ({ ...c.dataset }));
+}
+
+/** The page position of the widest drawn run's centre. */
+async function runCentre(page) {
+  const canvas = page.locator(CANVAS).first();
+  const box = await canvas.boundingBox();
+  const d = await canvas.evaluate((c) => ({ x: Number(c.dataset.firstRunX), y: Number(c.dataset.firstRunY) }));
+  return { x: box.x + d.x, y: box.y + d.y };
+}
+
+test('the timeline draws runs, hovers, clicks open details and Close dismisses them', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const data = await painted(page);
+  assert.ok(Number(data.drawnRuns) > 0, `drew ${data.drawnRuns} runs`);
+  const canvas = page.locator(CANVAS).first();
+  assert.equal(await canvas.getAttribute('tabindex'), '0');
+  assert.match(await canvas.getAttribute('aria-label'), /Timeline of \d+ deliveries/);
+  await canvas.scrollIntoViewIfNeeded();
+  await screenshot(page, 'timeline-1280');
+
+  const at = await runCentre(page);
+  await page.mouse.move(at.x, at.y);
+  await page.locator('#hover-card').waitFor({ state: 'visible', timeout: 5000 });
+  const story = await page.locator('#hover-card').innerText();
+  assert.match(story, /Message \d+ arrived at/);
+  assert.match(story, /Delivery 1 to worker \d+ at/);
+  await screenshot(page, 'timeline-hover');
+
+  await page.mouse.click(at.x, at.y);
+  const details = page.locator('#delivery-details');
+  await details.waitFor({ state: 'visible', timeout: 5000 });
+  assert.ok((await details.locator('tbody tr').count()) >= 1, 'a row per delivery');
+  const headers = await details.locator('thead th').allInnerTexts();
+  for (const h of ['Worker', 'Receipt', 'Start', 'End', 'Outcome', 'Effect']) {
+    assert.ok(headers.includes(h), `column ${h} in ${headers}`);
+  }
+  await screenshot(page, 'timeline-details');
+  // The panel stays when the pointer moves away.
+  await page.mouse.move(5, 5);
+  await page.waitForTimeout(200);
+  assert.equal(await details.count(), 1);
+  await details.getByRole('button', { name: 'Close' }).click();
+  await details.waitFor({ state: 'detached', timeout: 5000 });
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the wheel zooms about the pointer, keys pan, F fits', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  const before = await painted(page);
+  const canvas = page.locator(CANVAS).first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  const pixels = () => canvas.evaluate((c) => c.toDataURL());
+  const image = await pixels();
+
+  await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+  await page.mouse.wheel(0, -500);
+  await page.waitForFunction(
+    ([sel, end]) => document.querySelector(sel).dataset.viewEndMs !== end,
+    [CANVAS, before.viewEndMs],
+  );
+  const zoomed = await canvas.evaluate((c) => ({ ...c.dataset }));
+  const span = (d) => Number(d.viewEndMs) - Number(d.viewStartMs);
+  assert.ok(span(zoomed) < span(before) / 2, `zoomed from ${span(before)} to ${span(zoomed)} ms`);
+  assert.notEqual(await pixels(), image, 'the canvas changed');
+  await screenshot(page, 'timeline-zoomed');
+
+  await canvas.focus();
+  await page.keyboard.press('KeyD');
+  await page.waitForFunction(
+    ([sel, start]) => document.querySelector(sel).dataset.viewStartMs !== start,
+    [CANVAS, zoomed.viewStartMs],
+  );
+  const panned = await canvas.evaluate((c) => ({ ...c.dataset }));
+  assert.ok(Number(panned.viewStartMs) > Number(zoomed.viewStartMs), 'D pans later');
+
+  await page.keyboard.press('KeyF');
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs === '0', CANVAS);
+  const fit = await canvas.evaluate((c) => ({ ...c.dataset }));
+  assert.equal(fit.viewEndMs, before.viewEndMs);
+
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs !== '0', CANVAS);
+  await page.getByRole('button', { name: 'Fit' }).click();
+  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs === '0', CANVAS);
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Messages view draws one row per message and hovers tell the story', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await painted(page);
+  await page.getByRole('button', { name: 'Messages', exact: true }).click();
+  await painted(page, { view: 'messages' });
+  assert.equal(await page.getByRole('button', { name: 'Messages', exact: true }).getAttribute('aria-pressed'), 'true');
+  const at = await runCentre(page);
+  await page.mouse.move(at.x, at.y);
+  await page.locator('#hover-card').waitFor({ state: 'visible', timeout: 5000 });
+  await screenshot(page, 'timeline-messages');
+  await page.getByRole('button', { name: 'Workers', exact: true }).click();
+  await painted(page, { view: 'workers' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('dark mode and a 400-pixel frame', async () => {
+  const { page, errors } = await openPage(browser, server.url, { width: 400, height: 800, colorScheme: 'dark' });
+  await painted(page);
+  await page.locator(CANVAS).first().scrollIntoViewIfNeeded();
+  await screenshot(page, 'timeline-dark-400');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
