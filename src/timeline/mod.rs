@@ -92,6 +92,7 @@ pub struct Timeline {
     last_cursor: Option<u64>,
     summary: String,
     paints: u64,
+    paint_after_render: bool,
 }
 
 /// The canvas grows with its lanes up to this height, then scrolls.
@@ -120,6 +121,7 @@ impl Component for Timeline {
             last_cursor: None,
             summary: summary(&props.run),
             paints: 0,
+            paint_after_render: false,
         }
     }
 
@@ -130,12 +132,17 @@ impl Component for Timeline {
             self.scale.set_limit(props.run.end_ms as f64);
             self.summary = summary(&props.run);
             self.hover = None;
+            // A slider moved: paint right after this render rather than on
+            // the next animation frame, so the picture follows the hand.
+            self.paint_after_render = true;
         }
         if props.view != old.view {
             self.view = props.view;
             self.scroll_px = 0.0;
         }
-        self.schedule(ctx);
+        if !self.paint_after_render {
+            self.schedule(ctx);
+        }
         true
     }
 
@@ -252,6 +259,11 @@ impl Component for Timeline {
         if first_render {
             self.listen(ctx);
             self.schedule(ctx);
+        } else if std::mem::take(&mut self.paint_after_render) {
+            self.raf = None;
+            // The height the paint settles on is written to the canvas by
+            // hand and reaches the vdom at the next render.
+            self.paint(ctx);
         }
     }
 
