@@ -63,6 +63,10 @@ impl State {
     /// Run the scenario; on failure keep the last good run and say why.
     fn simulate(&mut self) {
         let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
+        if let Err(why) = crate::budget::check(&self.scenario) {
+            self.error = Some(why);
+            return;
+        }
         match simulate(&self.scenario, &Options::default()) {
             Ok(run) => {
                 self.run = Some(RunHandle::new(run));

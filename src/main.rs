@@ -4,6 +4,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 mod app;
+mod budget;
 mod charts;
 mod command;
 mod controls;

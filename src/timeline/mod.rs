@@ -324,6 +324,7 @@ impl Component for Timeline {
                         onkeydown={link.callback(Msg::Key)}
                     ></canvas>
                     { for hover_card }
+                    { for empty_note(&props.run) }
                 </div>
                 { for details }
                 { legend(self.view) }
@@ -570,6 +571,19 @@ impl Timeline {
         );
         resized
     }
+}
+
+/// Said over an empty canvas, so that a blank picture is never a puzzle.
+fn empty_note(run: &RunHandle) -> Option<Html> {
+    let text = if run.messages.is_empty() {
+        "No message arrived in this run: the backlog is 0 and there are no new arrivals. \
+         Raise “Backlog at start” or “Arrival rate”."
+    } else if run.deliveries.is_empty() {
+        "Messages arrived, but none was delivered before the run ended. Lengthen “Run length”."
+    } else {
+        return None;
+    };
+    Some(html! { <p class="timeline-empty" id="timeline-empty" role="status">{text}</p> })
 }
 
 /// What a screen reader hears for the canvas.
