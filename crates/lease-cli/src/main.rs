@@ -139,7 +139,17 @@ fn load(file: &str) -> Result<Scenario, Failure> {
             },
         }
     };
-    lease_sim::parse_scenario(&text).map_err(|e| bad_input(format!("{file}: {e}")))
+    let scenario =
+        lease_sim::parse_scenario(&text).map_err(|e| bad_input(format!("{file}: {e}")))?;
+    // Not an error: a file from a later version may carry fields this one
+    // lacks. But a misspelt field silently keeps its default, so say so.
+    for field in lease_sim::parse::unknown_fields(&text, &scenario) {
+        let _ = writeln!(
+            io::stderr(),
+            "lease-sim: {file}: warning: unknown field `{field}` ignored"
+        );
+    }
+    Ok(scenario)
 }
 
 fn write_events(run: &Run, path: &PathBuf) -> Result<(), Failure> {
@@ -149,10 +159,28 @@ fn write_events(run: &Run, path: &PathBuf) -> Result<(), Failure> {
             path.display()
         ))
     };
+    /// One line of the log. The engine marks "no message / worker /
+    /// receipt" with `u32::MAX`; a reader of the file should see `null`.
+    #[derive(serde::Serialize)]
+    struct Line {
+        t: u64,
+        kind: lease_sim::run::EventKind,
+        message: Option<u32>,
+        worker: Option<u32>,
+        receipt: Option<u32>,
+    }
+    let some = |x: u32| (x != lease_sim::run::NONE).then_some(x);
     let f = std::fs::File::create(path).map_err(fail)?;
     let mut w = BufWriter::new(f);
     for e in &run.events {
-        serde_json::to_writer(&mut w, e).map_err(|e| fail(e.into()))?;
+        let line = Line {
+            t: e.t,
+            kind: e.kind,
+            message: some(e.message),
+            worker: some(e.worker),
+            receipt: some(e.receipt),
+        };
+        serde_json::to_writer(&mut w, &line).map_err(|e| fail(e.into()))?;
         w.write_all(b"\n").map_err(fail)?;
     }
     w.flush().map_err(fail)

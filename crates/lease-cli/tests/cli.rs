@@ -86,7 +86,14 @@ fn events_are_written_one_json_object_per_line() {
         .collect();
     assert_eq!(lines.len() as u64, v["totals"]["events"].as_u64().unwrap());
     assert_eq!(lines[0]["kind"], "arrive");
-    assert!(lines.iter().any(|e| e["kind"] == "crash"));
+    assert_eq!(lines[0]["message"], 0);
+    // An arrival has no worker or receipt yet: null, not a sentinel number.
+    assert!(lines[0]["worker"].is_null() && lines[0]["receipt"].is_null());
+    assert_eq!(lines[1]["kind"], "receive");
+    assert_eq!(lines[1]["receipt"], 1);
+    assert!(lines
+        .iter()
+        .any(|e| e["kind"] == "crash" && e["message"].is_null() && e["worker"] == 0));
 }
 
 #[test]
@@ -174,4 +181,128 @@ fn a_closed_pipe_is_not_a_panic() {
     // stdout is dropped here: the rest of the write meets a closed pipe.
     let out = child.wait_with_output().unwrap();
     assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
+}
+
+/// Exit code 2, the field named on stderr, nothing on stdout, no panic.
+fn refused(args: &[&str], field: &str) -> String {
+    let o = lease_sim(args);
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+    assert!(e.contains(field), "{args:?}: {e}");
+    assert!(!e.contains("panicked"), "{e}");
+    assert!(stdout(&o).is_empty(), "{args:?}");
+    e
+}
+
+#[test]
+fn a_ten_million_message_backlog_says_how_many_and_the_limit() {
+    let p = temp_file(
+        "backlog.json",
+        r#"{"name":"b","arrivals":{"backlog":10000000}}"#,
+    );
+    let e = refused(&["run", p.to_str().unwrap()], "arrivals.backlog");
+    assert!(e.contains("10,000,000") && e.contains("1,000,000"), "{e}");
+}
+
+#[test]
+fn an_unknown_fence_lists_the_fences_and_exits_2() {
+    let p = temp_file("fence.json", r#"{"name":"f","store":{"fence":"mutex"}}"#);
+    let e = refused(&["validate", p.to_str().unwrap()], "store.fence");
+    assert!(e.contains("`mutex`") && e.contains("fencing_token"), "{e}");
+}
+
+#[test]
+fn out_of_range_values_name_field_value_and_range() {
+    for (name, json, field, says) in [
+        (
+            "zero.json",
+            r#"{"broker":{"visibility_timeout_ms":0}}"#,
+            "broker.visibility_timeout_ms = 0",
+            "must be from 1 ms",
+        ),
+        (
+            "prefetch.json",
+            r#"{"workers":{"concurrency":4,"prefetch":2}}"#,
+            "workers.prefetch = 2",
+            "workers.concurrency (4)",
+        ),
+        (
+            "rate.json",
+            r#"{"arrivals":{"rate_per_s":5000}}"#,
+            "arrivals.rate_per_s = 5000",
+            "1,000 messages per second",
+        ),
+        (
+            "float.json",
+            r#"{"duration_ms":1.5}"#,
+            "duration_ms",
+            "expected u64",
+        ),
+    ] {
+        let p = temp_file(name, json);
+        let e = refused(&["run", p.to_str().unwrap()], field);
+        assert!(e.contains(says), "{e}");
+    }
+}
+
+#[test]
+fn an_array_or_an_empty_file_is_refused_plainly() {
+    let p = temp_file("array.json", "[1, 2]");
+    let e = refused(&["run", p.to_str().unwrap()], "(top level)");
+    assert!(e.contains("JSON object"), "{e}");
+    let p = temp_file("empty.json", "");
+    refused(&["run", p.to_str().unwrap()], "not valid JSON");
+}
+
+#[test]
+fn an_unknown_field_is_a_warning_naming_it() {
+    let p = temp_file(
+        "typo.json",
+        r#"{"name":"t","brokr":{"visibility_timeout_ms":5},"arrivals":{"backlog":1,"rate_per_s":0}}"#,
+    );
+    let o = lease_sim(&["validate", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: unknown field `brokr` ignored"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_unwritable_events_path_exits_2_naming_it() {
+    let e = refused(
+        &[
+            "run",
+            "sub-second-work",
+            "--events",
+            "/nonexistent-dir/events.jsonl",
+        ],
+        "/nonexistent-dir/events.jsonl",
+    );
+    assert!(e.contains("cannot write the event log"), "{e}");
+}
+
+#[test]
+fn a_scenario_can_come_on_stdin() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lease-sim"))
+        .args(["run", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"name":"piped","arrivals":{"backlog":3,"rate_per_s":0}}"#)
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["name"], "piped");
+    assert_eq!(v["totals"]["deleted"], 3);
 }

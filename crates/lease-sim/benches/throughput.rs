@@ -1,5 +1,8 @@
 //! `cargo bench -p lease-sim --bench throughput`: the engine on the 100,000-
 //! message benchmark scenario, reported by criterion as events per second.
+//! The bench profile inherits the release profile's `opt-level = "z"` (set
+//! for the wasm bundle's size); `CARGO_PROFILE_BENCH_OPT_LEVEL=3` measures
+//! the engine as a native build would normally be optimised.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lease_sim::{bench_scenarios, simulate, Options};

@@ -71,6 +71,17 @@ pub fn parse_unchecked(json: &str) -> Result<Scenario, ParseError> {
                 line,
                 column,
             }
+        } else if path.starts_with('[') {
+            // serde accepts a struct written as an array of its fields, so
+            // `[1, 2]` fails at "[0]" with a message about the first field.
+            ParseError::Field {
+                path: "(top level)".to_string(),
+                message:
+                    "a scenario is a JSON object ({ \"name\": ..., \"broker\": ... }), not an array"
+                        .to_string(),
+                line,
+                column,
+            }
         } else {
             ParseError::Field {
                 path: if path == "." {
@@ -85,6 +96,57 @@ pub fn parse_unchecked(json: &str) -> Result<Scenario, ParseError> {
         }
     })?;
     Ok(scenario)
+}
+
+/// Fields of the file that the scenario type does not know, by dotted path
+/// (`brokr`, `workers.heartbeat.interval`): they are ignored, since files
+/// written by a later version may carry fields this one lacks, but a typo
+/// among them silently leaves the default in place, so callers warn.
+///
+/// Found by comparing the file with the parsed scenario written back: a key
+/// the scenario does not write back was not read. Keys whose value is `null`
+/// or `""` are not reported (the scenario omits such defaults itself).
+pub fn unknown_fields(json: &str, scenario: &Scenario) -> Vec<String> {
+    fn walk(
+        given: &serde_json::Value,
+        known: &serde_json::Value,
+        path: &str,
+        out: &mut Vec<String>,
+    ) {
+        use serde_json::Value;
+        match (given, known) {
+            (Value::Object(g), Value::Object(k)) => {
+                for (key, v) in g {
+                    let p = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    match k.get(key) {
+                        Some(kv) => walk(v, kv, &p, out),
+                        None if v.is_null() || v.as_str() == Some("") => {}
+                        None => out.push(p),
+                    }
+                }
+            }
+            (Value::Array(g), Value::Array(k)) => {
+                for (i, (gv, kv)) in g.iter().zip(k).enumerate() {
+                    walk(gv, kv, &format!("{path}[{i}]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let (Ok(given), Ok(known)) = (
+        serde_json::from_str::<serde_json::Value>(json),
+        serde_json::to_value(scenario),
+    ) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    walk(&given, &known, "", &mut out);
+    out.sort();
+    out
 }
 
 /// Parse a scenario file and check every field: what the command line and
@@ -212,6 +274,43 @@ mod tests {
         assert_eq!(s.store.fence, Fence::None);
         assert!(matches!(s.work.dist, Dist::Lognormal { .. }));
         assert_eq!(s.work.attempt_jitter, 0.2);
+    }
+
+    #[test]
+    fn a_top_level_array_says_a_scenario_is_an_object() {
+        let e = parse_scenario("[1, 2]").unwrap_err();
+        assert_eq!(e.field(), Some("(top level)"));
+        assert!(e.to_string().contains("JSON object"), "{e}");
+    }
+
+    #[test]
+    fn unknown_fields_are_found_by_path_and_known_ones_are_not() {
+        let json = r#"{"name": "x", "brokr": {}, "title": "",
+            "broker": {"visibility_timeout_ms": 1000, "timeout": 5, "preset": "textbook",
+                       "max_receive_count": null, "dlq_timing": null},
+            "workers": {"prefetch": null, "heartbeat": {"interval_ms": 100, "intervall": 7}},
+            "work": {"dist": "mix", "slow_fraction": 0.1, "fast": {"dist": "constant", "ms": 1},
+                     "slow": {"dist": "constant", "ms": 9, "mean": 3}, "attempt_jitter": 0.1},
+            "faults": [{"kind": "crash", "worker": 0, "at_ms": 5, "restart_after_ms": null, "x": 1}]}"#;
+        let s = parse_scenario(json).unwrap();
+        assert_eq!(
+            unknown_fields(json, &s),
+            vec![
+                "broker.timeout",
+                "brokr",
+                "faults[0].x",
+                "work.slow.mean",
+                "workers.heartbeat.intervall",
+            ]
+        );
+        for s in crate::shipped::all() {
+            assert_eq!(
+                unknown_fields(s.text, &s.scenario),
+                Vec::<String>::new(),
+                "{}",
+                s.name
+            );
+        }
     }
 
     #[test]

@@ -405,7 +405,17 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
 
 fn check_arrivals(s: &Scenario) -> Result<(), SimError> {
     let a = &s.arrivals;
-    check_count("arrivals.backlog", a.backlog, 0, MAX_BACKLOG)?;
+    if a.backlog > MAX_BACKLOG {
+        return Err(invalid(
+            "arrivals.backlog",
+            thousands(a.backlog),
+            format!(
+                "must be from 0 to {} messages: a run holds at most {} messages in memory",
+                thousands(MAX_BACKLOG),
+                thousands(MAX_MESSAGES)
+            ),
+        ));
+    }
     let rate_allowed = format!(
         "must be a rate from 0 to {} messages per second",
         thousands(MAX_RATE_PER_S as u64)
@@ -891,6 +901,11 @@ mod tests {
         s.arrivals.surges.clear();
         s.arrivals.backlog = MAX_BACKLOG + 1;
         assert_eq!(field(&s), "arrivals.backlog");
+        s.arrivals.backlog = 10_000_000;
+        assert_eq!(
+            err(&s),
+            "arrivals.backlog = 10,000,000: must be from 0 to 1,000,000 messages: a run holds at most 1,000,000 messages in memory"
+        );
     }
 
     #[test]

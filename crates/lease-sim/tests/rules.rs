@@ -79,6 +79,20 @@ fn sampled_durations_round_half_up_never_below_one_ms() {
     assert_eq!(times(&r, K::Finish), vec![1]);
 }
 
+#[test]
+fn extension_arriving_at_expires_at_is_too_late() {
+    // Timeout 1000, heartbeat every 1000: the first extension reaches the
+    // broker at 1000 = expires_at, after the lease has ended.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "workers": {"heartbeat": {"interval_ms": 1000}},
+        "work": {"dist": "constant", "ms": 1500}, "duration_ms": 1200
+    }));
+    assert_eq!(of(&r, K::Expire), vec![(1000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::ExtendRejected), vec![(1000, 0, 0, 1)]);
+    assert!(of(&r, K::ExtendOk).is_empty());
+}
+
 // ---- The broker --------------------------------------------------------------
 
 #[test]
@@ -178,6 +192,23 @@ fn extension_rejected_after_the_lease_expired() {
     }));
     // Expired at 1500; the tick at 2000 is refused.
     assert_eq!(of(&r, K::ExtendRejected)[0], (2000, 0, 0, 1));
+}
+
+#[test]
+fn extension_with_a_stale_receipt_is_rejected() {
+    // w0 holds receipt 1 until 1000; w1 gets receipt 2 at 1000 (lease until
+    // 2000). w0's heartbeat at 1500 carries receipt 1: the lease on the
+    // message is valid, but not w0's, so the extension is refused and the
+    // lease of receipt 2 is untouched.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "workers": {"count": 2, "heartbeat": {"interval_ms": 1500}},
+        "work": {"dist": "constant", "ms": 3000}, "duration_ms": 2100
+    }));
+    assert_eq!(of(&r, K::Receive)[1], (1000, 0, 1, 2));
+    assert_eq!(of(&r, K::ExtendRejected)[0], (1500, 0, 0, 1));
+    assert!(of(&r, K::ExtendOk).is_empty());
+    assert_eq!(of(&r, K::Expire), vec![(1000, 0, 0, 1), (2000, 0, 1, 2)]);
 }
 
 #[test]
@@ -319,6 +350,46 @@ fn late_ack_rejected_once_redelivered() {
 }
 
 #[test]
+fn late_ack_switch_applies_to_acks_only() {
+    // Under accepted_if_not_redelivered a late release and a late extension
+    // are still refused: the lease ended at 1000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": "accepted_if_not_redelivered"},
+        "workers": {"error_rate": 1.0, "heartbeat": {"interval_ms": 1500}},
+        "work": {"dist": "constant", "ms": 2000}, "duration_ms": 2001
+    }));
+    assert_eq!(of(&r, K::ExtendRejected), vec![(1500, 0, 0, 1)]);
+    assert_eq!(of(&r, K::ReleaseRejected), vec![(2000, 0, 0, 1)]);
+    assert!(of(&r, K::Release).is_empty());
+}
+
+#[test]
+fn on_next_receive_dead_letters_with_the_last_lease_s_cause_and_goes_on_to_the_next_message() {
+    // m0 leased 0..1000 and exhausted by expiry at 1000; m1 arrives at 1000.
+    // The worker's ack is rejected at 1500, its next receive meets m0 first:
+    // m0 is dead-lettered (expired) and the same receive hands out m1.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "max_receive_count": 1,
+                   "dlq_timing": "on_next_receive"},
+        "work": {"dist": "constant", "ms": 1500},
+        "arrivals": {"backlog": 1, "rate_per_s": 1.0, "process": "fixed"},
+        "duration_ms": 1600
+    }));
+    assert_eq!(
+        of(&r, K::DeadLetterExpired),
+        vec![(1500, 0, u32::MAX, u32::MAX)]
+    );
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1), (1500, 1, 0, 1)]);
+    // Exhausted by a release: the cause is `failed`, moved by the next receive.
+    let r = run(json!({
+        "broker": {"max_receive_count": 1, "dlq_timing": "on_next_receive"},
+        "workers": {"error_rate": 1.0}
+    }));
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![1000]);
+    assert_eq!(r.report.totals.dead_lettered_failed, 1);
+}
+
+#[test]
 fn count_at_expiry_or_abandon_counts_lease_ends() {
     for count_at in ["receive", "expiry_or_abandon"] {
         let r = run(json!({
@@ -339,6 +410,145 @@ fn sqs_fifo_hands_out_nothing_while_any_message_is_in_flight() {
     }));
     let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.1)).collect();
     assert_eq!(rx, vec![(0, 0), (1000, 1), (2000, 2)]);
+}
+
+#[test]
+fn each_preset_sets_the_table_s_defaults() {
+    use lease_sim::resolve::{resolve, SQS_MAX_LEASE_LIFETIME_MS};
+    use lease_sim::scenario::{CountAt as C, DlqTiming as D, LateAck as L, Preset};
+    type Row = (Preset, u64, Option<u64>, Option<u32>, D, L, C, bool);
+    let table: [Row; 5] = [
+        (
+            Preset::Textbook,
+            30_000,
+            None,
+            None,
+            D::OnExpiry,
+            L::Rejected,
+            C::Receive,
+            false,
+        ),
+        (
+            Preset::SqsStandard,
+            30_000,
+            Some(SQS_MAX_LEASE_LIFETIME_MS),
+            None,
+            D::OnNextReceive,
+            L::AcceptedIfNotRedelivered,
+            C::Receive,
+            false,
+        ),
+        (
+            Preset::SqsFifo,
+            30_000,
+            Some(SQS_MAX_LEASE_LIFETIME_MS),
+            None,
+            D::OnNextReceive,
+            L::Rejected,
+            C::Receive,
+            true,
+        ),
+        (
+            Preset::AzureServiceBus,
+            60_000,
+            None,
+            Some(10),
+            D::OnExpiry,
+            L::Rejected,
+            C::ExpiryOrAbandon,
+            false,
+        ),
+        (
+            Preset::GooglePubsub,
+            10_000,
+            None,
+            Some(5),
+            D::OnExpiry,
+            L::AcceptedIfNotRedelivered,
+            C::ExpiryOrAbandon,
+            false,
+        ),
+    ];
+    assert_eq!(SQS_MAX_LEASE_LIFETIME_MS, 12 * 3_600_000);
+    for (preset, timeout, lifetime, mrc, dlq, late, count, fifo) in table {
+        let mut s = lease_sim::Scenario::default();
+        s.broker.preset = preset;
+        let c = resolve(&s);
+        assert_eq!(c.visibility_timeout_ms, timeout, "{preset:?}");
+        assert_eq!(c.max_lease_lifetime_ms, lifetime, "{preset:?}");
+        assert_eq!(c.max_receive_count, mrc, "{preset:?}");
+        assert_eq!(
+            (c.dlq_timing, c.late_ack, c.count_at),
+            (dlq, late, count),
+            "{preset:?}"
+        );
+        assert_eq!(c.single_group_fifo, fifo, "{preset:?}");
+        let hb = c
+            .heartbeat
+            .map(|h| (h.interval_ms, h.extend_by_ms, h.max_extensions));
+        let want = (preset == Preset::GooglePubsub).then_some((5_000, 10_000, Some(720)));
+        assert_eq!(hb, want, "{preset:?}");
+        // A switch given in the file wins over the preset.
+        s.broker.dlq_timing = Some(D::OnExpiry);
+        s.broker.late_ack = Some(L::Rejected);
+        s.broker.count_at = Some(C::Receive);
+        s.broker.max_lease_lifetime_ms = Some(Some(1_000));
+        let c = resolve(&s);
+        assert_eq!(
+            (
+                c.dlq_timing,
+                c.late_ack,
+                c.count_at,
+                c.max_lease_lifetime_ms
+            ),
+            (D::OnExpiry, L::Rejected, C::Receive, Some(1_000)),
+            "{preset:?}"
+        );
+    }
+}
+
+#[test]
+fn sqs_fifo_orders_by_arrival_so_an_expired_message_goes_first() {
+    // m0 (1500 ms of work) expires at 1000 with m1 still waiting: the single
+    // group hands m0 out again before m1, so m1 is blocked behind it for ever.
+    let r = run(json!({
+        "broker": {"preset": "sqs_fifo", "visibility_timeout_ms": 1000},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 1500},
+        "arrivals": {"backlog": 2}, "duration_ms": 5000
+    }));
+    let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.1, e.3)).collect();
+    assert_eq!(
+        rx,
+        vec![
+            (0, 0, 1),
+            (1000, 0, 2),
+            (2000, 0, 3),
+            (3000, 0, 4),
+            (4000, 0, 5)
+        ]
+    );
+    assert_eq!(r.messages[1].receive_count, 0);
+}
+
+#[test]
+fn pubsub_lease_manager_stops_after_720_extensions() {
+    // A hung handler under the client's lease manager: 720 extensions every
+    // 5 s (the last at 3,600 s, lease until 3,610 s), then the lease lapses.
+    let mut s = scenario(json!({
+        "broker": {"preset": "google_pubsub"},
+        "workers": {"hang_rate": 1.0},
+        "duration_ms": 3_620_000
+    }));
+    s.broker.visibility_timeout_ms = None;
+    s.broker.max_receive_count = None;
+    s.workers.heartbeat = None;
+    let r = run_checked(&s);
+    let ok = times(&r, K::ExtendOk);
+    assert_eq!(ok.len(), 720);
+    assert_eq!(ok.last(), Some(&3_600_000));
+    assert!(of(&r, K::ExtendRejected).is_empty());
+    assert_eq!(times(&r, K::Expire), vec![3_610_000]);
 }
 
 #[test]
@@ -427,6 +637,33 @@ fn a_worker_has_at_most_one_receive_outstanding_asking_for_its_batch() {
 }
 
 #[test]
+fn waiting_polls_are_answered_first_come_first_served() {
+    // Arrivals at 1, 2, 3, 4 s; 1.5 s of work. At 3 s w2 (waiting since 0)
+    // is served before w0 (waiting since 2.5 s); at 4 s w0 before w1 (3.5 s).
+    let r = run(json!({
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 1500},
+        "arrivals": {"backlog": 0, "rate_per_s": 1.0, "process": "fixed"},
+        "duration_ms": 4500
+    }));
+    let rx: Vec<_> = of(&r, K::Receive).iter().map(|e| (e.0, e.2)).collect();
+    assert_eq!(rx, vec![(1000, 0), (2000, 1), (3000, 2), (4000, 0)]);
+}
+
+#[test]
+fn slot_is_kept_until_the_ack_is_answered() {
+    // rpc 100: m0 leased at 100, started 200, finished 1200; the ack reaches
+    // the broker at 1300 and its answer the worker at 1400. Only then is the
+    // slot free: the next receive reaches the broker at 1500.
+    let r = run(json!({
+        "broker": {"rpc_latency_ms": 100},
+        "arrivals": {"backlog": 2}
+    }));
+    assert_eq!(times(&r, K::Receive), vec![100, 1500]);
+    assert_eq!(times(&r, K::AckOk), vec![1300, 2700]);
+}
+
+#[test]
 fn heartbeat_first_at_start_plus_interval_then_every_interval() {
     let r = run(json!({
         "workers": {"heartbeat": {"interval_ms": 1000}},
@@ -489,6 +726,18 @@ fn hung_handler_keeps_its_slot_and_keeps_heartbeating() {
     assert_eq!(r.end_ms, 20000);
 }
 
+#[test]
+fn a_hung_handler_leaves_the_downstream_s_running_count() {
+    // Gauges at each 1 s bucket's end: running until the work completes at
+    // 1000, then 0 while the hung handler still holds its slot and lease.
+    let r = run(json!({
+        "workers": {"hang_rate": 1.0, "heartbeat": {"interval_ms": 500}},
+        "bucket_ms": 1000, "duration_ms": 4000
+    }));
+    assert_eq!(r.report.series.running_handlers, vec![1, 0, 0, 0]);
+    assert_eq!(r.report.series.in_flight, vec![1, 1, 1, 1]);
+}
+
 // ---- Work and the feedback loop ------------------------------------------------
 
 #[test]
@@ -511,6 +760,30 @@ fn attempt_jitter_varies_each_attempt_around_the_intrinsic_work() {
     let needs: std::collections::BTreeSet<u64> =
         r.deliveries.iter().map(|d| d.work_needed_ms).collect();
     assert!(needs.len() >= 5, "{needs:?}");
+}
+
+#[test]
+fn one_draw_per_finish_splits_error_hang_and_commit() {
+    // error_rate 0.3, hang_rate 0.2: of all finishes, about 30% errors, 20%
+    // hangs, 50% commits (errors are released and retried).
+    let r = run(json!({
+        "workers": {"concurrency": 1000, "error_rate": 0.3, "hang_rate": 0.2},
+        "work": {"dist": "constant", "ms": 10},
+        "arrivals": {"backlog": 2000}, "duration_ms": 10000
+    }));
+    let n = |k| of(&r, k).len() as f64;
+    let finishes = n(K::Finish);
+    assert!(finishes > 2500.0, "{finishes}");
+    let (e, h, c) = (
+        n(K::Error) / finishes,
+        n(K::Hang) / finishes,
+        n(K::CommitApplied) / finishes,
+    );
+    assert!((e - 0.3).abs() < 0.03, "errors {e:.3}");
+    assert!((h - 0.2).abs() < 0.03, "hangs {h:.3}");
+    assert!((c - 0.5).abs() < 0.03, "commits {c:.3}");
+    assert_eq!(r.report.totals.errors as f64, n(K::Error));
+    assert_eq!(r.report.totals.hangs as f64, n(K::Hang));
 }
 
 #[test]
@@ -626,6 +899,16 @@ fn check_then_write_stops_sequential_duplicates_not_overlapping_ones() {
 }
 
 #[test]
+fn after_a_fence_rejection_the_worker_still_acks() {
+    // The email with a unique constraint: worker 1's commit at 32,200 loses,
+    // and it deletes the message anyway.
+    let r = shipped_run("order-confirmation-email-idempotent");
+    assert_eq!(of(&r, K::CommitFenceRejected), vec![(32_200, 0, 1, 2)]);
+    assert_eq!(of(&r, K::AckOk), vec![(32_300, 0, 1, 2)]);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 32_300 });
+}
+
+#[test]
 fn unique_constraint_keeps_exactly_one_effect() {
     let r = shipped_with("ninety-second-message", |s| {
         s.store.fence = lease_sim::scenario::Fence::UniqueConstraint
@@ -670,6 +953,31 @@ fn overlapping_runs_versus_sequential_duplicate_runs() {
 }
 
 #[test]
+fn a_paused_run_counts_as_overlapping_a_hung_one_does_not() {
+    // Hung: w0's run finishes at 500 and hangs; its lease lapses at 1000 and
+    // w1 starts receipt 2, a sequential duplicate, not an overlap.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "workers": {"count": 2, "hang_rate": 1.0},
+        "work": {"dist": "constant", "ms": 500}, "duration_ms": 1800
+    }));
+    assert_eq!(of(&r, K::Start)[1], (1000, 0, 1, 2));
+    assert_eq!(r.report.totals.overlapping_runs, 0);
+    assert_eq!(r.report.totals.sequential_duplicate_runs, 1);
+    // Paused: w0 is frozen mid-run when w1 starts receipt 2: an overlap.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 500},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 2000}],
+        "duration_ms": 1800
+    }));
+    assert_eq!(of(&r, K::Start)[1], (1000, 0, 1, 2));
+    assert_eq!(r.report.totals.overlapping_runs, 1);
+    assert_eq!(r.report.totals.sequential_duplicate_runs, 0);
+}
+
+#[test]
 fn useful_work_is_the_first_effect_s_run_the_rest_is_wasted() {
     let r = shipped_run("order-confirmation-email");
     assert_eq!(r.report.totals.useful_work_ms, 2000);
@@ -699,6 +1007,21 @@ fn crash_loses_the_ack_in_transit() {
         }
     });
     assert_eq!(of(&r, K::AckOk), vec![(2300, 0, 0, 1)]);
+}
+
+#[test]
+fn a_receive_answer_in_transit_to_a_crashed_worker_stays_leased_until_it_expires() {
+    // rpc 100: the lease starts at 100, the answer would arrive at 200, the
+    // worker crashes at 150. Nobody runs receipt 1; it expires at 30,100.
+    let r = run(json!({
+        "broker": {"rpc_latency_ms": 100},
+        "faults": [{"kind": "crash", "worker": 0, "at_ms": 150, "restart_after_ms": 1000}]
+    }));
+    assert_eq!(of(&r, K::Expire)[0], (30_100, 0, 0, 1));
+    assert_eq!(times(&r, K::Receive), vec![100, 30_100]);
+    assert_eq!(times(&r, K::Start), vec![30_200]);
+    assert_eq!(r.deliveries[0].outcome, Outcome::Crashed);
+    assert_eq!(r.deliveries[0].started_at, None);
 }
 
 #[test]
@@ -818,6 +1141,19 @@ fn surge_replaces_the_base_rate_between_its_times() {
 }
 
 #[test]
+fn poisson_arrivals_restart_at_each_rate_change() {
+    // Base rate 0: every arrival falls inside the surge, about 5/s for 10 s.
+    let r = run(json!({
+        "arrivals": {"backlog": 0, "rate_per_s": 0.0, "process": "poisson",
+                     "surges": [{"from_ms": 10000, "to_ms": 20000, "rate_per_s": 5.0}]},
+        "workers": {"count": 8}, "duration_ms": 30000
+    }));
+    let t = times(&r, K::Arrive);
+    assert!(t.iter().all(|&x| (10_000..20_000).contains(&x)), "{t:?}");
+    assert!((25..=75).contains(&t.len()), "{}", t.len());
+}
+
+#[test]
 fn poisson_arrivals_average_the_rate() {
     let r = run(json!({
         "arrivals": {"backlog": 0, "rate_per_s": 2.0, "process": "poisson"},
@@ -904,6 +1240,100 @@ fn series_buckets_default_to_sixty_seconds_and_completions_are_acks_per_minute()
     assert_eq!(s.completions_per_min, vec![58.0, 60.0, 60.0]);
     assert_eq!(s.queue_depth.len(), 3);
     assert_eq!(s.in_flight.len(), 3);
+}
+
+#[test]
+fn gauges_are_sampled_at_each_bucket_s_end() {
+    // The 90 s message, 60 s buckets: each gauge is the state just before
+    // the events at 60, 120, 180, 240 s, and at the end (300 s).
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 60000},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 90000},
+        "bucket_ms": 60000, "duration_ms": 300000
+    }));
+    let s = &r.report.series;
+    assert_eq!(s.bucket_ms, 60_000);
+    assert_eq!(s.queue_depth, vec![0; 5]);
+    assert_eq!(s.in_flight, vec![1; 5]);
+    assert_eq!(s.running_handlers, vec![1, 1, 1, 1, 1]);
+    assert_eq!(s.oldest_in_flight_age_ms, vec![60_000; 5]);
+    assert_eq!(
+        s.oldest_message_age_ms,
+        vec![60_000, 120_000, 180_000, 240_000, 300_000]
+    );
+    assert_eq!(s.expiries, vec![0, 1, 1, 1, 1]);
+    assert_eq!(s.redeliveries, vec![0, 1, 1, 1, 1]);
+}
+
+#[test]
+fn report_json_has_every_field_model_md_names() {
+    let r = shipped_run("clip-surge");
+    let v = serde_json::to_value(&r.report).unwrap();
+    for k in [
+        "arrived",
+        "deleted",
+        "dead_lettered_expired",
+        "dead_lettered_failed",
+        "deliveries",
+        "redeliveries",
+        "expiries",
+        "acks_rejected",
+        "extensions_ok",
+        "extensions_rejected",
+        "effects",
+        "duplicate_effects",
+        "overlapping_runs",
+        "lost_updates",
+        "fence_rejections",
+        "useful_work_ms",
+        "wasted_work_ms",
+        "events",
+        "end_ms",
+    ] {
+        assert!(v["totals"][k].is_u64(), "totals.{k}");
+    }
+    assert!(v["ack_latency_ms"]["p50"].is_u64());
+    assert!(v["ack_latency_ms"]["p99"].is_u64());
+    assert!(v["ack_latency_ms"]["p99_over_timeout"].is_f64());
+    assert!(v["receive_counts"].is_object());
+    let buckets = r.end_ms.div_ceil(60_000) as usize;
+    assert_eq!(v["series"]["bucket_ms"], 60_000);
+    for k in [
+        "arrivals",
+        "acks",
+        "completions_per_min",
+        "queue_depth",
+        "in_flight",
+        "dead_letter_expired",
+        "dead_letter_failed",
+        "oldest_in_flight_age_ms",
+        "oldest_message_age_ms",
+        "running_handlers",
+    ] {
+        let a = v["series"][k].as_array();
+        assert_eq!(a.map(Vec::len), Some(buckets), "series.{k}");
+    }
+}
+
+#[test]
+fn defaults_are_the_model_s() {
+    use lease_sim::resolve::resolve;
+    use lease_sim::scenario::{Fence, OnReject};
+    let s = scenario(json!({
+        "broker": {"visibility_timeout_ms": 7000},
+        "workers": {"concurrency": 3, "heartbeat": {"interval_ms": 1000}}
+    }));
+    let c = resolve(&s);
+    assert_eq!(c.prefetch, 3);
+    let h = c.heartbeat.expect("heartbeat on");
+    assert_eq!(h.extend_by_ms, 7000);
+    assert_eq!(h.max_extensions, None);
+    assert_eq!(h.on_reject, OnReject::Continue);
+    assert_eq!(c.rpc_latency_ms, 0);
+    assert_eq!(c.receive_batch, 1);
+    assert_eq!(c.fence, Fence::None);
+    assert_eq!(lease_sim::Scenario::default().bucket_ms, 60_000);
 }
 
 #[test]

@@ -85,6 +85,21 @@ fn scenario_2_clip_surge_drain_collapses_and_clips_loop() {
         "{repeated} of {} delivered 2+ times",
         surge.len()
     );
+    // With per-attempt jitter, a clip that lost to the lease twice can beat
+    // it on the third delivery.
+    let third_time_lucky = r
+        .messages
+        .iter()
+        .filter(|m| {
+            m.deliveries.len() == 3
+                && matches!(m.fate, Fate::Deleted { .. })
+                && m.deliveries[..2]
+                    .iter()
+                    .all(|&d| r.deliveries[d as usize].lease_end == LeaseEnd::Expired)
+                && r.deliveries[m.deliveries[2] as usize].lease_end == LeaseEnd::Acked
+        })
+        .count();
+    assert!(third_time_lucky >= 5, "{third_time_lucky}");
     // No redrive: some clip is still circulating at the end, delivered many times.
     assert!(r
         .messages

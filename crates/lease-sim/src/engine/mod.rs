@@ -264,15 +264,13 @@ impl<'a> Sim<'a> {
         self.schedule_rate_changes();
         self.after_event();
 
-        while let Some(t) = self.clock.peek_time() {
-            if t >= self.end {
-                break;
-            }
+        while let Some((t, ev)) = self.clock.pop_before(self.end) {
+            // Gauges describe the state before the events at `t`: nothing
+            // of `ev` has run yet.
             if self.rec.due(t) {
                 let g = self.gauges();
                 self.rec.sample_until(t, g);
             }
-            let (t, ev) = self.clock.pop().expect("peeked");
             self.now = t;
             self.dispatch(ev);
             self.after_event();
@@ -386,14 +384,12 @@ impl<'a> Sim<'a> {
             if next != self.finish_at {
                 self.finish_generation += 1;
                 self.finish_at = next;
-                if let Some(t) = next {
-                    self.clock.schedule(
-                        t,
-                        Ev::Finish {
-                            generation: self.finish_generation,
-                        },
-                    );
-                }
+                self.clock.reschedule_finish(
+                    next,
+                    Ev::Finish {
+                        generation: self.finish_generation,
+                    },
+                );
             }
         }
     }

@@ -1,21 +1,22 @@
 //! The recorder: counters and series as the run goes, and the report and
 //! per-message records at the end (MODEL.md "What a run reports", "Reporting").
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, VecDeque};
 
 use super::{Phase, Sim, State};
 use crate::report::{AckLatency, Report, Series, Totals};
 use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
 
-/// The state the gauges sample at each bucket's end.
+/// The state the gauges sample at each bucket's end. The state only changes
+/// at events, but ages grow between them: they are kept as start times and
+/// measured from the bucket's end when sampled.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Gauges {
     pub queue_depth: u64,
     pub in_flight: u64,
     pub running: u64,
-    pub oldest_in_flight_age: u64,
-    pub oldest_message_age: u64,
+    pub oldest_lease_at: Option<u64>,
+    pub oldest_message_at: Option<u64>,
 }
 
 #[derive(Debug, Default)]
@@ -25,9 +26,10 @@ pub(crate) struct Recorder {
     pub t: Totals,
     pub ack_latencies: Vec<u64>,
     pub s: Series,
-    /// Leases by the time they began, for the oldest in-flight age (stale
-    /// entries are dropped when they reach the top).
-    pub leases: BinaryHeap<Reverse<(u64, u32, u32)>>,
+    /// Leases in the order they began (the clock never goes back, so this
+    /// is time order), for the oldest in-flight age; stale entries are
+    /// dropped when they reach the front.
+    pub leases: VecDeque<(u64, u32, u32)>,
     /// First message id that may still be open (ids are in arrival order).
     pub oldest_open: usize,
 }
@@ -86,7 +88,7 @@ impl Recorder {
         }
     }
     pub fn lease_started(&mut self, t: u64, id: u32, receipt: u32) {
-        self.leases.push(Reverse((t, id, receipt)));
+        self.leases.push_back((t, id, receipt));
     }
     pub fn expiry(&mut self, t: u64) {
         self.t.expiries += 1;
@@ -179,17 +181,19 @@ impl Recorder {
 
     pub fn sample_until(&mut self, t: u64, g: Gauges) {
         while self.next_sample <= t && self.s.queue_depth.len() < self.s.arrivals.len() {
-            self.push(g);
+            self.push(g, self.next_sample);
             self.next_sample += self.bucket;
         }
     }
 
-    fn push(&mut self, g: Gauges) {
+    /// One sample of `g`, taken at time `at`.
+    fn push(&mut self, g: Gauges, at: u64) {
+        let age = |since: Option<u64>| since.map_or(0, |s| at.saturating_sub(s));
         self.s.queue_depth.push(g.queue_depth);
         self.s.in_flight.push(g.in_flight);
         self.s.running_handlers.push(g.running);
-        self.s.oldest_in_flight_age_ms.push(g.oldest_in_flight_age);
-        self.s.oldest_message_age_ms.push(g.oldest_message_age);
+        self.s.oldest_in_flight_age_ms.push(age(g.oldest_lease_at));
+        self.s.oldest_message_age_ms.push(age(g.oldest_message_at));
     }
 
     /// The last (partial) bucket's gauges, sampled at the end of the run.
@@ -214,7 +218,7 @@ impl Recorder {
             v.truncate(n);
         }
         while self.s.queue_depth.len() < n {
-            self.push(g);
+            self.push(g, end);
         }
         self.s.queue_depth.truncate(n);
         self.s.in_flight.truncate(n);
@@ -250,15 +254,14 @@ impl Recorder {
 impl Sim<'_> {
     pub(crate) fn gauges(&mut self) -> Gauges {
         {
-            let now = self.now;
             let msgs = &self.msgs;
             let rec = &mut self.rec;
-            while let Some(Reverse((_, id, receipt))) = rec.leases.peek().copied() {
+            while let Some(&(_, id, receipt)) = rec.leases.front() {
                 let m = &msgs[id as usize];
                 if m.state == State::InFlight && m.receive_count == receipt {
                     break;
                 }
-                rec.leases.pop();
+                rec.leases.pop_front();
             }
             while rec.oldest_open < msgs.len()
                 && matches!(
@@ -272,25 +275,35 @@ impl Sim<'_> {
                 queue_depth: self.available_count,
                 in_flight: self.in_flight_count,
                 running: u64::from(self.pool.running()),
-                oldest_in_flight_age: rec
-                    .leases
-                    .peek()
-                    .map_or(0, |Reverse((t, _, _))| now.saturating_sub(*t)),
-                oldest_message_age: msgs
-                    .get(rec.oldest_open)
-                    .map_or(0, |m| now.saturating_sub(m.arrived_at)),
+                oldest_lease_at: rec.leases.front().map(|&(t, _, _)| t),
+                oldest_message_at: msgs.get(rec.oldest_open).map(|m| m.arrived_at),
             }
         }
     }
 }
 
-/// Nearest-rank percentile of sorted values.
-fn nearest_rank(sorted: &[u64], p: f64) -> Option<u64> {
-    if sorted.is_empty() {
-        return None;
+/// Index of the nearest-rank percentile `p` among `n` values, `n > 0`.
+fn rank_index(n: usize, p: f64) -> usize {
+    let rank = (p * n as f64).ceil().max(1.0) as usize;
+    rank.min(n) - 1
+}
+
+/// Nearest-rank p50 and p99 of unsorted values (they get reordered). Two
+/// selections instead of a sort: a million acks need no full order.
+fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
+    if v.is_empty() {
+        return (None, None);
     }
-    let rank = (p * sorted.len() as f64).ceil().max(1.0) as usize;
-    Some(sorted[rank.min(sorted.len()) - 1])
+    let i99 = rank_index(v.len(), 0.99);
+    let i50 = rank_index(v.len(), 0.50);
+    let (low, &mut p99, _) = v.select_nth_unstable(i99);
+    // The i99 + 1 smallest values are `low` and p99 itself.
+    let p50 = if i50 == i99 {
+        p99
+    } else {
+        *low.select_nth_unstable(i50).1
+    };
+    (Some(p50), Some(p99))
 }
 
 pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
@@ -365,15 +378,14 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     totals.end_ms = end;
 
     let mut lat = std::mem::take(&mut sim.rec.ack_latencies);
-    lat.sort_unstable();
-    let p99 = nearest_rank(&lat, 0.99);
+    let (p50, p99) = p50_p99(&mut lat);
     let timeout = sim.cfg.visibility_timeout_ms;
     let report = Report {
         name: sim.scenario.name.clone(),
         seed: sim.seed,
         totals,
         ack_latency_ms: AckLatency {
-            p50: nearest_rank(&lat, 0.50),
+            p50,
             p99,
             p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
         },
@@ -395,5 +407,28 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
         worker_marks: sim.worker_marks,
         messages,
         report,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selected_percentiles_match_sorted_nearest_rank() {
+        for n in 1..200u64 {
+            let mut v: Vec<u64> = (0..n).map(|i| (i * 7919) % 211).collect();
+            let mut sorted = v.clone();
+            sorted.sort_unstable();
+            let want = (
+                Some(sorted[rank_index(sorted.len(), 0.5)]),
+                Some(sorted[rank_index(sorted.len(), 0.99)]),
+            );
+            assert_eq!(p50_p99(&mut v), want, "n = {n}");
+        }
+        assert_eq!(p50_p99(&mut []), (None, None));
+        // Ten values: p50 is the 5th, p99 the 10th.
+        let mut v: Vec<u64> = (1..=10).rev().collect();
+        assert_eq!(p50_p99(&mut v), (Some(5), Some(10)));
     }
 }
