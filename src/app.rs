@@ -1,5 +1,6 @@
 //! The page's state and its one reducer. The scenario being edited is the
-//! single source of truth; every edit re-simulates at once.
+//! single source of truth; every edit re-simulates at once. The share link
+//! is written from this state and read into it (`link.rs`).
 
 use std::rc::Rc;
 
@@ -9,29 +10,39 @@ use yew::prelude::*;
 use crate::charts::Charts;
 use crate::command::Command;
 use crate::controls::Controls;
+use crate::embed::Parts;
+use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::scenario_info::ScenarioInfo;
 use crate::timeline::{Timeline, TimelineView};
-use crate::totals::Totals;
+use crate::totals::{RunSummary, Totals};
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
 
 #[derive(Clone)]
 pub struct State {
-    /// The shipped scenario the edits started from.
+    /// The scenario the edits started from: shipped, or imported.
     pub loaded: Rc<Scenario>,
     pub scenario: Rc<Scenario>,
     pub run: Option<RunHandle>,
     /// Why the last edit could not run; the last good picture stays.
     pub error: Option<String>,
+    /// What the page ignored from the link or an imported file, and why.
+    pub notices: Vec<String>,
     pub playhead_ms: u64,
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
     pub cursor_ms: Option<u64>,
     pub view: TimelineView,
+    /// The timeline's visible range, once the visitor zoomed or a link set it.
+    pub range: Option<(u64, u64)>,
+    pub panel: Option<Panel>,
+    /// Embedded in another page (`?embed=1`), showing only some parts.
+    pub embed: bool,
+    pub parts: Parts,
 }
 
 impl State {
@@ -44,12 +55,17 @@ impl State {
             scenario: Rc::new(s),
             run: None,
             error: None,
+            notices: Vec::new(),
             playhead_ms: 0,
             playing: false,
             speed: 10.0,
             selected: None,
             cursor_ms: None,
             view: TimelineView::Workers,
+            range: None,
+            panel: None,
+            embed: false,
+            parts: Parts::all(),
         };
         st.simulate();
         st.playhead_ms = st.end_ms();
@@ -61,7 +77,7 @@ impl State {
     }
 
     /// Run the scenario; on failure keep the last good run and say why.
-    fn simulate(&mut self) {
+    pub fn simulate(&mut self) {
         let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
         if let Err(why) = crate::budget::check(&self.scenario) {
             self.error = Some(why);
@@ -109,11 +125,17 @@ impl Reducible for State {
                     s.scenario = Rc::new(found.scenario);
                     s.selected = None;
                     s.playing = false;
+                    s.range = None;
                     s.run = None;
                     s.simulate();
                     s.playhead_ms = s.end_ms();
                 }
-                None => s.error = Some(format!("There is no shipped scenario named {name:?}.")),
+                None => {
+                    s.error = Some(format!(
+                        "There is no shipped scenario named {:?}.",
+                        crate::import::shorten(&name)
+                    ))
+                }
             },
             Command::Edit(f) => {
                 let mut next = (*s.scenario).clone();
@@ -125,14 +147,27 @@ impl Reducible for State {
                 s.scenario = Rc::new(*next);
                 s.simulate();
             }
-            Command::Reject(why) => s.error = Some(why),
-            Command::Play => {
-                if s.playhead_ms >= s.end_ms() {
-                    s.playhead_ms = 0;
-                }
-                s.playing = s.end_ms() > 0;
+            Command::Import(next, ignored) => {
+                s.loaded = Rc::new((*next).clone());
+                s.scenario = Rc::new(*next);
+                s.notices = ignored;
+                s.selected = None;
+                s.playing = false;
+                s.range = None;
+                s.run = None;
+                s.simulate();
+                s.playhead_ms = s.end_ms();
             }
+            Command::Reject(why) => s.error = Some(why),
+            Command::Play => play(&mut s),
             Command::Pause => s.playing = false,
+            Command::TogglePlay => {
+                if s.playing {
+                    s.playing = false
+                } else {
+                    play(&mut s)
+                }
+            }
             Command::Speed(x) => s.speed = x.clamp(0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
@@ -172,47 +207,154 @@ impl Reducible for State {
                 s.cursor_ms = t;
             }
             Command::View(v) => s.view = v,
+            Command::Range(from, to) => {
+                let whole = from == 0 && to >= s.end_ms();
+                let next = (!whole).then_some((from, to));
+                if next == s.range {
+                    return self;
+                }
+                s.range = next;
+            }
+            Command::Panel(p) => s.panel = p,
+            Command::DismissNotices => s.notices.clear(),
+            Command::OpenLink(query) => return Rc::new(crate::link::state_from_query(&query)),
         }
         Rc::new(s)
     }
 }
 
+fn play(s: &mut State) {
+    if s.playhead_ms >= s.end_ms() {
+        s.playhead_ms = 0;
+    }
+    s.playing = s.end_ms() > 0;
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
-    let state = use_reducer(State::new);
+    let state = use_reducer(crate::link::initial_state);
     let dispatch = {
         let state = state.clone();
         Callback::from(move |c: Command| state.dispatch(c))
     };
+    let query = crate::link::query_of(&state);
+    crate::link::use_write_query(query.clone());
+    crate::link::use_page_keys(dispatch.clone(), state.panel);
+    crate::link::use_follow_history(dispatch.clone());
+    let page = use_node_ref();
+    crate::link::use_report_height(state.embed, page.clone());
+    let reader = use_mut_ref(|| None);
+    let on_drop = {
+        let dispatch = dispatch.clone();
+        let reader = reader.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if let Some(file) = e
+                .data_transfer()
+                .and_then(|d| d.files())
+                .and_then(|f| f.get(0))
+            {
+                let dispatch = dispatch.clone();
+                crate::panels::read_scenario_file(
+                    file,
+                    &reader,
+                    Callback::from(move |r: crate::import::Imported| match r {
+                        Ok((s, ignored)) => dispatch.emit(Command::Import(Box::new(s), ignored)),
+                        Err(why) => dispatch.emit(Command::Reject(why)),
+                    }),
+                );
+            }
+        })
+    };
+    let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
+
     let run = state.run.clone();
-    let on_select = dispatch.reform(Command::Select);
-    let on_cursor = dispatch.reform(Command::Cursor);
-    let on_view = dispatch.reform(Command::View);
+    let parts = &state.parts;
+    let open = |p: Panel| {
+        let cb = dispatch.clone();
+        let current = state.panel;
+        Callback::from(move |_: MouseEvent| {
+            cb.emit(Command::Panel(if current == Some(p) {
+                None
+            } else {
+                Some(p)
+            }))
+        })
+    };
+    let pressed = |p: Panel| (state.panel == Some(p)).to_string();
+    let full_link = crate::link::full_page_link(&state);
     html! {
-        <div class="page">
-            <header class="page-head">
-                <h1>{"Lease Playground"}</h1>
-                <p class="tagline">{"A message queue and its workers, in your browser: drag the visibility timeout, the heartbeat and the processing time, and watch leases expire, runs overlap and messages reach the dead-letter queue."}</p>
-            </header>
+        <div class={classes!("page", state.embed.then_some("embedded"))} ref={page}
+            ondrop={on_drop} ondragover={on_drag_over}>
+            if state.embed {
+                <header class="embed-head">
+                    <span class="embed-title">{ if state.loaded.title.is_empty() { state.loaded.name.clone() } else { state.loaded.title.clone() } }</span>
+                    <a href={full_link} target="_blank" rel="noopener" id="open-full">{"Open in Lease Playground ↗"}</a>
+                </header>
+            } else {
+                <header class="page-head">
+                    <div>
+                        <h1>{"Lease Playground"}</h1>
+                        <p class="tagline">{"A message queue and its workers, in your browser: drag the visibility timeout, the heartbeat and the processing time, and watch leases expire, runs overlap and messages reach the dead-letter queue."}</p>
+                    </div>
+                    <nav class="page-tools" aria-label="Share, embed and help">
+                        <button type="button" id="open-export" aria-pressed={pressed(Panel::Export)} onclick={open(Panel::Export)}>{"Share and export"}</button>
+                        <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
+                        <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
+                    </nav>
+                </header>
+            }
+            if !state.notices.is_empty() {
+                <div class="notices" role="status" id="link-notices">
+                    <strong>{"Some of the link or file was not used: "}</strong>
+                    <ul>{ for state.notices.iter().map(|n| html! { <li>{n.clone()}</li> }) }</ul>
+                    <button type="button" onclick={dispatch.reform(|_: MouseEvent| Command::DismissNotices)}>{"Dismiss"}</button>
+                </div>
+            }
             if let Some(e) = &state.error {
                 <div class="error" role="alert" id="run-error">
                     <strong>{"This setting cannot run: "}</strong>{e.clone()}
                     <span class="error-note">{" The picture below is the last run that worked."}</span>
                 </div>
             }
-            <div class="layout">
-                <aside class="side">
-                    <Controls scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
-                </aside>
+            if let (Some(Panel::Export), Some(run)) = (state.panel, &run) {
+                <ExportPanel run={run.clone()} scenario={state.scenario.clone()} link={crate::link::absolute(&query)}
+                    view={state.view} range={state.range} on_command={dispatch.clone()} />
+            }
+            if state.panel == Some(Panel::Embed) {
+                <EmbedPanel query={crate::link::query_without_embed(&state)} on_command={dispatch.clone()} />
+            }
+            if state.panel == Some(Panel::Help) {
+                <HelpOverlay on_command={dispatch.clone()} />
+            }
+            <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
+                if parts.shows("controls") {
+                    <aside class="side">
+                        <Controls scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                    </aside>
+                }
                 <main class="main">
-                    <ScenarioInfo scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                    if parts.shows("scenario") {
+                        <ScenarioInfo scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                    }
                     if let Some(run) = run {
-                        <Totals run={run.clone()} playhead_ms={state.playhead_ms} />
-                        <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
-                        <Timeline run={run.clone()} playhead_ms={state.playhead_ms} view={state.view}
-                            selected_message={state.selected} on_select={on_select} on_cursor={on_cursor}
-                            cursor_ms={state.cursor_ms} on_view={on_view} />
-                        <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} />
+                        if parts.shows("totals") {
+                            <Totals run={run.clone()} playhead_ms={state.playhead_ms} />
+                        }
+                        <RunSummary run={run.clone()} />
+                        if parts.shows("playback") {
+                            <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
+                        }
+                        if parts.shows("timeline") {
+                            <Timeline run={run.clone()} playhead_ms={state.playhead_ms} view={state.view}
+                                selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
+                                on_cursor={dispatch.reform(Command::Cursor)}
+                                cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
+                                range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
+                        }
+                        if parts.shows("charts") {
+                            <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} />
+                        }
                     }
                 </main>
             </div>

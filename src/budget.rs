@@ -60,8 +60,10 @@ mod tests {
 
     #[test]
     fn a_heartbeat_every_millisecond_for_hours_is_refused() {
-        let mut s = Scenario::default();
-        s.duration_ms = 4 * 3_600_000;
+        let mut s = Scenario {
+            duration_ms: 4 * 3_600_000,
+            ..Default::default()
+        };
         s.workers.count = 64;
         s.arrivals.backlog = 64;
         s.work.dist = lease_sim::scenario::Dist::Constant { ms: 4 * 3_600_000 };

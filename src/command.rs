@@ -6,6 +6,7 @@ use std::rc::Rc;
 
 use lease_sim::Scenario;
 
+use crate::panels::Panel;
 use crate::timeline::TimelineView;
 
 #[derive(Clone)]
@@ -14,22 +15,35 @@ pub enum Command {
     Load(String),
     /// Change the scenario being edited (a control moved), then re-simulate.
     Edit(Rc<dyn Fn(&mut Scenario)>),
-    /// Replace the whole scenario (back to the loaded one, an import).
+    /// Replace the whole scenario (back to the loaded one).
     Replace(Box<Scenario>),
+    /// An imported file: it becomes the scenario edits start from. The
+    /// strings name the fields the file had that the page ignored.
+    Import(Box<Scenario>, Vec<String>),
     /// A control that could not take its input explains why.
     Reject(String),
     Play,
     Pause,
+    TogglePlay,
     /// Speed of playback: simulated ms per real ms.
     Speed(f64),
     /// Move the playhead to the next (or previous) event.
     Step(bool),
+    /// Move the playhead; past the end means the end.
     Seek(u64),
     /// Real milliseconds passed while playing.
     Tick(f64),
     Select(Option<u32>),
     Cursor(Option<u64>),
     View(TimelineView),
+    /// The timeline's visible time range changed.
+    Range(u64, u64),
+    /// Open a panel, or close the open one.
+    Panel(Option<Panel>),
+    /// The visitor has read the link's notices.
+    DismissNotices,
+    /// The address changed under the page (back, forward): open that link.
+    OpenLink(String),
 }
 
 impl PartialEq for Command {

@@ -8,11 +8,18 @@ mod budget;
 mod charts;
 mod command;
 mod controls;
+mod download;
+mod embed;
+mod import;
+mod link;
+mod panels;
 mod playback;
 mod run_handle;
 mod scenario_info;
+mod shortcuts;
 mod timeline;
 mod totals;
+mod url;
 
 fn main() {
     #[cfg(target_arch = "wasm32")]

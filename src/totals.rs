@@ -96,3 +96,43 @@ pub fn totals(props: &TotalsProps) -> Html {
         </section>
     }
 }
+
+#[derive(Properties, PartialEq)]
+pub struct RunSummaryProps {
+    pub run: RunHandle,
+}
+
+/// The run in one paragraph, for screen readers: the canvas and the charts
+/// are pictures, and this says what they show.
+#[function_component(RunSummary)]
+pub fn run_summary(p: &RunSummaryProps) -> Html {
+    html! {
+        <p class="sr-only" id="run-summary" aria-live="polite">{summary_text(&p.run)}</p>
+    }
+}
+
+pub fn summary_text(run: &lease_sim::Run) -> String {
+    let t = &run.report.totals;
+    let minutes = run.end_ms as f64 / 60_000.0;
+    let ratio = match run.report.ack_latency_ms.p99_over_timeout {
+        Some(r) => format!("ack latency p99 is {r:.2} times the visibility timeout"),
+        None => "no ack was accepted".to_string(),
+    };
+    format!(
+        "The run lasted {minutes:.1} minutes with {} workers and a visibility timeout of {} seconds. \
+         {} messages arrived; {} were deleted after an accepted ack; {} were dead-lettered by expiry \
+         and {} after failures. There were {} deliveries, {} of them redeliveries; {} runs overlapped \
+         another run of the same message; {} acks were rejected; {} effects were duplicates; {ratio}.",
+        run.worker_count,
+        run.visibility_timeout_ms as f64 / 1000.0,
+        t.arrived,
+        t.deleted,
+        t.dead_lettered_expired,
+        t.dead_lettered_failed,
+        t.deliveries,
+        t.redeliveries,
+        t.overlapping_runs,
+        t.acks_rejected,
+        t.duplicate_effects,
+    )
+}

@@ -61,6 +61,12 @@ pub struct TimelineProps {
     /// link) hears of it here.
     #[prop_or_default]
     pub on_view: Callback<TimelineView>,
+    /// The visible time range to open with (a share link's `from`/`to`).
+    #[prop_or_default]
+    pub range_ms: Option<(u64, u64)>,
+    /// The visible time range changed (zoom, pan, fit), for the share link.
+    #[prop_or_default]
+    pub on_range: Callback<(u64, u64)>,
 }
 
 pub enum Msg {
@@ -93,6 +99,7 @@ pub struct Timeline {
     summary: String,
     paints: u64,
     paint_after_render: bool,
+    last_range: (u64, u64),
 }
 
 /// The canvas grows with its lanes up to this height, then scrolls.
@@ -109,7 +116,7 @@ impl Component for Timeline {
         Timeline {
             canvas: NodeRef::default(),
             index: Rc::new(RunIndex::new(&props.run)),
-            scale: TimeScale::fit(props.run.end_ms as f64, 800.0),
+            scale: initial_scale(props.run.end_ms, props.range_ms),
             scroll_px: 0.0,
             view: props.view,
             hover: None,
@@ -122,6 +129,7 @@ impl Component for Timeline {
             summary: summary(&props.run),
             paints: 0,
             paint_after_render: false,
+            last_range: (0, 0),
         }
     }
 
@@ -440,6 +448,14 @@ impl Timeline {
             }
             ViewCommand::Deselect => ctx.props().on_select.emit(None),
         }
+        let range = (
+            self.scale.start_ms.round() as u64,
+            self.scale.end_ms.round() as u64,
+        );
+        if range != self.last_range {
+            self.last_range = range;
+            ctx.props().on_range.emit(range);
+        }
         self.schedule(ctx);
     }
 
@@ -571,6 +587,19 @@ impl Timeline {
         );
         resized
     }
+}
+
+/// The whole run, or the range a link asked for when it lies inside the run.
+fn initial_scale(end_ms: u64, range: Option<(u64, u64)>) -> TimeScale {
+    let mut scale = TimeScale::fit(end_ms as f64, 800.0);
+    if let Some((from, to)) = range {
+        if from < to {
+            scale.start_ms = from as f64;
+            scale.end_ms = to as f64;
+            scale.clamp();
+        }
+    }
+    scale
 }
 
 /// Said over an empty canvas, so that a blank picture is never a puzzle.

@@ -3,6 +3,7 @@
 //! natively. The page reads a `lease_sim::Run` through these functions and
 //! never re-derives a broker rule.
 
+pub mod export;
 pub mod format;
 pub mod hit;
 pub mod index;

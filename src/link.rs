@@ -1,0 +1,299 @@
+//! The page's side of the share link: the state read from `location.search`
+//! when the page opens, the query written back with `replaceState` as the
+//! visitor works, page-wide keys, and the height an embed reports to its
+//! parent. The codec itself (`url`) is pure and tested natively.
+
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+use crate::app::State;
+use crate::command::Command;
+use crate::embed::{Parts, HEIGHT_MESSAGE};
+use crate::panels::Panel;
+use crate::timeline::TimelineView;
+use crate::url::{decode_within, encode, Link, LinkView, DEFAULT_BASE};
+
+/// How long the address bar waits for the hand to stop before it follows.
+const WRITE_DELAY_MS: u32 = 250;
+
+/// The state a visitor's link asks for, with notices for what it could not use.
+pub fn initial_state() -> State {
+    let search = gloo::utils::window()
+        .location()
+        .search()
+        .unwrap_or_default();
+    state_from_query(search.strip_prefix('?').unwrap_or(&search))
+}
+
+pub fn state_from_query(query: &str) -> State {
+    let mut st = State::new();
+    // The page's own budget, so that a link never opens on a refused run.
+    let (link, notices) = decode_within(query, &crate::budget::check);
+    st.notices = notices.iter().map(|n| n.to_string()).collect();
+    let Some(link) = link else {
+        return st;
+    };
+    let base = lease_sim::shipped::find(&link.base)
+        .map(|s| s.scenario)
+        .unwrap_or_else(|| (*st.loaded).clone());
+    st.loaded = Rc::new(base);
+    st.scenario = Rc::new(link.scenario);
+    st.run = None;
+    st.simulate();
+    let v = link.view;
+    st.view = match v.timeline.as_deref() {
+        Some("messages") => TimelineView::Messages,
+        _ => TimelineView::Workers,
+    };
+    st.range = match (v.from_ms, v.to_ms) {
+        (Some(a), Some(b)) if a < b => Some((a, b)),
+        _ => None,
+    };
+    st.playhead_ms = v.playhead_ms.map_or(st.end_ms(), |t| t.min(st.end_ms()));
+    st.selected = v.message.filter(|m| {
+        st.run
+            .as_ref()
+            .is_some_and(|r| (*m as usize) < r.messages.len())
+    });
+    st.panel = v.panel.as_deref().and_then(Panel::from_name);
+    st.embed = v.embed;
+    if v.embed {
+        st.parts = Parts::embed(v.panels.as_deref().unwrap_or(&[]));
+    }
+    st
+}
+
+/// The link for this state. The playhead is left out while playing, so the
+/// address bar is not rewritten sixty times a second.
+pub fn link_of(st: &State) -> Link {
+    let base = if lease_sim::shipped::find(&st.loaded.name).is_some() {
+        st.loaded.name.clone()
+    } else {
+        DEFAULT_BASE.to_string()
+    };
+    let at_end = st.playhead_ms >= st.end_ms();
+    Link {
+        base,
+        scenario: (*st.scenario).clone(),
+        view: LinkView {
+            from_ms: st.range.map(|r| r.0),
+            to_ms: st.range.map(|r| r.1),
+            message: st.selected,
+            panel: st.panel.map(|p| p.name().to_string()),
+            timeline: (st.view == TimelineView::Messages).then(|| "messages".to_string()),
+            embed: st.embed,
+            panels: st.parts.names().map(|v| v.to_vec()),
+            playhead_ms: (!st.playing && !at_end).then_some(st.playhead_ms),
+        },
+    }
+}
+
+pub fn query_of(st: &State) -> String {
+    encode(&link_of(st))
+}
+
+/// The query for an embed of this state: the run, without this page's own
+/// embed settings or open panel.
+pub fn query_without_embed(st: &State) -> String {
+    let mut link = link_of(st);
+    link.view.embed = false;
+    link.view.panels = None;
+    link.view.panel = None;
+    encode(&link)
+}
+
+/// The full playground showing what this embed shows.
+pub fn full_page_link(st: &State) -> String {
+    absolute(&query_without_embed(st))
+}
+
+/// `query` as a whole address on this page's origin and path.
+pub fn absolute(query: &str) -> String {
+    let location = gloo::utils::window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_else(|_| "/".into());
+    if query.is_empty() {
+        format!("{origin}{path}")
+    } else {
+        format!("{origin}{path}?{query}")
+    }
+}
+
+/// Writes `query` to the address bar once the hand has stopped moving.
+#[hook]
+pub fn use_write_query(query: String) {
+    use_effect_with(query, |query| {
+        let query = query.clone();
+        let timeout = Timeout::new(WRITE_DELAY_MS, move || {
+            let window = gloo::utils::window();
+            let current = window.location().search().unwrap_or_default();
+            let wanted = if query.is_empty() {
+                String::new()
+            } else {
+                format!("?{query}")
+            };
+            if current != wanted {
+                let path = window.location().pathname().unwrap_or_else(|_| "/".into());
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(
+                        &JsValue::NULL,
+                        "",
+                        Some(&format!("{path}{wanted}")),
+                    );
+                }
+            }
+        });
+        move || drop(timeout)
+    });
+}
+
+/// Back and forward move between links the visitor opened on this page:
+/// each one is read afresh, with its own notices.
+#[hook]
+pub fn use_follow_history(dispatch: Callback<Command>) {
+    use_effect_with((), move |_| {
+        let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
+            let search = gloo::utils::window()
+                .location()
+                .search()
+                .unwrap_or_default();
+            let query = search.strip_prefix('?').unwrap_or(&search).to_string();
+            dispatch.emit(Command::OpenLink(query));
+        });
+        move || drop(listener)
+    });
+}
+
+/// Page-wide shortcuts (`shortcuts.rs`), ignored while the visitor types in
+/// a field, moves a slider or steers the timeline, which have keys of their own.
+#[hook]
+pub fn use_page_keys(dispatch: Callback<Command>, open: Option<Panel>) {
+    use_effect_with(open, move |&open| {
+        // Not passive: a shortcut's key must not also scroll the page.
+        let options = gloo::events::EventListenerOptions::enable_prevent_default();
+        let listener = EventListener::new_with_options(
+            &gloo::utils::document(),
+            "keydown",
+            options,
+            move |e| {
+                let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                    return;
+                };
+                if e.ctrl_key() || e.meta_key() || e.alt_key() || owns_keys(e.target()) {
+                    return;
+                }
+                if let Some(cmd) =
+                    crate::shortcuts::page_command(&e.code(), &e.key(), e.shift_key(), open)
+                {
+                    e.prevent_default();
+                    dispatch.emit(cmd);
+                }
+            },
+        );
+        move || drop(listener)
+    });
+}
+
+/// Form fields, buttons and the timeline canvas handle their own keys.
+fn owns_keys(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    matches!(
+        el.tag_name().to_ascii_lowercase().as_str(),
+        "input" | "select" | "textarea" | "button" | "canvas" | "a" | "summary"
+    ) || el.closest("[contenteditable]").ok().flatten().is_some()
+}
+
+/// In an embed, tells the parent page the content's height whenever it
+/// changes, so the parent can size the iframe (`embed::snippet`).
+#[hook]
+pub fn use_report_height(embed: bool, page: NodeRef) {
+    use_effect_with(embed, move |&embed| {
+        let mut keep: Option<(
+            web_sys::ResizeObserver,
+            wasm_bindgen::closure::Closure<dyn Fn()>,
+        )> = None;
+        let window = gloo::utils::window();
+        let framed = window
+            .parent()
+            .ok()
+            .flatten()
+            .is_some_and(|p| !js_sys::Object::is(&p, &window));
+        if let (true, true, Some(el)) = (embed, framed, page.cast::<web_sys::Element>()) {
+            let target = el.clone();
+            let report = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                let height = target.scroll_height();
+                let msg = js_sys::Object::new();
+                let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+                let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+                if let Ok(Some(parent)) = gloo::utils::window().parent() {
+                    // The height is not a secret; any embedding origin may read it.
+                    let _ = parent.post_message(&msg, "*");
+                }
+            });
+            if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
+                observer.observe(&el);
+                keep = Some((observer, report));
+            }
+        }
+        move || {
+            if let Some((observer, _report)) = keep {
+                observer.disconnect();
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_query_is_the_default_page() {
+        let st = state_from_query("");
+        assert_eq!(st.loaded.name, crate::app::DEFAULT_SCENARIO);
+        assert!(st.notices.is_empty());
+        assert!(!st.embed);
+    }
+
+    #[test]
+    fn a_link_round_trips_through_the_state() {
+        let st = state_from_query(
+            "scenario=clip-surge&timeout=45s&hb=10s&cap=20&view=messages&from=60s&to=120s&panel=export&t=30s",
+        );
+        assert!(st.notices.is_empty(), "{:?}", st.notices);
+        assert_eq!(st.loaded.name, "clip-surge");
+        assert_eq!(st.view, TimelineView::Messages);
+        assert_eq!(st.range, Some((60_000, 120_000)));
+        assert_eq!(st.panel, Some(Panel::Export));
+        assert_eq!(st.playhead_ms, 30_000);
+        let again = state_from_query(&query_of(&st));
+        assert_eq!(again.scenario, st.scenario);
+        assert_eq!(again.range, st.range);
+        assert_eq!(again.playhead_ms, st.playhead_ms);
+        assert_eq!(
+            again.run.as_ref().map(|r| r.log_hash()),
+            st.run.as_ref().map(|r| r.log_hash())
+        );
+    }
+
+    #[test]
+    fn an_embed_link_shows_only_its_parts() {
+        let st = state_from_query("scenario=hung-handler&embed=1&panels=timeline,totals");
+        assert!(st.embed);
+        assert!(st.parts.shows("timeline") && st.parts.shows("totals"));
+        assert!(!st.parts.shows("controls"));
+    }
+
+    #[test]
+    fn a_bad_link_still_opens_with_notices() {
+        let st = state_from_query("scenario=%3Cscript%3E&timeout=NaN&workers=-3&zzz=1");
+        assert!(st.run.is_some());
+        assert!(st.notices.len() >= 3, "{:?}", st.notices);
+    }
+}

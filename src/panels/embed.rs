@@ -1,0 +1,122 @@
+//! The embed-code generator: choose the size and the parts, see a live
+//! preview, copy the snippet.
+
+use yew::prelude::*;
+
+use crate::command::Command;
+use crate::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    /// The share link's query (without `embed` and `panels`).
+    pub query: String,
+    pub on_command: Callback<Command>,
+}
+
+#[function_component(EmbedPanel)]
+pub fn embed_panel(p: &EmbedProps) -> Html {
+    let parts = use_state(|| {
+        DEFAULT_EMBED_PARTS
+            .iter()
+            .map(|s| s.to_string())
+            .collect::<Vec<_>>()
+    });
+    let width = use_state(|| 640u32);
+    let height = use_state(|| 520u32);
+    let copied = use_state(|| None::<bool>);
+
+    let location = gloo::utils::window().location();
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_else(|_| "/".into())
+    );
+    let src = format!(
+        "{base}?{}{}embed=1&panels={}",
+        p.query,
+        if p.query.is_empty() { "" } else { "&" },
+        parts.join(",")
+    );
+    let code = snippet(&src, *height, "Lease Playground");
+
+    let toggle = |name: &'static str| {
+        let parts = parts.clone();
+        Callback::from(move |_: Event| {
+            let mut v: Vec<String> = (*parts).clone();
+            if let Some(i) = v.iter().position(|p| p == name) {
+                v.remove(i);
+            } else {
+                v.push(name.to_string());
+            }
+            // Keep page order, so the link reads the same whatever the clicks.
+            v.sort_by_key(|p| EMBED_PARTS.iter().position(|(n, _)| n == p));
+            parts.set(v);
+        })
+    };
+    let number = |state: UseStateHandle<u32>, lo: u32, hi: u32| {
+        Callback::from(move |e: Event| {
+            let v: u32 = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(*state);
+            state.set(v.clamp(lo, hi));
+        })
+    };
+    let copy = {
+        let copied = copied.clone();
+        let code = code.clone();
+        Callback::from(move |_: MouseEvent| {
+            let promise = gloo::utils::window()
+                .navigator()
+                .clipboard()
+                .write_text(&code);
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.set(Some(
+                    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
+                ));
+            });
+        })
+    };
+    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
+    html! {
+        <section class="panel" id="embed-panel" aria-labelledby="embed-title">
+            <div class="panel-head">
+                <h2 id="embed-title">{"Embed this playground"}</h2>
+                <button type="button" class="panel-close" onclick={close} aria-label="Close Embed">{"Close"}</button>
+            </div>
+            <fieldset class="panel-row">
+                <legend>{"Show"}</legend>
+                { for EMBED_PARTS.iter().map(|(name, label)| html! {
+                    <label class="toggle">
+                        <input type="checkbox" id={format!("embed-part-{name}")} checked={parts.contains(&name.to_string())}
+                            onchange={toggle(name)} />
+                        {*label}
+                    </label>
+                }) }
+            </fieldset>
+            <div class="panel-row">
+                <label for="embed-width">{"Preview width (px)"}</label>
+                <input id="embed-width" type="number" min="320" max="1600" value={width.to_string()} onchange={number(width.clone(), 320, 1600)} />
+                <label for="embed-height">{"Height (px)"}</label>
+                <input id="embed-height" type="number" min="200" max="4000" value={height.to_string()} onchange={number(height.clone(), 200, 4000)} />
+            </div>
+            <label for="embed-code">{"Paste this into your page"}</label>
+            <textarea id="embed-code" readonly=true rows="9" value={code} />
+            <div class="panel-row">
+                <button type="button" id="copy-embed" onclick={copy}>{"Copy embed code"}</button>
+                { match *copied {
+                    Some(true) => html! { <span class="status ok" role="status">{"Copied."}</span> },
+                    Some(false) => html! { <span class="status bad" role="alert">{"The browser would not copy; select the code and copy it by hand."}</span> },
+                    None => html! {},
+                } }
+            </div>
+            <p class="muted">{"Live preview, at the chosen width:"}</p>
+            <div class="embed-preview">
+                <iframe id="embed-preview" src={src} title="Preview of the embedded playground"
+                    width={width.to_string()} height={height.to_string()} style="border:1px solid var(--border);max-width:100%"></iframe>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,441 @@
+//! The share link (issue 6): the page's whole state in the query string, with
+//! short readable names, `?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s`.
+//!
+//! `encode` writes the shipped scenario the edits start from and only the
+//! fields that differ from it; whatever the short fields cannot say (an
+//! imported file's faults, surges, a custom mix) goes whole into `data=`.
+//! Either way `decode(encode(link))` rebuilds the very same `Scenario`, so the
+//! run is the same event for event.
+//!
+//! `decode` is tolerant field by field: a bad value keeps the base's value and
+//! yields a `Notice` naming the field, the value and what is allowed; fields
+//! that are each fine but together cannot run are dropped one by one until
+//! the scenario validates and fits the run-size budget. A hostile link (ten
+//! thousand parameters, huge numbers, NaN, markup, broken escapes) is cut to
+//! size first and can only produce notices, never a panic.
+//!
+//! Pure Rust, no web API: the page reads and writes `location.search` and
+//! calls these two functions.
+
+mod fields;
+mod units;
+mod view;
+
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
+use base64::engine::DecodePaddingMode;
+use base64::Engine as _;
+use lease_sim::scenario::Scenario;
+use lease_sim::{parse_scenario, shipped, validate};
+
+// The page builds its panel menus from these lists; until it does, only tests read them.
+#[allow(unused_imports)]
+pub use view::{LinkView, EMBED_PANELS, PANELS, TIMELINES};
+
+/// The scenario a link starts from when it names none (the page's default).
+pub const DEFAULT_BASE: &str = "ninety-second-message";
+/// Longer links are cut at the last whole parameter before this length.
+pub const MAX_QUERY_BYTES: usize = 8 * 1024;
+/// Parameters beyond these are counted, not read.
+pub const MAX_PARAMS: usize = 200;
+/// Notices beyond these are summed up in one last notice.
+pub const MAX_NOTICES: usize = 20;
+/// A notice quotes at most this much of the value it ignored.
+pub const MAX_VALUE_CHARS: usize = 60;
+/// `data=` longer than this is refused (it would not fit in the link anyway).
+pub const MAX_DATA_CHARS: usize = 8_000;
+const MAX_WHY_CHARS: usize = 300;
+
+/// The page's state as a link carries it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    /// The shipped scenario the edits start from (`?scenario=`).
+    pub base: String,
+    /// The scenario to run: the base with the link's edits.
+    pub scenario: Scenario,
+    pub view: LinkView,
+}
+
+/// A parameter the link had but the page did not use, and why. Plain text:
+/// the page must escape it like any other text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Notice {
+    /// The parameter's name (`timeout`), or `(link)` for the link as a whole.
+    pub field: String,
+    /// The value as given, cut to `MAX_VALUE_CHARS` characters.
+    pub value: String,
+    /// What was wrong, and what is allowed.
+    pub why: String,
+}
+
+impl Notice {
+    fn new(field: &str, value: &str, why: &str) -> Notice {
+        Notice {
+            field: clip(field, MAX_VALUE_CHARS),
+            value: clip(value, MAX_VALUE_CHARS),
+            why: clip(why, MAX_WHY_CHARS),
+        }
+    }
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{}: {}", self.field, self.why)
+        } else {
+            write!(f, "{} = {:?}: {}", self.field, self.value, self.why)
+        }
+    }
+}
+
+/// At most `max` characters, control characters shown as U+FFFD so that a
+/// notice cannot carry line breaks or terminal escapes into the page.
+fn clip(text: &str, max: usize) -> String {
+    let mut out: String = text
+        .chars()
+        .take(max)
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    if text.chars().nth(max).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Collects notices up to `MAX_NOTICES`, then only counts them.
+#[derive(Default)]
+struct Notices {
+    list: Vec<Notice>,
+    more: usize,
+}
+
+impl Notices {
+    fn push(&mut self, field: &str, value: &str, why: &str) {
+        if self.list.len() < MAX_NOTICES {
+            self.list.push(Notice::new(field, value, why));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    fn finish(mut self) -> Vec<Notice> {
+        if self.more > 0 {
+            self.list.push(Notice::new(
+                "(link)",
+                "",
+                &format!("and {} more ignored parameters or values", self.more),
+            ));
+        }
+        self.list
+    }
+}
+
+/// The text fields that do not change the run: `data=` leaves them out when
+/// they are the base's, which keeps a link to an edited shipped scenario short.
+const PROSE: [&str; 4] = ["title", "explanation", "look_for", "variant_of"];
+
+fn prose(s: &Scenario, key: &str) -> String {
+    match key {
+        "title" => s.title.clone(),
+        "explanation" => s.explanation.clone(),
+        "look_for" => s.look_for.clone(),
+        _ => s.variant_of.clone(),
+    }
+}
+
+/// base64url with or without padding: links pass through tools that add it.
+fn data_engine() -> GeneralPurpose {
+    GeneralPurpose::new(
+        &base64::alphabet::URL_SAFE,
+        GeneralPurposeConfig::new()
+            .with_encode_padding(false)
+            .with_decode_padding_mode(DecodePaddingMode::Indifferent),
+    )
+}
+
+fn decode_data(
+    text: &str,
+    base: &Scenario,
+    budget: &dyn Fn(&Scenario) -> Result<(), String>,
+) -> Result<Scenario, String> {
+    if text.len() > MAX_DATA_CHARS {
+        return Err(format!(
+            "is {} characters long; at most {MAX_DATA_CHARS} are read",
+            text.len()
+        ));
+    }
+    let bytes = data_engine()
+        .decode(text.trim())
+        .map_err(|_| "is not base64url text (A-Z, a-z, 0-9, - and _)".to_string())?;
+    let json = String::from_utf8(bytes).map_err(|_| "does not decode to UTF-8 text".to_string())?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(&json).map_err(|e| format!("is not a JSON scenario: {e}"))?;
+    if let Some(obj) = value.as_object_mut() {
+        for key in PROSE {
+            if !obj.contains_key(key) {
+                obj.insert(key.into(), prose(base, key).into());
+            }
+        }
+    }
+    let s = parse_scenario(&value.to_string())
+        .map_err(|e| format!("is not a scenario that can run: {e}"))?;
+    budget(&s).map_err(|e| format!("is too large a run for this page: {e}"))?;
+    Ok(s)
+}
+
+/// The whole scenario as `data=`. Prose equal to the base's is left out; if
+/// the result is still too long for a link, prose is blanked (the run does
+/// not depend on it).
+fn encode_data(base: &Scenario, target: &Scenario) -> String {
+    let Ok(serde_json::Value::Object(mut obj)) = serde_json::to_value(target) else {
+        return String::new();
+    };
+    for key in PROSE {
+        let mine = prose(target, key);
+        if mine == prose(base, key) {
+            obj.remove(key);
+        } else {
+            obj.insert(key.into(), mine.into());
+        }
+    }
+    let text = data_engine().encode(serde_json::Value::Object(obj.clone()).to_string());
+    if text.len() <= MAX_DATA_CHARS {
+        return text;
+    }
+    for key in PROSE {
+        obj.insert(key.into(), String::new().into());
+    }
+    data_engine().encode(serde_json::Value::Object(obj).to_string())
+}
+
+/// The query cut at the last whole parameter within `MAX_QUERY_BYTES`.
+fn cut_to_size<'a>(query: &'a str, notes: &mut Notices) -> &'a str {
+    if query.len() <= MAX_QUERY_BYTES {
+        return query;
+    }
+    notes.push(
+        "(link)",
+        &format!("{} bytes", query.len()),
+        &format!("is too long: only the first {MAX_QUERY_BYTES} bytes are read"),
+    );
+    // `&` is ASCII, so its index is a character boundary.
+    let head = query.as_bytes().get(..MAX_QUERY_BYTES).unwrap_or_default();
+    let end = head.iter().rposition(|b| *b == b'&').unwrap_or(0);
+    query.get(..end).unwrap_or_default()
+}
+
+/// The shipped scenario named, or the default one (with a notice).
+fn base_of(name: Option<&str>, notes: &mut Notices) -> (String, Scenario) {
+    let found = name.and_then(|n| shipped::find(n.trim()));
+    if let (Some(n), None) = (name, &found) {
+        notes.push(
+            "scenario",
+            n,
+            &format!("is not a shipped scenario; the link starts from {DEFAULT_BASE}"),
+        );
+    }
+    match found.or_else(|| shipped::find(DEFAULT_BASE)) {
+        Some(s) => (s.name.to_string(), s.scenario),
+        None => (DEFAULT_BASE.to_string(), Scenario::default()),
+    }
+}
+
+/// Read a share link's query (with or without the leading `?`). `None` when
+/// it names nothing the page knows (the page then shows its default); the
+/// notices list every parameter or value that was ignored, and why. The
+/// scenario always validates, the engine's run-size limits included.
+pub fn decode(query: &str) -> (Option<Link>, Vec<Notice>) {
+    decode_within(query, &|_| Ok(()))
+}
+
+/// `decode`, with a further limit the scenario must meet (the page's own,
+/// smaller run-size budget): overrides that pass it are dropped like those
+/// that fail `validate`, and so is a `data=` scenario. `Err` says why.
+pub fn decode_within(
+    query: &str,
+    budget: &dyn Fn(&Scenario) -> Result<(), String>,
+) -> (Option<Link>, Vec<Notice>) {
+    let mut notes = Notices::default();
+    let query = query.strip_prefix('?').unwrap_or(query);
+    let query = cut_to_size(query, &mut notes);
+
+    let mut pairs = form_urlencoded::parse(query.as_bytes());
+    let params: Vec<(String, String)> = pairs
+        .by_ref()
+        .take(MAX_PARAMS)
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    let rest = pairs.count();
+    if rest > 0 {
+        notes.push(
+            "(link)",
+            &format!("{} parameters", MAX_PARAMS + rest),
+            &format!("has too many parameters: only the first {MAX_PARAMS} are read"),
+        );
+    }
+
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut base_name: Option<String> = None;
+    let mut data: Option<String> = None;
+    let mut overrides: Vec<fields::Override> = Vec::new();
+    let mut view_params: Vec<(&'static str, String)> = Vec::new();
+    let mut known = false;
+    for (key, value) in &params {
+        let name: Option<&'static str> = match key.trim().to_ascii_lowercase().as_str() {
+            "scenario" => Some("scenario"),
+            "data" => Some("data"),
+            k => fields::find(k)
+                .map(|i| fields::FIELDS[i].name)
+                .or_else(|| view::find(k)),
+        };
+        let Some(name) = name else {
+            notes.push(key, value, "is not a setting of this page; it is ignored");
+            continue;
+        };
+        known = true;
+        if seen.contains(&name) {
+            notes.push(
+                key,
+                value,
+                "is given more than once; the first value is used",
+            );
+            continue;
+        }
+        seen.push(name);
+        match name {
+            "scenario" => base_name = Some(value.clone()),
+            "data" => data = Some(value.clone()),
+            _ => match fields::find(name) {
+                Some(i) => match fields::FIELDS[i].parse(value) {
+                    Ok(v) => overrides.push(fields::Override {
+                        field: i,
+                        value: v,
+                        text: value.clone(),
+                    }),
+                    Err(why) => {
+                        notes.push(name, value, &format!("{why}; the scenario's value is kept"))
+                    }
+                },
+                None => view_params.push((name, value.clone())),
+            },
+        }
+    }
+
+    let (base, base_scenario) = base_of(base_name.as_deref(), &mut notes);
+    let start = match &data {
+        Some(text) => decode_data(text, &base_scenario, budget).unwrap_or_else(|why| {
+            notes.push("data", text, &format!("{why}; the link starts from {base}"));
+            base_scenario.clone()
+        }),
+        None => base_scenario.clone(),
+    };
+    overrides.sort_by_key(|o| o.field);
+    let scenario = apply_runnable(&start, &overrides, budget, &mut notes);
+
+    let (view, refused) = view::parse(&view_params, scenario.duration_ms);
+    for (name, value, why) in refused {
+        notes.push(name, &value, &why);
+    }
+    let link = known.then_some(Link {
+        base,
+        scenario,
+        view,
+    });
+    (link, notes.finish())
+}
+
+/// All the overrides if together they can run; otherwise each in turn,
+/// keeping those that still leave a scenario that validates and fits.
+fn apply_runnable(
+    start: &Scenario,
+    overrides: &[fields::Override],
+    budget: &dyn Fn(&Scenario) -> Result<(), String>,
+    notes: &mut Notices,
+) -> Scenario {
+    let runs = |s: &Scenario| {
+        validate(s)
+            .map_err(|e| e.to_string())
+            .and_then(|()| budget(s))
+    };
+    if let Ok(s) = fields::apply(start, overrides) {
+        if runs(&s).is_ok() {
+            return s;
+        }
+    }
+    let mut kept: Vec<fields::Override> = Vec::new();
+    let mut scenario = start.clone();
+    for o in overrides {
+        kept.push(o.clone());
+        let name = fields::FIELDS[o.field].name;
+        let why = match fields::apply(start, &kept) {
+            Ok(s) => match runs(&s) {
+                Ok(()) => {
+                    scenario = s;
+                    continue;
+                }
+                Err(e) => format!("cannot run with the link's other settings: {e}"),
+            },
+            Err((i, why)) if i == o.field => why,
+            Err((i, why)) => format!("conflicts with {}: {why}", fields::FIELDS[i].name),
+        };
+        kept.pop();
+        notes.push(
+            name,
+            &o.text,
+            &format!("{why}; the scenario's value is kept"),
+        );
+    }
+    scenario
+}
+
+/// Characters a query value may carry as they are; the rest is %-escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',') {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn join(parts: &[(&str, String)]) -> String {
+    parts
+        .iter()
+        .map(|(k, v)| format!("{k}={}", escape(v)))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// The link's query string, without `?`: `scenario=NAME`, then the fields
+/// that differ from that shipped scenario (or `data=` with the whole
+/// scenario when the fields cannot say it exactly), then the view.
+pub fn encode(link: &Link) -> String {
+    let (base, base_scenario) = match shipped::find(&link.base) {
+        Some(s) => (s.name.to_string(), s.scenario),
+        None => base_of(None, &mut Notices::default()),
+    };
+    let rebuilds = |parts: &[(&str, String)]| {
+        decode(&join(parts)).0.map(|l| l.scenario).as_ref() == Some(&link.scenario)
+    };
+    let mut parts: Vec<(&str, String)> = vec![("scenario", base.clone())];
+    parts.extend(fields::diff(&base_scenario, &link.scenario));
+    if !rebuilds(&parts) {
+        let whole = vec![
+            ("scenario", base.clone()),
+            ("data", encode_data(&base_scenario, &link.scenario)),
+        ];
+        // A scenario that cannot run rebuilds from neither; keep the fields then.
+        if rebuilds(&whole) {
+            parts = whole;
+        }
+    }
+    parts.extend(view::encode(&link.view));
+    join(&parts)
+}

@@ -1,0 +1,737 @@
+use std::time::{Duration, Instant};
+
+use lease_sim::scenario::{Dist, Fault, Fence, Heartbeat, OnReject, Preset, Surge};
+use lease_sim::{estimate, shipped, validate};
+use proptest::prelude::*;
+
+use super::units::{format_ms, format_ms_f64, parse_ms, parse_ms_f64};
+use super::*;
+use crate::controls::scale::STEPS;
+use crate::controls::spec::{heartbeat, sliders};
+use crate::controls::work_dist::{build, median_p99, SHAPES};
+use crate::controls::{fence_name, preset_name};
+
+fn shipped_scenario(name: &str) -> Scenario {
+    shipped::find(name)
+        .map(|s| s.scenario)
+        .unwrap_or_else(|| panic!("no shipped scenario {name}"))
+}
+
+fn link(base: &str, scenario: Scenario) -> Link {
+    Link {
+        base: base.to_string(),
+        scenario,
+        view: LinkView::default(),
+    }
+}
+
+/// Encode, decode, and insist on the same scenario with nothing ignored.
+fn round_trip(l: &Link) -> String {
+    let q = encode(l);
+    let (back, notices) = decode(&q);
+    assert!(notices.is_empty(), "{q}: {notices:?}");
+    let back = back.unwrap_or_else(|| panic!("{q}: no link"));
+    assert_eq!(back.scenario, l.scenario, "{q}");
+    assert_eq!(back.view, l.view, "{q}");
+    q
+}
+
+/// Every edit the page's controls can make, the selects included (their
+/// handlers live in the component, so they are restated here as the page does them).
+#[derive(Debug, Clone)]
+enum Edit {
+    Slider(usize, u32),
+    Toggle(usize, bool),
+    Preset(usize),
+    Fence(usize),
+    Shape(usize),
+    Abort(bool),
+    Seed(u64),
+}
+
+fn apply_edit(s: &mut Scenario, e: &Edit) {
+    let all = sliders();
+    match e {
+        Edit::Slider(i, pos) => {
+            let sl = &all[i % all.len()];
+            // A control that is not live is disabled on the page.
+            if sl.live(s) {
+                (sl.set)(s, sl.scale.value(*pos));
+            }
+        }
+        Edit::Toggle(i, on) => {
+            let sl = &all[i % all.len()];
+            if let (Some(t), true) = (&sl.toggle, (sl.applies)(s)) {
+                (t.set)(s, *on);
+            }
+        }
+        Edit::Preset(i) => {
+            s.broker.preset = Preset::ALL[i % Preset::ALL.len()];
+            s.broker.visibility_timeout_ms = None;
+            s.broker.max_receive_count = None;
+            s.broker.max_lease_lifetime_ms = None;
+            s.broker.dlq_timing = None;
+            s.broker.late_ack = None;
+            s.broker.count_at = None;
+        }
+        Edit::Fence(i) => s.store.fence = Fence::ALL[i % Fence::ALL.len()],
+        Edit::Shape(i) => {
+            let (m, q) = median_p99(&s.work.dist);
+            s.work.dist = build(SHAPES[i % SHAPES.len()].0, m, q);
+        }
+        Edit::Abort(abort) => {
+            if let Some(Some(h)) = &mut s.workers.heartbeat {
+                h.on_reject = if *abort {
+                    OnReject::Abort
+                } else {
+                    OnReject::Continue
+                };
+            }
+        }
+        Edit::Seed(n) => s.seed = *n,
+    }
+}
+
+#[test]
+fn the_issue_example_reads_with_no_notices() {
+    let (l, notices) = decode("?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s");
+    assert!(notices.is_empty(), "{notices:?}");
+    let l = l.expect("a link");
+    assert_eq!(l.base, "clip-surge");
+    let mut want = shipped_scenario("clip-surge");
+    want.broker.visibility_timeout_ms = Some(30_000);
+    // Ticking "Heartbeat on" gives a third of the lease and the default cap.
+    want.workers.heartbeat = Some(Some(Heartbeat {
+        interval_ms: 10_000,
+        extend_by_ms: None,
+        max_extensions: Some(20),
+        on_reject: OnReject::Continue,
+    }));
+    want.work.dist = Dist::Lognormal {
+        median_ms: 8_000.0,
+        p99_ms: 45_000.0,
+    };
+    assert_eq!(l.scenario, want);
+    assert_eq!(l.view, LinkView::default());
+    // And it writes back to the short form (the timeout and cap are already so).
+    assert_eq!(encode(&l), "scenario=clip-surge&hb=10s&p99=45s");
+}
+
+#[test]
+fn every_shipped_scenario_is_just_its_name() {
+    for s in shipped::all() {
+        let q = round_trip(&link(s.name, s.scenario.clone()));
+        assert_eq!(q, format!("scenario={}", s.name));
+    }
+}
+
+#[test]
+fn every_slider_position_round_trips_on_every_shipped_scenario() {
+    let positions = [0, 1, 137, 250, 333, 500, 618, 700, 999, STEPS];
+    let mut checked = 0;
+    for sc in shipped::all() {
+        for (i, sl) in sliders().iter().enumerate() {
+            let toggle_states: Vec<Option<bool>> = match &sl.toggle {
+                Some(_) => vec![None, Some(true), Some(false)],
+                None => vec![None],
+            };
+            for toggle in toggle_states {
+                let mut s = sc.scenario.clone();
+                if let Some(on) = toggle {
+                    apply_edit(&mut s, &Edit::Toggle(i, on));
+                    if validate(&s).is_ok() {
+                        round_trip(&link(sc.name, s.clone()));
+                    }
+                }
+                for pos in positions {
+                    let mut e = s.clone();
+                    apply_edit(&mut e, &Edit::Slider(i, pos));
+                    if validate(&e).is_err() {
+                        continue;
+                    }
+                    let q = round_trip(&link(sc.name, e));
+                    assert!(!q.contains("data="), "{} {}: {q}", sc.name, sl.id);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 2_000, "only {checked} edits could run");
+}
+
+#[test]
+fn every_select_round_trips_on_every_shipped_scenario() {
+    for sc in shipped::all() {
+        let mut edits: Vec<Edit> = Vec::new();
+        edits.extend((0..Preset::ALL.len()).map(Edit::Preset));
+        edits.extend((0..Fence::ALL.len()).map(Edit::Fence));
+        edits.extend((0..SHAPES.len()).map(Edit::Shape));
+        edits.extend([
+            Edit::Abort(true),
+            Edit::Seed(0),
+            Edit::Seed(u64::MAX),
+            Edit::Seed(42),
+        ]);
+        for e in &edits {
+            let mut s = sc.scenario.clone();
+            apply_edit(&mut s, e);
+            if validate(&s).is_err() {
+                continue;
+            }
+            let q = round_trip(&link(sc.name, s));
+            assert!(!q.contains("data="), "{} {e:?}: {q}", sc.name);
+        }
+    }
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        6 => (0..64usize, 0..=STEPS).prop_map(|(i, p)| Edit::Slider(i, p)),
+        2 => (0..64usize, any::<bool>()).prop_map(|(i, on)| Edit::Toggle(i, on)),
+        1 => (0..8usize).prop_map(Edit::Preset),
+        1 => (0..8usize).prop_map(Edit::Fence),
+        1 => (0..8usize).prop_map(Edit::Shape),
+        1 => any::<bool>().prop_map(Edit::Abort),
+        1 => any::<u64>().prop_map(Edit::Seed),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Whatever a person does with the controls, the short link rebuilds the
+    /// scenario exactly, so the run is the same event for event.
+    #[test]
+    fn any_sequence_of_page_edits_round_trips_exactly(
+        base in 0..64usize,
+        edits in prop::collection::vec(edit_strategy(), 0..10),
+    ) {
+        let all = shipped::all();
+        let sc = &all[base % all.len()];
+        let mut s = sc.scenario.clone();
+        for e in &edits {
+            apply_edit(&mut s, e);
+        }
+        prop_assume!(validate(&s).is_ok());
+        let q = round_trip(&link(sc.name, s));
+        prop_assert!(!q.contains("data="), "{}: {:?}: {}", sc.name, edits, q);
+    }
+}
+
+#[test]
+fn what_the_fields_cannot_say_goes_whole_into_data() {
+    let mut s = shipped_scenario("clip-surge");
+    s.arrivals.surges.push(Surge {
+        from_ms: 1_000_000,
+        to_ms: 1_100_000,
+        rate_per_s: 0.75,
+    });
+    s.faults.push(Fault::Crash {
+        worker: 3,
+        at_ms: 5_000,
+        restart_after_ms: None,
+    });
+    let q = round_trip(&link("clip-surge", s));
+    assert!(q.starts_with("scenario=clip-surge&data="), "{q}");
+    // The base's prose is not repeated in the link.
+    assert!(q.len() < 1_000, "{} characters", q.len());
+
+    // An imported file: its own name and words, and a nested mix.
+    let mut s = shipped_scenario("sub-second-work");
+    s.name = "imported <b>file</b>".into();
+    s.title = String::new();
+    s.explanation = "Mine & not yours: 100% \"quoted\"".into();
+    s.work.dist = Dist::Mix {
+        slow_fraction: 0.125,
+        fast: Box::new(Dist::Exponential { mean_ms: 123.456 }),
+        slow: Box::new(Dist::Uniform {
+            min_ms: 900,
+            max_ms: 1_900,
+        }),
+    };
+    let q = round_trip(&link("sub-second-work", s));
+    assert!(q.contains("data="), "{q}");
+}
+
+#[test]
+fn an_unknown_base_starts_from_the_default() {
+    let s = shipped_scenario("hung-handler");
+    let q = round_trip(&link("no-such-thing", s));
+    assert!(q.starts_with(&format!("scenario={DEFAULT_BASE}&")), "{q}");
+}
+
+#[test]
+fn a_scenario_that_cannot_run_still_encodes_and_decodes_to_one_that_can() {
+    let mut s = shipped_scenario("clip-surge");
+    s.workers.count = 10_000;
+    s.workers.concurrency = 1_000;
+    s.arrivals.rate_per_s = 1_000.0;
+    s.duration_ms = 86_400_000;
+    assert!(validate(&s).is_err());
+    let q = encode(&link("clip-surge", s));
+    let (l, notices) = decode(&q);
+    let l = l.expect("a link");
+    assert!(validate(&l.scenario).is_ok());
+    assert!(!notices.is_empty(), "{q}");
+
+    // Numbers no page control makes: encode must still not panic.
+    let mut s = shipped_scenario("clip-surge");
+    s.arrivals.rate_per_s = f64::NAN;
+    s.workers.error_rate = f64::INFINITY;
+    s.work.dist = Dist::Lognormal {
+        median_ms: -1.0,
+        p99_ms: f64::MAX,
+    };
+    let (l, _) = decode(&encode(&link("clip-surge", s)));
+    assert!(validate(&l.expect("a link").scenario).is_ok());
+}
+
+#[test]
+fn the_view_round_trips() {
+    let s = shipped_scenario("clip-surge");
+    let views = [
+        LinkView {
+            from_ms: Some(300_000),
+            to_ms: Some(900_500),
+            message: Some(17),
+            panel: Some("diagnosis".into()),
+            timeline: Some("messages".into()),
+            embed: true,
+            panels: Some(vec!["timeline".into(), "totals".into()]),
+            playhead_ms: Some(61_234),
+        },
+        LinkView {
+            from_ms: Some(0),
+            message: Some(u32::MAX),
+            ..LinkView::default()
+        },
+        LinkView {
+            to_ms: Some(s.duration_ms),
+            playhead_ms: Some(0),
+            panel: Some("help".into()),
+            ..LinkView::default()
+        },
+    ];
+    for view in views {
+        let l = Link {
+            base: "clip-surge".into(),
+            scenario: s.clone(),
+            view,
+        };
+        round_trip(&l);
+    }
+    let q = encode(&Link {
+        base: "clip-surge".into(),
+        scenario: s.clone(),
+        view: LinkView {
+            from_ms: Some(300_000),
+            to_ms: Some(900_000),
+            message: Some(3),
+            panel: Some("compare".into()),
+            timeline: Some("workers".into()),
+            embed: true,
+            panels: Some(vec!["timeline".into(), "totals".into()]),
+            playhead_ms: Some(450_000),
+        },
+    });
+    assert_eq!(
+        q,
+        "scenario=clip-surge&from=5min&to=15min&t=7.5min&msg=3&view=workers&panel=compare&embed=1&panels=timeline,totals"
+    );
+}
+
+#[test]
+fn a_view_alone_opens_the_default_scenario() {
+    let (l, notices) = decode("panel=help&t=10s");
+    assert!(notices.is_empty(), "{notices:?}");
+    let l = l.expect("a link");
+    assert_eq!(l.base, DEFAULT_BASE);
+    assert_eq!(l.view.panel.as_deref(), Some("help"));
+    assert_eq!(l.view.playhead_ms, Some(10_000));
+}
+
+#[test]
+fn bad_view_values_are_each_ignored_with_a_notice() {
+    let (l, notices) =
+        decode("scenario=ninety-second-message&from=4min&to=1min&t=6min&msg=-1&panel=<b>&view=grid&embed=maybe&panels=timeline,ads,timeline");
+    let l = l.expect("a link");
+    let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+    assert_eq!(
+        fields,
+        ["t", "to", "msg", "view", "panel", "embed", "panels"],
+        "{notices:?}"
+    );
+    assert_eq!(l.view.from_ms, Some(240_000));
+    assert_eq!(l.view.to_ms, None);
+    assert_eq!(l.view.playhead_ms, None);
+    assert_eq!(l.view.panels, Some(vec!["timeline".to_string()]));
+    assert!(!l.view.embed);
+}
+
+#[test]
+fn a_bad_value_keeps_the_base_value_and_says_why() {
+    let base = shipped_scenario("clip-surge");
+    let cases = [
+        ("timeout", "NaN"),
+        ("timeout", "-5s"),
+        ("timeout", "0"),
+        ("timeout", "13h"),
+        ("timeout", "1.5ms"),
+        ("timeout", "99999999999999999999999999999h"),
+        ("timeout", "18446744073709551616"),
+        ("workers", "0"),
+        ("workers", "1e3"),
+        ("rate", "inf"),
+        ("rate", "NaN"),
+        ("rate", "1001"),
+        ("rate", "-0.5"),
+        ("err", "1e400"),
+        ("err", "150%"),
+        ("median", "0"),
+        ("median", "infinity"),
+        ("p99", "2d"),
+        ("seed", "18446744073709551616"),
+        ("seed", "-1"),
+        ("jitter", "3.5"),
+        ("fence", "lock"),
+        ("broker", "kafka"),
+        ("mrc", "0"),
+        ("mrc", "1001"),
+        ("hb", "0ms"),
+        ("capacity", "0"),
+        ("cap", "4294967296"),
+        ("dist", "pareto"),
+        ("duration", "25h"),
+        ("prefetch", "65536"),
+        ("backlog", "1000001"),
+        ("timeout", "<script>alert(1)</script>"),
+        ("timeout", "３０s"),
+        ("timeout", ""),
+    ];
+    for (field, value) in cases {
+        let q = format!(
+            "scenario=clip-surge&{field}={}",
+            form_urlencoded::byte_serialize(value.as_bytes()).collect::<String>()
+        );
+        let (l, notices) = decode(&q);
+        let l = l.expect("a link");
+        assert_eq!(l.scenario, base, "{q}");
+        assert_eq!(notices.len(), 1, "{q}: {notices:?}");
+        assert_eq!(notices[0].field, field, "{q}");
+        assert_eq!(notices[0].value, value, "{q}");
+        assert!(notices[0].why.contains("must"), "{q}: {}", notices[0].why);
+    }
+}
+
+#[test]
+fn values_people_write_are_read() {
+    let (l, notices) = decode(
+        "scenario=clip-surge&Timeout=1.5MIN&rate=30/min&err=5%25&fence=fencing-token&broker=sqs-standard&workers=+4+&capacity=unlimited&mrc=4&hb=off",
+    );
+    assert!(notices.is_empty(), "{notices:?}");
+    let s = l.expect("a link").scenario;
+    assert_eq!(s.broker.visibility_timeout_ms, Some(90_000));
+    assert_eq!(s.arrivals.rate_per_s, 0.5);
+    assert_eq!(s.workers.error_rate, 0.05);
+    assert_eq!(s.store.fence, Fence::FencingToken);
+    assert_eq!(s.broker.preset, Preset::SqsStandard);
+    assert_eq!(s.workers.count, 4);
+    assert_eq!(s.downstream.capacity, None);
+    assert_eq!(s.broker.max_receive_count, Some(Some(4)));
+    assert_eq!(s.workers.heartbeat, Some(None));
+}
+
+#[test]
+fn settings_that_cannot_run_together_are_dropped_until_it_runs() {
+    // Each value is in range; together they are far past the run-size budget.
+    let (l, notices) =
+        decode("scenario=clip-surge&workers=10000&conc=1000&prefetch=65535&rate=1000&duration=24h&hb=1ms&cap=none&backlog=1000000");
+    let s = l.expect("a link").scenario;
+    assert!(validate(&s).is_ok());
+    assert!(lease_sim::validate::check_size(&estimate(&s)).is_ok());
+    assert!(!notices.is_empty());
+    assert!(notices
+        .iter()
+        .all(|n| n.why.contains("cannot run") || n.why.contains("kept")));
+
+    // A worker holds every message it runs: prefetch below the handlers is dropped.
+    let (l, notices) = decode("scenario=clip-surge&prefetch=2&seed=5");
+    let s = l.expect("a link").scenario;
+    assert_eq!(s.workers.prefetch, None);
+    assert_eq!(s.seed, 5);
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].field, "prefetch");
+    assert!(notices[0].why.contains("workers.prefetch"), "{notices:?}");
+
+    // Heartbeat settings need a heartbeat.
+    let (l, notices) = decode("scenario=clip-surge&hb=off&cap=20&ext=30s");
+    let s = l.expect("a link").scenario;
+    assert_eq!(s.workers.heartbeat, Some(None));
+    let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+    assert_eq!(fields, ["ext", "cap"], "{notices:?}");
+
+    // A p99 below the median.
+    let (l, notices) = decode("scenario=clip-surge&median=20s&p99=10s");
+    let s = l.expect("a link").scenario;
+    assert_eq!(
+        s.work.dist,
+        Dist::Lognormal {
+            median_ms: 20_000.0,
+            p99_ms: 30_000.0
+        }
+    );
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].field, "p99");
+}
+
+#[test]
+fn unknown_and_repeated_parameters_are_named() {
+    let (l, notices) = decode("scenario=clip-surge&utm_source=x&seed=3&seed=4&Seed=5");
+    assert_eq!(l.expect("a link").scenario.seed, 3);
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    assert_eq!(notices[0].field, "utm_source");
+    assert!(notices[1].why.contains("more than once"));
+    assert_eq!(notices[1].value, "4");
+
+    let (l, notices) = decode("utm_source=x");
+    assert!(l.is_none());
+    assert_eq!(notices.len(), 1);
+    assert_eq!(decode(""), (None, Vec::new()));
+    assert_eq!(decode("?"), (None, Vec::new()));
+}
+
+#[test]
+fn a_bad_data_falls_back_to_the_base() {
+    let base = shipped_scenario("clip-surge");
+    let long = "A".repeat(MAX_DATA_CHARS + 1);
+    let json_not_scenario = data_engine().encode(r#"{"workers":{"count":0}}"#);
+    let not_json = data_engine().encode("<script>");
+    let bad_utf8 = data_engine().encode([0xff, 0xfe, 0x00]);
+    for data in [
+        "!!!".to_string(),
+        long,
+        json_not_scenario,
+        not_json,
+        bad_utf8,
+    ] {
+        let q = format!("scenario=clip-surge&data={data}&seed=9");
+        let (l, notices) = decode(&q);
+        let s = l.expect("a link").scenario;
+        let mut want = base.clone();
+        want.seed = 9;
+        assert_eq!(s, want);
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].field, "data");
+        assert!(notices[0].value.chars().count() <= MAX_VALUE_CHARS + 1);
+    }
+}
+
+#[test]
+fn ten_thousand_parameters_stay_fast_and_few_notices() {
+    let q: String = (0..10_000)
+        .map(|i| format!("p{i}=<script>{i}</script>"))
+        .collect::<Vec<_>>()
+        .join("&");
+    let start = Instant::now();
+    let (l, notices) = decode(&format!("scenario=clip-surge&{q}"));
+    assert!(start.elapsed() < Duration::from_secs(1));
+    assert!(l.is_some());
+    assert_eq!(notices.len(), MAX_NOTICES + 1, "{notices:?}");
+    assert_eq!(notices[0].field, "(link)");
+    assert!(notices[MAX_NOTICES].why.contains("more"));
+
+    // Many short parameters within the length limit: the count limit cuts them.
+    let q = "a=1&".repeat(1_000);
+    let (_, notices) = decode(&q);
+    assert!(
+        notices[0].why.contains("too many parameters"),
+        "{notices:?}"
+    );
+}
+
+#[test]
+fn durations_are_written_exactly_and_readably() {
+    let cases = [
+        (0, "0ms"),
+        (250, "250ms"),
+        (1_000, "1s"),
+        (1_250, "1250ms"),
+        (1_500, "1.5s"),
+        (30_000, "30s"),
+        (61_234, "61234ms"),
+        (90_500, "90.5s"),
+        (150_000, "2.5min"),
+        (130_000, "130s"),
+        (1_500_000, "25min"),
+        (3_600_000, "1h"),
+        (5_400_000, "1.5h"),
+        (7_200_000, "2h"),
+        (43_200_000, "12h"),
+    ];
+    for (ms, text) in cases {
+        assert_eq!(format_ms(ms), text);
+        assert_eq!(parse_ms(text, 0, u64::MAX), Ok(ms));
+    }
+    for ms in [u64::MAX, u64::MAX - 1, 1 << 53, (1 << 53) + 1, 86_399_999] {
+        assert_eq!(parse_ms(&format_ms(ms), 0, u64::MAX), Ok(ms), "{ms}");
+    }
+    assert!(parse_ms("18446744073709551616", 0, u64::MAX).is_err());
+    assert!(parse_ms("5124095576030432h", 0, u64::MAX).is_err());
+    assert_eq!(parse_ms("0.1s", 0, u64::MAX), Ok(100));
+    assert_eq!(parse_ms("2d", 0, u64::MAX), Ok(172_800_000));
+    for x in [2_885.390_081_777_926_8, 0.5, 8_000.0, 1e-3, 86_400_000.0] {
+        assert_eq!(parse_ms_f64(&format_ms_f64(x), u64::MAX), Ok(x), "{x}");
+    }
+}
+
+#[test]
+fn notices_are_short_plain_values() {
+    let long = "<script>".repeat(100);
+    let (_, notices) = decode(&format!(
+        "scenario=clip-surge&timeout={long}&{long}=1&x=a%0Ab"
+    ));
+    assert_eq!(notices.len(), 3, "{notices:?}");
+    for n in &notices {
+        assert!(n.value.chars().count() <= MAX_VALUE_CHARS + 1, "{n:?}");
+        assert!(n.field.chars().count() <= MAX_VALUE_CHARS + 1, "{n:?}");
+        assert!(!n.value.chars().any(char::is_control), "{n:?}");
+    }
+}
+
+#[test]
+fn the_dist_words_are_the_page_shapes() {
+    let words = fields::dist_words();
+    assert!(SHAPES.iter().all(|(s, _)| words.contains(s)));
+    assert_eq!(words.len(), SHAPES.len());
+    for p in Preset::ALL {
+        let (l, n) = decode(&format!("broker={}", preset_name(p)));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(l.expect("a link").scenario.broker.preset, p);
+    }
+    for f in Fence::ALL {
+        let (l, n) = decode(&format!("fence={}", fence_name(f)));
+        assert!(n.is_empty(), "{n:?}");
+        assert_eq!(l.expect("a link").scenario.store.fence, f);
+    }
+}
+
+#[test]
+fn heartbeat_on_pubsub_edits_the_client_default() {
+    let mut s = shipped_scenario("clip-surge");
+    s.broker.preset = Preset::GooglePubsub;
+    s.broker.visibility_timeout_ms = None;
+    s.workers.heartbeat = None;
+    let q = round_trip(&link("clip-surge", s.clone()));
+    assert!(q.contains("hb=default"), "{q}");
+    assert!(heartbeat(&s).is_some());
+    let (l, notices) = decode(&format!("{q}&cap=3"));
+    assert!(notices.is_empty(), "{notices:?}");
+    let h = heartbeat(&l.expect("a link").scenario).expect("heartbeat");
+    assert_eq!(h.max_extensions, Some(3));
+    assert_eq!(h.interval_ms, 5_000);
+}
+
+fn tricky_value() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("NaN".to_string()),
+        Just("-inf".to_string()),
+        Just("1e400".to_string()),
+        Just("18446744073709551615".to_string()),
+        Just("18446744073709551616".to_string()),
+        Just("99999999999999999999999999999999999999h".to_string()),
+        Just("<script>alert(1)</script>".to_string()),
+        Just("%ZZ%".to_string()),
+        Just("%ff%fe".to_string()),
+        Just("𝄞🦀é".to_string()),
+        Just("-0".to_string()),
+        Just("0".to_string()),
+        Just("none".to_string()),
+        Just("default".to_string()),
+        "[0-9]{1,25}(\\.[0-9]{0,12})?(ms|s|min|h|d|%|/min)?",
+        ".{0,40}",
+    ]
+}
+
+fn known_key() -> impl Strategy<Value = String> {
+    let mut names: Vec<&'static str> = fields::FIELDS.iter().map(|f| f.name).collect();
+    names.extend(view::NAMES);
+    names.extend(["scenario", "data"]);
+    prop::sample::select(names).prop_map(str::to_string)
+}
+
+fn query() -> impl Strategy<Value = String> {
+    let pair = (
+        prop_oneof![3 => known_key(), 1 => ".{0,12}"],
+        tricky_value(),
+    )
+        .prop_map(|(k, v)| format!("{k}={v}"));
+    prop_oneof![
+        prop::collection::vec(pair, 0..40).prop_map(|v| v.join("&")),
+        ".{0,300}",
+        prop::collection::vec(any::<u8>(), 0..300)
+            .prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        (0..20usize, 9_000..11_000usize).prop_map(|(k, n)| format!("x{k}=1&").repeat(n)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// No link can break the page: decode returns a scenario that runs, and
+    /// few short notices.
+    #[test]
+    fn any_query_decodes_to_a_runnable_scenario(q in query()) {
+        let (l, notices) = decode(&q);
+        if let Some(l) = &l {
+            prop_assert!(validate(&l.scenario).is_ok());
+            prop_assert!(shipped::find(&l.base).is_some());
+            // What decode gives, encode keeps.
+            let again = encode(l);
+            let (back, n2) = decode(&again);
+            prop_assert_eq!(back.map(|b| b.scenario), Some(l.scenario.clone()), "{}", again);
+            prop_assert!(n2.is_empty(), "{}: {:?}", again, n2);
+        }
+        prop_assert!(notices.len() <= MAX_NOTICES + 1);
+        for n in &notices {
+            prop_assert!(n.value.chars().count() <= MAX_VALUE_CHARS + 1);
+            prop_assert!(n.field.chars().count() <= MAX_VALUE_CHARS + 1);
+            prop_assert!(!n.why.is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_page_budget_drops_what_it_refuses() {
+    let small = |s: &Scenario| {
+        if s.workers.count > 20 {
+            Err(format!(
+                "{} workers is more than this page runs",
+                s.workers.count
+            ))
+        } else {
+            Ok(())
+        }
+    };
+    let (l, notices) = decode_within("scenario=clip-surge&workers=40&seed=2", &small);
+    let s = l.expect("a link").scenario;
+    assert_eq!((s.workers.count, s.seed), (16, 2));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert!(
+        notices[0].why.contains("more than this page runs"),
+        "{notices:?}"
+    );
+
+    let mut big = shipped_scenario("clip-surge");
+    big.workers.count = 30;
+    big.faults.push(Fault::Pause {
+        worker: 25,
+        at_ms: 1_000,
+        duration_ms: 1_000,
+    });
+    let q = encode(&link("clip-surge", big.clone()));
+    assert_eq!(decode(&q).0.map(|l| l.scenario), Some(big));
+    let (l, notices) = decode_within(&q, &small);
+    assert_eq!(l.expect("a link").scenario, shipped_scenario("clip-surge"));
+    assert_eq!(notices.len(), 1, "{notices:?}");
+    assert_eq!(notices[0].field, "data");
+}

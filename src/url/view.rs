@@ -1,0 +1,199 @@
+//! The view half of a share link: what the person was looking at (time range,
+//! playhead, selected message, open panel, embed layout). None of it changes
+//! the run, so a bad value only loses that one piece of the view.
+
+use lease_sim::validate::MAX_DURATION_MS;
+
+use super::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
+
+/// The panels `panel=` may open.
+pub const PANELS: [&str; 7] = [
+    "details",
+    "diagnosis",
+    "compare",
+    "sweep",
+    "export",
+    "embed",
+    "help",
+];
+
+/// The timeline's two layouts (`view=`).
+pub const TIMELINES: [&str; 2] = ["workers", "messages"];
+
+/// What an embedded page may show (`panels=timeline,totals`).
+pub const EMBED_PANELS: [&str; 6] = [
+    "controls", "totals", "timeline", "charts", "playback", "scenario",
+];
+
+/// The view's parameters, in the order `encode` writes them.
+pub const NAMES: [&str; 8] = ["from", "to", "t", "msg", "view", "panel", "embed", "panels"];
+
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LinkView {
+    /// Visible time range of the timeline, in simulated ms.
+    pub from_ms: Option<u64>,
+    pub to_ms: Option<u64>,
+    /// The selected message's id.
+    pub message: Option<u32>,
+    /// The open panel, one of `PANELS`.
+    pub panel: Option<String>,
+    /// The timeline's layout, one of `TIMELINES`.
+    pub timeline: Option<String>,
+    /// The page is embedded: only `panels` show.
+    pub embed: bool,
+    /// For an embed: which parts show, each one of `EMBED_PANELS`.
+    pub panels: Option<Vec<String>>,
+    pub playhead_ms: Option<u64>,
+}
+
+/// The view parameter a query name means, by name or alias.
+pub fn find(name: &str) -> Option<&'static str> {
+    let n = name.trim().to_ascii_lowercase();
+    let n = match n.as_str() {
+        "playhead" => "t",
+        "message" => "msg",
+        "timeline" => "view",
+        other => other,
+    };
+    NAMES.iter().copied().find(|v| *v == n)
+}
+
+/// A view parameter that was refused: (name, value, why).
+pub type Refusal = (&'static str, String, String);
+
+/// The view from its parameters (first occurrence of each, by name), checked
+/// against the run's length. Returns the view and what was refused.
+pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, Vec<Refusal>) {
+    let mut view = LinkView::default();
+    let mut refused = Vec::new();
+    let get = |n: &str| {
+        params
+            .iter()
+            .find(|(k, _)| *k == n)
+            .map(|(_, v)| v.as_str())
+    };
+    let mut time = |name: &'static str| -> Option<u64> {
+        let text = get(name)?;
+        match parse_ms(text, 0, MAX_DURATION_MS) {
+            Ok(t) if t <= duration_ms => Some(t),
+            Ok(_) => {
+                refused.push((
+                    name,
+                    text.to_string(),
+                    format!(
+                        "is past the end of the run ({}); the time is ignored",
+                        format_ms(duration_ms)
+                    ),
+                ));
+                None
+            }
+            Err(why) => {
+                refused.push((name, text.to_string(), why));
+                None
+            }
+        }
+    };
+    view.from_ms = time("from");
+    view.to_ms = time("to");
+    view.playhead_ms = time("t");
+    if let (Some(a), Some(b)) = (view.from_ms, view.to_ms) {
+        if b <= a {
+            refused.push((
+                "to",
+                get("to").unwrap_or_default().to_string(),
+                format!("must be after from ({})", format_ms(a)),
+            ));
+            view.to_ms = None;
+        }
+    }
+    if let Some(text) = get("msg") {
+        match parse_count(text, 0, u64::from(u32::MAX)) {
+            Ok(m) => view.message = u32::try_from(m).ok(),
+            Err(why) => refused.push(("msg", text.to_string(), why)),
+        }
+    }
+    for (name, words, slot) in [
+        ("view", &TIMELINES[..], &mut view.timeline),
+        ("panel", &PANELS[..], &mut view.panel),
+    ] {
+        if let Some(text) = get(name) {
+            match parse_word(text, words) {
+                Ok(w) => *slot = Some(w.to_string()),
+                Err(why) => refused.push((name, text.to_string(), why)),
+            }
+        }
+    }
+    if let Some(text) = get("embed") {
+        match parse_bool(text) {
+            Ok(b) => view.embed = b,
+            Err(why) => refused.push(("embed", text.to_string(), why)),
+        }
+    }
+    if let Some(text) = get("panels") {
+        let mut list: Vec<String> = Vec::new();
+        for item in text.split([',', ' ']).filter(|i| !i.trim().is_empty()) {
+            match parse_word(item, &EMBED_PANELS) {
+                Ok(w) if !list.iter().any(|p| p == w) => list.push(w.to_string()),
+                Ok(_) => {}
+                Err(why) => refused.push(("panels", item.to_string(), why)),
+            }
+        }
+        if list.is_empty() {
+            refused.push((
+                "panels",
+                text.to_string(),
+                format!(
+                    "names no part to show; must list some of: {}",
+                    EMBED_PANELS.join(", ")
+                ),
+            ));
+        } else {
+            view.panels = Some(list);
+        }
+    }
+    (view, refused)
+}
+
+/// The view's parameters, leaving out what is unset and any word that is not
+/// one of the lists (the page would only be told it was ignored).
+pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    let word = |w: &Option<String>, list: &[&str]| {
+        w.as_deref()
+            .filter(|w| list.contains(w))
+            .map(str::to_string)
+    };
+    let times = [
+        ("from", view.from_ms),
+        ("to", view.to_ms),
+        ("t", view.playhead_ms),
+    ];
+    for (name, t) in times {
+        if let Some(t) = t {
+            out.push((name, format_ms(t)));
+        }
+    }
+    if let Some(m) = view.message {
+        out.push(("msg", m.to_string()));
+    }
+    if let Some(w) = word(&view.timeline, &TIMELINES) {
+        out.push(("view", w));
+    }
+    if let Some(w) = word(&view.panel, &PANELS) {
+        out.push(("panel", w));
+    }
+    if view.embed {
+        out.push(("embed", "1".into()));
+    }
+    if let Some(list) = &view.panels {
+        let known: Vec<&str> = list
+            .iter()
+            .map(String::as_str)
+            .filter(|p| EMBED_PANELS.contains(p))
+            .collect();
+        if !known.is_empty() {
+            out.push(("panels", known.join(",")));
+        }
+    }
+    out
+}

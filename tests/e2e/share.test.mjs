@@ -1,0 +1,288 @@
+// Share, embed, export (issue 6): the link reproduces the run; a thousand bad
+// links each render with a notice and no error; embeds report their height
+// at 320 and 800 px; every export downloads a valid file; the exported
+// scenario imports back to the same run; a malformed import names its field.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const CANVAS = '.timeline-canvas';
+
+async function painted(page) {
+  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.paints) > 0, CANVAS, {
+    timeout: 30000,
+  });
+}
+
+const TOTALS = ['delivered', 'acked', 'redeliveries', 'overlapping', 'duplicates', 'dead-lettered', 'ratio'];
+async function totals(page) {
+  return page.locator('.totals output').allInnerTexts();
+}
+
+/** Waits until the address bar has caught up with the page (it follows after a pause). */
+async function settledUrl(page) {
+  let last = page.url();
+  for (;;) {
+    await page.waitForTimeout(400);
+    const now = page.url();
+    if (now === last) return now;
+    last = now;
+  }
+}
+
+test('a link reproduces the run: same totals, same canvas, same view', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await painted(page);
+  await page.locator('#ctl-scenario').selectOption('clip-surge');
+  await page.waitForFunction(() => location.search.includes('scenario=clip-surge'));
+  // A few edits a reviewer might make.
+  await page.getByLabel('Heartbeat on', { exact: true }).check();
+  await page.locator('#ctl-workers').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.locator('#ctl-seed').fill('1234');
+  await page.locator('#ctl-seed').blur();
+  await page.getByRole('button', { name: 'Messages', exact: true }).click();
+  const url = await settledUrl(page);
+  assert.match(url, /scenario=clip-surge/);
+  assert.match(url, /seed=1234/);
+  assert.match(url, /view=messages/);
+  const want = await totals(page);
+  await painted(page);
+  const wantCanvas = await page.locator(CANVAS).evaluate((c) => c.toDataURL());
+
+  const { page: again, errors: errors2 } = await openPage(browser, url);
+  await painted(again);
+  assert.deepEqual(await totals(again), want);
+  assert.equal(await again.locator('#ctl-seed').inputValue(), '1234');
+  assert.equal(await again.getByRole('button', { name: 'Messages', exact: true }).getAttribute('aria-pressed'), 'true');
+  assert.equal(await again.locator(CANVAS).evaluate((c) => c.toDataURL()), wantCanvas, 'the same picture');
+  assert.equal(await again.locator('#link-notices').count(), 0, 'no notices for a good link');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(errors2, []);
+  await page.close();
+  await again.close();
+});
+
+/** A small seeded generator, so that a failing link can be found again. */
+function rng(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NAMES = ['timeout', 'hb', 'cap', 'p99', 'median', 'workers', 'prefetch', 'rate', 'mrc', 'seed',
+  'fence', 'broker', 'dist', 'scenario', 'capacity', 'backlog', 'duration', 'from', 'to', 'msg',
+  'panel', 'view', 't', 'embed', 'panels', 'data', 'jitter', 'conc', 'extend', 'rpc'];
+const BAD = ['NaN', '-1', '-30s', 'Infinity', '1e309', '18446744073709551616', '99999999999999999999999h',
+  '<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', '%ZZ', '%',
+  '%E0%A4%A', '\u202e\u0000', '😀😀😀', 'ß'.repeat(300), 'x'.repeat(5000), '', '0x10', '1,5s', '--',
+  'javascript:alert(1)', 'null', 'undefined', '[]', '{}', '1/0', 'true', '  ', '%00', '30 parsecs'];
+
+function badLink(r, i) {
+  const pick = (a) => a[Math.floor(r() * a.length)];
+  const enc = (s) => (r() < 0.5 ? encodeURIComponent(s) : s.replace(/[&#]/g, (c) => encodeURIComponent(c)));
+  const parts = [];
+  const n = 1 + Math.floor(r() * 6);
+  for (let k = 0; k < n; k++) parts.push(`${pick(NAMES)}=${enc(pick(BAD))}`);
+  if (i % 97 === 0) for (let k = 0; k < 10000; k++) parts.push(`p${k}=${k}`);
+  if (i % 31 === 0) parts.push(`${enc('<b>bold</b>')}=1`);
+  if (i % 13 === 0) parts.push('scenario=no-such-scenario');
+  // Always at least one field that cannot be used, so a notice is due.
+  parts.push(`${pick(['timeout', 'workers', 'hb', 'cap', 'seed'])}=${enc(pick(['NaN', '-5', '<i>x</i>', '1e400']))}`);
+  for (let k = parts.length - 1; k > 0; k--) {
+    const j = Math.floor(r() * (k + 1));
+    [parts[k], parts[j]] = [parts[j], parts[k]];
+  }
+  return parts.join('&');
+}
+
+test('a thousand bad links each render the page with a notice and no error', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await painted(page);
+  const r = rng(20261203);
+  const links = Array.from({ length: 1000 }, (_, i) => badLink(r, i));
+  const failures = [];
+  for (let i = 0; i < links.length; i++) {
+    // Back/forward navigation re-reads the address: a fresh decode of each link without a reload.
+    const ok = await page.evaluate(async (q) => {
+      history.pushState(null, '', `?${q}`);
+      dispatchEvent(new PopStateEvent('popstate'));
+      for (let k = 0; k < 200; k++) {
+        await new Promise((res) => setTimeout(res, 5));
+        const n = document.querySelector('#link-notices');
+        if (n && n.querySelectorAll('li').length > 0 && document.querySelector('.timeline-canvas')) return true;
+      }
+      return false;
+    }, links[i]);
+    if (!ok) failures.push(links[i].slice(0, 200));
+    // Markup in a link is text, never elements.
+    const injected = await page.evaluate(() =>
+      document.querySelectorAll('#app script, #app img[src="x"], #app svg[onload], #app b, #app i').length);
+    if (injected) failures.push(`markup became elements: ${links[i].slice(0, 200)}`);
+    if (errors.length) break;
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(failures, []);
+  await screenshot(page, 'share-bad-link');
+
+  // And some of them opened cold, as a visitor would. Links over 8 KB are
+  // refused by web servers before any page could see them (Node: 431).
+  for (const q of links.filter((l) => l.length < 8000).slice(0, 12)) {
+    const { page: p, errors: e } = await openPage(browser, `${server.url}?${q}`);
+    await p.locator('#link-notices li').first().waitFor();
+    await painted(p);
+    assert.deepEqual(e, [], q.slice(0, 200));
+    await p.close();
+  }
+  await page.close();
+});
+
+test('embeds fit 800 and 320 pixels and tell the parent page their height', async () => {
+  for (const width of [800, 320]) {
+    const { page, errors } = await openPage(browser, `${server.url}static/embed-example.html`, {
+      width,
+      height: 900,
+      waitForApp: false,
+    });
+    for (const id of ['figure-1', 'figure-2']) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await page.waitForFunction((id) => Number(document.getElementById(id).dataset.reportedHeight) > 100, id, {
+        timeout: 30000,
+      });
+    }
+    const frame = page.frameLocator('#figure-1');
+    await frame.locator(CANVAS).waitFor();
+    assert.equal(await frame.locator('.controls').count(), 1, 'figure 1 shows its controls');
+    assert.equal(await frame.locator('.charts').count(), 0, 'figure 1 leaves out the charts');
+    assert.match(await frame.locator('#open-full').getAttribute('href'), /scenario=ninety-second-message/);
+    const overflow = await frame.locator('body').evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `the embed is ${overflow} px wider than its frame at ${width}`);
+    await page.locator('#figure-1').scrollIntoViewIfNeeded();
+    await screenshot(page, `share-embed-${width}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('the embed generator writes a snippet and previews it', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=hung-handler`);
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-part-charts').check();
+  const code = await page.locator('#embed-code').inputValue();
+  assert.match(code, /<iframe src="[^"]*scenario=hung-handler[^"]*embed=1&amp;panels=controls,totals,timeline,charts"/);
+  assert.match(code, /lease-playground:height/);
+  const preview = page.frameLocator('#embed-preview');
+  await preview.locator('.charts').waitFor({ timeout: 30000 });
+  await screenshot(page, 'share-embed-generator');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every export downloads a valid file, and the scenario imports back to the same run', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=ninety-second-message&timeout=45s`);
+  await painted(page);
+  await page.locator('#open-export').click();
+  const files = {};
+  for (const id of ['export-png', 'export-svg', 'export-series', 'export-deliveries', 'export-messages', 'export-json']) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator(`#${id}`).click()]);
+    const path = await download.path();
+    files[id] = { name: download.suggestedFilename(), body: await readFile(path) };
+  }
+  assert.match(files['export-png'].name, /\.png$/);
+  assert.deepEqual([...files['export-png'].body.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const svg = files['export-svg'].body.toString('utf8');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent || '', root: doc.documentElement.nodeName };
+  }, svg);
+  assert.equal(parsed.error, '');
+  assert.equal(parsed.root, 'svg');
+  for (const id of ['export-series', 'export-deliveries', 'export-messages']) {
+    const lines = files[id].body.toString('utf8').trim().split(/\r?\n/);
+    assert.ok(lines.length >= 2, `${id} has a header and rows`);
+    const cols = lines[0].split(',').length;
+    for (const l of lines) assert.equal(l.split(',').length, cols, `${id}: ${l}`);
+  }
+  const scenario = JSON.parse(files['export-json'].body.toString('utf8'));
+  assert.equal(scenario.broker.visibility_timeout_ms, 45000);
+  const want = await totals(page);
+  const wantCanvas = await page.locator(CANVAS).evaluate((c) => c.toDataURL());
+
+  // Import it into a fresh default page: the same run.
+  const { page: fresh, errors: errors2 } = await openPage(browser, server.url);
+  await painted(fresh);
+  await fresh.locator('#open-export').click();
+  await fresh.locator('#import-file').setInputFiles({ name: 'exported.json', mimeType: 'application/json', buffer: files['export-json'].body });
+  await fresh.locator('#export-status').waitFor();
+  assert.match(await fresh.locator('#export-status').innerText(), /Imported/);
+  await fresh.waitForFunction((want) => {
+    const got = [...document.querySelectorAll('.totals output')].map((o) => o.innerText);
+    return JSON.stringify(got) === JSON.stringify(want);
+  }, want);
+  assert.equal(await fresh.locator(CANVAS).evaluate((c) => c.toDataURL()), wantCanvas);
+
+  // A malformed file is refused with its field named; the run stays.
+  await fresh.locator('#import-file').setInputFiles({
+    name: 'bad.json',
+    mimeType: 'application/json',
+    buffer: Buffer.from('{"broker": {"visibility_timeout_ms": -5}}'),
+  });
+  await fresh.waitForFunction(() => /visibility_timeout_ms/.test(document.querySelector('#export-status')?.innerText || ''));
+  assert.match(await fresh.locator('#export-status').getAttribute('role'), /alert/);
+  assert.deepEqual(await totals(fresh), want);
+  await fresh.locator('#import-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('not json <b>at all</b>') });
+  await fresh.waitForFunction(() => /not valid JSON/.test(document.querySelector('#export-status')?.innerText || ''));
+  assert.equal(await fresh.locator('#export-status b').count(), 0);
+  await screenshot(fresh, 'share-import-error');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(errors2, []);
+  await page.close();
+  await fresh.close();
+});
+
+test('keyboard: ? lists the shortcuts, Escape closes, Tab reaches controls with a visible focus ring', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await painted(page);
+  await page.keyboard.press('Shift+Slash');
+  await page.locator('#help-overlay').waitFor();
+  assert.match(await page.locator('#help-overlay').innerText(), /Play or pause/);
+  await screenshot(page, 'share-keys');
+  await page.keyboard.press('Escape');
+  await page.locator('#help-overlay').waitFor({ state: 'detached' });
+  // Space plays, from the page.
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#play').innerText === 'Pause');
+  await page.keyboard.press('KeyK');
+  await page.waitForFunction(() => document.querySelector('#play').innerText === 'Play');
+  // Tab from the top reaches the scenario select, and the focus is drawn.
+  await page.locator('body').focus();
+  let reached = false;
+  for (let i = 0; i < 20 && !reached; i++) {
+    await page.keyboard.press('Tab');
+    reached = await page.evaluate(() => document.activeElement?.id === 'ctl-scenario');
+  }
+  assert.ok(reached, 'Tab reaches the scenario select');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none');
+  assert.ok((await page.locator('#run-summary').innerText()).includes('messages arrived'));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
