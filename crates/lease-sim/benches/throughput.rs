@@ -1,8 +1,7 @@
 //! `cargo bench -p lease-sim --bench throughput`: the engine on the 100,000-
 //! message benchmark scenario, reported by criterion as events per second.
-//! The bench profile inherits the release profile's `opt-level = "z"` (set
-//! for the wasm bundle's size); `CARGO_PROFILE_BENCH_OPT_LEVEL=3` measures
-//! the engine as a native build would normally be optimised.
+//! The bench profile sets opt-level 3 (root Cargo.toml): the release
+//! profile's `opt-level = "z"` is for the wasm bundle's size.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use lease_sim::{bench_scenarios, simulate, Options};

@@ -1,12 +1,12 @@
-//! `cargo run --release -p lease-sim --example throughput [100k|1m]`: events
+//! `cargo run --profile native -p lease-sim --example throughput [100k|1m]`: events
 //! per second on the 100,000-message scenario, and the wall time and peak
 //! memory of a 1,000,000-message run (both by default). Prints figures;
 //! asserts nothing. CPU time (user + system) is printed next to wall time
 //! because on a shared machine the wall clock also counts other processes.
 //!
 //! The workspace's release profile is tuned for the wasm bundle's size
-//! (`opt-level = "z"`), which slows the native engine measurably; for
-//! native figures run it with `CARGO_PROFILE_RELEASE_OPT_LEVEL=3` as well.
+//! (`opt-level = "z"`), which slows the native engine measurably; the
+//! `native` profile (root Cargo.toml) is the release profile at opt-level 3.
 
 use std::time::Instant;
 
