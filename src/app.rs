@@ -10,8 +10,9 @@ use yew::prelude::*;
 use crate::charts::Charts;
 use crate::command::Command;
 use crate::controls::Controls;
+use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
-use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel};
+use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::scenario_info::ScenarioInfo;
@@ -299,6 +300,7 @@ pub fn app() -> Html {
                     </div>
                     <nav class="page-tools" aria-label="Share, embed and help">
                         <button type="button" id="open-export" aria-pressed={pressed(Panel::Export)} onclick={open(Panel::Export)}>{"Share and export"}</button>
+                        <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
                     </nav>
@@ -323,6 +325,9 @@ pub fn app() -> Html {
             }
             if state.panel == Some(Panel::Embed) {
                 <EmbedPanel query={crate::link::query_without_embed(&state)} on_command={dispatch.clone()} />
+            }
+            if state.panel == Some(Panel::Sweep) {
+                <SweepPanel scenario={state.scenario.clone()} on_command={dispatch.clone()} />
             }
             if state.panel == Some(Panel::Help) {
                 <HelpOverlay on_command={dispatch.clone()} />
@@ -351,6 +356,9 @@ pub fn app() -> Html {
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
+                        }
+                        if parts.shows("diagnosis") {
+                            <Diagnosis run={run.clone()} scenario={state.scenario.clone()} on_command={dispatch.clone()} />
                         }
                         if parts.shows("charts") {
                             <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} />

@@ -6,7 +6,8 @@ pub mod axis;
 use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
-use axis::{nice_max, tick_label, time_ticks};
+pub use axis::nice_max;
+use axis::{tick_label, time_ticks};
 
 const W: f64 = 320.0;
 const H: f64 = 130.0;
@@ -36,7 +37,7 @@ struct LineChartProps {
     on_cursor: Callback<Option<u64>>,
 }
 
-fn fmt_value(v: f64) -> String {
+pub fn fmt_value(v: f64) -> String {
     if v >= 10_000.0 {
         format!("{:.0}k", v / 1000.0)
     } else if v.fract() == 0.0 || v >= 100.0 {

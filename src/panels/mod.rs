@@ -4,16 +4,19 @@
 mod embed;
 mod export;
 mod help;
+mod sweep;
 
 pub use embed::EmbedPanel;
 pub use export::{read_scenario_file, ExportPanel};
 pub use help::HelpOverlay;
+pub use sweep::SweepPanel;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Panel {
     Export,
     Embed,
     Help,
+    Sweep,
 }
 
 impl Panel {
@@ -23,11 +26,12 @@ impl Panel {
             Panel::Export => "export",
             Panel::Embed => "embed",
             Panel::Help => "help",
+            Panel::Sweep => "sweep",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Panel> {
-        [Panel::Export, Panel::Embed, Panel::Help]
+        [Panel::Export, Panel::Embed, Panel::Help, Panel::Sweep]
             .into_iter()
             .find(|p| p.name() == name)
     }

@@ -148,6 +148,19 @@ impl Component for Timeline {
             self.view = props.view;
             self.scroll_px = 0.0;
         }
+        // A range from outside (a finding shown, the other side of a
+        // comparison) moves the view; the one this timeline reported does not.
+        if props.range_ms != old.range_ms {
+            if let Some((from, to)) = props
+                .range_ms
+                .filter(|r| r.0 < r.1 && *r != self.last_range)
+            {
+                self.scale.start_ms = from as f64;
+                self.scale.end_ms = to as f64;
+                self.scale.clamp();
+                self.last_range = (from, to);
+            }
+        }
         if !self.paint_after_render {
             self.schedule(ctx);
         }
@@ -301,7 +314,7 @@ impl Component for Timeline {
             )
         });
         html! {
-            <div class="timeline">
+            <div class="timeline" id="timeline">
                 <div class="timeline-toolbar">
                     <div class="timeline-toggle" role="group" aria-label="Timeline view">
                         { toggle(TimelineView::Workers, "Workers") }

@@ -1,0 +1,462 @@
+//! Each detector fires on the shipped scenario that shows its signature,
+//! stays silent on the healthy `sub-second-work`, and stays silent on a
+//! neighbouring case that looks alike but is not the signature.
+
+use lease_sim::scenario::{Broker, Dist, Heartbeat, OnError, OnReject, Scenario, Work, Workers};
+use lease_sim::{shipped, simulate, Options, Run};
+
+use super::*;
+
+fn shipped_scenario(name: &str) -> Scenario {
+    match shipped::find(name) {
+        Some(s) => s.scenario,
+        None => panic!("no shipped scenario {name}"),
+    }
+}
+
+fn run(s: &Scenario) -> Run {
+    match simulate(s, &Options::default()) {
+        Ok(r) => r,
+        Err(e) => panic!("{}: {e}", s.name),
+    }
+}
+
+fn fires(id: &str, s: &Scenario) -> Option<Finding> {
+    detect(id, s, &run(s))
+}
+
+fn fires_on(id: &str, name: &str) -> Finding {
+    match fires(id, &shipped_scenario(name)) {
+        Some(f) => f,
+        None => panic!("{id} should fire on {name}"),
+    }
+}
+
+fn silent_on(id: &str, name: &str) {
+    let f = fires(id, &shipped_scenario(name));
+    assert!(f.is_none(), "{id} should be silent on {name}: {f:#?}");
+}
+
+/// A small scenario: `backlog` messages of constant work, no arrivals.
+fn small(name: &str, backlog: u64, work_ms: u64, timeout_ms: u64, workers: u32) -> Scenario {
+    Scenario {
+        name: name.into(),
+        seed: 1,
+        duration_ms: 600_000,
+        bucket_ms: 10_000,
+        broker: Broker {
+            visibility_timeout_ms: Some(timeout_ms),
+            max_receive_count: Some(None),
+            ..Broker::default()
+        },
+        workers: Workers {
+            count: workers,
+            concurrency: 1,
+            heartbeat: Some(None),
+            ..Workers::default()
+        },
+        work: Work {
+            dist: Dist::Constant { ms: work_ms },
+            attempt_jitter: 0.0,
+        },
+        arrivals: lease_sim::scenario::Arrivals {
+            backlog,
+            rate_per_s: 0.0,
+            ..Default::default()
+        },
+        ..Scenario::default()
+    }
+}
+
+/// The finding reads as evidence: sentences with numbers, a place on the
+/// timeline inside the run, a fix in words and as a change.
+fn well_formed(f: &Finding, run_end: u64) {
+    assert!(!f.evidence.is_empty(), "{}", f.id);
+    for e in &f.evidence {
+        assert!(e.ends_with('.') || e.ends_with(')'), "{}: {e}", f.id);
+    }
+    assert!(
+        f.evidence
+            .iter()
+            .any(|e| e.chars().any(|c| c.is_ascii_digit())),
+        "{}: no number in {:?}",
+        f.id,
+        f.evidence
+    );
+    assert!(
+        f.at_ms <= run_end,
+        "{}: at {} > end {run_end}",
+        f.id,
+        f.at_ms
+    );
+    if let Some(u) = f.until_ms {
+        assert!(u >= f.at_ms && u <= run_end, "{}: until {u}", f.id);
+    }
+    assert!(!f.fix_text.is_empty(), "{}", f.id);
+    assert!(f.fix.is_some(), "{}", f.id);
+    assert!(f.measure.is_finite(), "{}", f.id);
+    assert!(!f.title.is_empty());
+}
+
+#[test]
+fn the_healthy_scenario_has_no_findings_at_all() {
+    for name in ["sub-second-work", "sub-second-work-heartbeat"] {
+        let s = shipped_scenario(name);
+        let found = diagnose(&s, &run(&s));
+        assert!(found.is_empty(), "{name}: {found:#?}");
+    }
+}
+
+#[test]
+fn every_detector_is_silent_on_sub_second_work() {
+    for id in detector_ids() {
+        silent_on(id, "sub-second-work");
+    }
+}
+
+#[test]
+fn ids_are_unique_and_kebab_case() {
+    let ids: Vec<&str> = detector_ids().collect();
+    assert_eq!(ids.len(), 11);
+    for (i, id) in ids.iter().enumerate() {
+        assert!(
+            id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
+            "{id}"
+        );
+        assert!(!ids[..i].contains(id), "{id} twice");
+    }
+    assert!(detect(
+        "no-such-detector",
+        &small("x", 1, 1, 1_000, 1),
+        &run(&small("x", 1, 1, 1_000, 1))
+    )
+    .is_none());
+}
+
+#[test]
+fn every_finding_on_the_shipped_scenarios_is_well_formed() {
+    for s in shipped::all() {
+        let r = run(&s.scenario);
+        for f in diagnose(&s.scenario, &r) {
+            well_formed(&f, r.end_ms);
+        }
+    }
+}
+
+// --- concurrent-duplicates -------------------------------------------------
+
+#[test]
+fn concurrent_duplicates_names_the_first_overlap_of_the_ninety_second_message() {
+    let f = fires_on("concurrent-duplicates", "ninety-second-message");
+    assert_eq!(f.at_ms, 60_000, "the second worker starts at 60 s");
+    assert_eq!(f.until_ms, Some(90_000), "until the first finishes");
+    assert_eq!(f.message, Some(0));
+    assert_eq!(f.measure, 4.0);
+    // Constant work: a static timeout above p99 is the fix, not a heartbeat.
+    assert!(matches!(f.fix, Some(Fix::Timeout { ms }) if ms >= 90_000));
+}
+
+#[test]
+fn concurrent_duplicates_picks_a_capped_heartbeat_for_a_long_tail() {
+    let f = fires_on("concurrent-duplicates", "clip-surge");
+    assert!(
+        matches!(
+            f.fix,
+            Some(Fix::Heartbeat {
+                max_extensions: Some(_),
+                ..
+            })
+        ),
+        "{:?}",
+        f.fix
+    );
+}
+
+#[test]
+fn concurrent_duplicates_is_silent_for_sequential_redelivery_after_a_crash() {
+    // The email is sent twice, but one after the other.
+    silent_on("concurrent-duplicates", "order-confirmation-email");
+    silent_on("concurrent-duplicates", "sub-second-work");
+}
+
+#[test]
+fn concurrent_duplicates_fires_on_a_crafted_two_worker_overlap() {
+    let s = small("overlap", 1, 10_000, 4_000, 2);
+    let f = fires("concurrent-duplicates", &s).expect("two runs overlap");
+    assert_eq!(f.at_ms, 4_000);
+    assert_eq!(f.message, Some(0));
+}
+
+// --- redelivery-feedback-loop --------------------------------------------
+
+#[test]
+fn feedback_loop_fires_on_the_surge_and_the_slow_dependency() {
+    let f = fires_on("redelivery-feedback-loop", "clip-surge");
+    assert!(f.measure >= 0.5, "{}", f.measure);
+    // The collapse is during the surge (minutes 5 to 15).
+    assert!((300_000..900_000).contains(&f.at_ms), "{}", f.at_ms);
+    let d = fires_on("redelivery-feedback-loop", "dependency-slows-3x");
+    assert!(d.at_ms >= 300_000, "after the slowdown: {}", d.at_ms);
+}
+
+#[test]
+fn adding_workers_makes_the_loop_worse() {
+    let a = fires_on("redelivery-feedback-loop", "dependency-slows-3x");
+    let b = fires_on(
+        "redelivery-feedback-loop",
+        "dependency-slows-3x-more-workers",
+    );
+    assert!(b.measure > a.measure, "{} vs {}", b.measure, a.measure);
+}
+
+#[test]
+fn feedback_loop_is_silent_when_throughput_holds_or_buffers_expire() {
+    // Redeliveries, but a steady drain rate.
+    silent_on("redelivery-feedback-loop", "dlq-of-valid-messages");
+    // Throughput falls to 0, but because a stalled pool's buffers expire.
+    silent_on("redelivery-feedback-loop", "invisible-backlog");
+    silent_on("redelivery-feedback-loop", "clip-surge-heartbeat");
+    silent_on("redelivery-feedback-loop", "sub-second-work");
+}
+
+#[test]
+fn feedback_loop_is_silent_when_completions_fall_because_arrivals_stop() {
+    let mut s = shipped_scenario("sub-second-work");
+    s.arrivals.surges = vec![lease_sim::scenario::Surge {
+        from_ms: 300_000,
+        to_ms: 600_000,
+        rate_per_s: 0.0,
+    }];
+    assert!(fires("redelivery-feedback-loop", &s).is_none());
+}
+
+// --- dlq-of-valid-messages ----------------------------------------------
+
+#[test]
+fn dlq_of_valid_messages_counts_expired_dead_letters_without_errors() {
+    let f = fires_on("dlq-of-valid-messages", "dlq-of-valid-messages");
+    assert_eq!(f.measure, 16.0);
+    assert!(f.message.is_some());
+    assert!(f.evidence[0].contains("failed 0"), "{}", f.evidence[0]);
+}
+
+#[test]
+fn dlq_of_valid_messages_is_silent_when_the_handlers_failed_or_hung() {
+    // Hung handlers reach the DLQ by expiry too, but they are not valid.
+    silent_on("dlq-of-valid-messages", "hung-handler-capped");
+    // Errors left to expire: dead-lettered with cause expired, but failing.
+    let mut s = small("errors", 3, 1_000, 5_000, 1);
+    s.broker.max_receive_count = Some(Some(2));
+    s.workers.error_rate = 1.0;
+    s.workers.on_error = OnError::Expire;
+    let r = run(&s);
+    assert!(r.report.totals.dead_lettered_expired > 0);
+    assert!(detect("dlq-of-valid-messages", &s, &r).is_none());
+    silent_on("dlq-of-valid-messages", "sub-second-work");
+}
+
+// --- post-deploy-drain-stall ---------------------------------------------
+
+#[test]
+fn drain_stall_lasts_about_the_timeout_after_a_deploy() {
+    let f = fires_on("post-deploy-drain-stall", "five-minute-timeout-deploy");
+    assert_eq!(f.measure, 300_000.0, "five one-minute buckets at zero");
+    assert_eq!(f.at_ms, 900_500, "the deploy that caught a message");
+    assert!(matches!(
+        f.fix,
+        Some(Fix::Heartbeat {
+            timeout_ms: Some(30_000),
+            max_extensions: Some(_),
+            ..
+        })
+    ));
+}
+
+#[test]
+fn drain_stall_is_silent_with_a_short_renewed_lease_or_no_baseline() {
+    silent_on(
+        "post-deploy-drain-stall",
+        "five-minute-timeout-deploy-heartbeat",
+    );
+    // The crash comes before any completion to compare with.
+    silent_on("post-deploy-drain-stall", "order-confirmation-email");
+    silent_on("post-deploy-drain-stall", "clip-surge");
+    silent_on("post-deploy-drain-stall", "sub-second-work");
+}
+
+// --- invisible-backlog ---------------------------------------------------
+
+#[test]
+fn invisible_backlog_sees_thousands_in_flight_with_an_empty_queue() {
+    let f = fires_on("invisible-backlog", "invisible-backlog");
+    assert!(f.measure >= 2_000.0, "{}", f.measure);
+    assert_eq!(f.at_ms, 120_000, "from the stall at minute 2");
+    assert!(matches!(f.fix, Some(Fix::Prefetch { prefetch: 2 })));
+}
+
+#[test]
+fn invisible_backlog_is_silent_for_a_few_hung_messages() {
+    silent_on("invisible-backlog", "hung-handler");
+    silent_on("invisible-backlog", "clip-surge");
+    silent_on("invisible-backlog", "sub-second-work");
+}
+
+// --- hung-handler-uncapped -----------------------------------------------
+
+#[test]
+fn hung_handler_uncapped_holds_to_the_end() {
+    let f = fires_on("hung-handler-uncapped", "hung-handler");
+    assert_eq!(f.measure, 2.0);
+    assert_eq!(f.until_ms, Some(900_000));
+    assert!(matches!(f.fix, Some(Fix::ExtensionCap { .. })));
+}
+
+#[test]
+fn hung_handler_uncapped_is_silent_with_a_cap() {
+    silent_on("hung-handler-uncapped", "hung-handler-capped");
+    silent_on("hung-handler-uncapped", "clip-surge-heartbeat");
+    silent_on("hung-handler-uncapped", "sub-second-work");
+}
+
+// --- heartbeat-starvation ------------------------------------------------
+
+#[test]
+fn heartbeat_starvation_points_at_the_pause() {
+    let f = fires_on("heartbeat-starvation", "gc-pause-starves-heartbeat");
+    assert_eq!(f.at_ms, 50_000, "the lease expires mid-pause");
+    assert_eq!(f.until_ms, Some(80_000), "the worker resumes");
+    assert_eq!(f.message, Some(0));
+    assert!(f.fix_text.contains("fenc"), "{}", f.fix_text);
+    // The pause (55 s) plus two heartbeats (20 s).
+    assert_eq!(f.fix, Some(Fix::Timeout { ms: 75_000 }));
+}
+
+#[test]
+fn heartbeat_starvation_fires_when_the_heartbeat_is_slower_than_its_lease() {
+    let mut s = small("slow-heartbeat", 1, 40_000, 10_000, 2);
+    s.workers.heartbeat = Some(Some(Heartbeat {
+        interval_ms: 12_000,
+        extend_by_ms: Some(10_000),
+        max_extensions: Some(10),
+        on_reject: OnReject::Continue,
+    }));
+    let f = fires("heartbeat-starvation", &s).expect("the lease dies before the first beat");
+    assert!(matches!(
+        f.fix,
+        Some(Fix::Heartbeat {
+            interval_ms: 3_000,
+            ..
+        })
+    ));
+}
+
+#[test]
+fn heartbeat_starvation_is_silent_at_the_cap_and_without_heartbeats() {
+    // Leases end at the cap by design.
+    silent_on("heartbeat-starvation", "hung-handler-capped");
+    silent_on("heartbeat-starvation", "clip-surge-heartbeat");
+    silent_on("heartbeat-starvation", "clip-surge");
+    silent_on("heartbeat-starvation", "sub-second-work");
+}
+
+// --- lease-health-ratio --------------------------------------------------
+
+#[test]
+fn lease_health_ratio_reads_the_report_or_the_runs_when_nothing_acks() {
+    let f = fires_on("lease-health-ratio", "clip-surge");
+    assert!(
+        f.measure >= HEALTH_RATIO_LIMIT && f.measure <= 1.0,
+        "{}",
+        f.measure
+    );
+    let n = fires_on("lease-health-ratio", "ninety-second-message");
+    assert_eq!(n.measure, 1.5, "90 s runs against 60 s");
+}
+
+#[test]
+fn lease_health_ratio_is_silent_when_a_heartbeat_covers_the_tail() {
+    // p99 is 2.7x the timeout there, but no lease ran out.
+    silent_on("lease-health-ratio", "clip-surge-heartbeat");
+    silent_on("lease-health-ratio", "hung-handler-capped");
+    silent_on("lease-health-ratio", "five-minute-timeout-deploy");
+    silent_on("lease-health-ratio", "sub-second-work");
+}
+
+// --- receive-count-shoulder ----------------------------------------------
+
+#[test]
+fn receive_count_shoulder_on_the_surge() {
+    let f = fires_on("receive-count-shoulder", "clip-surge");
+    assert!(f.measure >= 0.4, "{}", f.measure);
+    assert!(f.evidence[0].contains("2 times"), "{}", f.evidence[0]);
+}
+
+#[test]
+fn receive_count_shoulder_needs_a_share_and_a_count() {
+    // 3% received twice or more: below the shoulder.
+    silent_on("receive-count-shoulder", "dlq-of-valid-messages");
+    // One message received five times is not a distribution.
+    silent_on("receive-count-shoulder", "ninety-second-message");
+    silent_on("receive-count-shoulder", "sub-second-work");
+}
+
+// --- duplicate-effects-without-fence ------------------------------------
+
+#[test]
+fn duplicate_effects_without_fence_on_the_email() {
+    let f = fires_on(
+        "duplicate-effects-without-fence",
+        "order-confirmation-email",
+    );
+    assert_eq!(f.measure, 1.0);
+    assert_eq!(
+        f.fix,
+        Some(Fix::Fence {
+            fence: Fence::UniqueConstraint
+        })
+    );
+}
+
+#[test]
+fn duplicate_effects_without_fence_is_silent_behind_a_fence() {
+    silent_on(
+        "duplicate-effects-without-fence",
+        "order-confirmation-email-idempotent",
+    );
+    silent_on("duplicate-effects-without-fence", "clip-surge-idempotent");
+    silent_on(
+        "duplicate-effects-without-fence",
+        "gc-pause-starves-heartbeat-fencing-token",
+    );
+    silent_on("duplicate-effects-without-fence", "sub-second-work");
+}
+
+#[test]
+fn check_then_write_is_not_a_fence() {
+    let mut s = shipped_scenario("ninety-second-message");
+    s.store.fence = Fence::CheckThenWrite;
+    let f =
+        fires("duplicate-effects-without-fence", &s).expect("overlapping runs both pass the check");
+    assert!(
+        f.evidence[2].contains("check_then_write"),
+        "{}",
+        f.evidence[2]
+    );
+}
+
+// --- small-unit-of-work ---------------------------------------------------
+
+#[test]
+fn small_unit_of_work_splits_the_clip_review_in_three() {
+    let f = fires_on("small-unit-of-work", "clip-surge");
+    assert_eq!(f.fix, Some(Fix::SplitWork { parts: 3 }));
+    assert!(f.fix_text.contains("p99 30 s -> 10 s"), "{}", f.fix_text);
+}
+
+#[test]
+fn small_unit_of_work_is_silent_with_a_heartbeat_or_a_dead_dependency() {
+    silent_on("small-unit-of-work", "clip-surge-heartbeat");
+    // A million-fold slowdown is an outage: no split fits it.
+    silent_on("small-unit-of-work", "invisible-backlog");
+    silent_on("small-unit-of-work", "sub-second-work");
+}

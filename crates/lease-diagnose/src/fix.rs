@@ -1,0 +1,442 @@
+//! The seeds' fixes as data: a change to a scenario with a label the page can
+//! put on a button. Detectors suggest them; tours use them as the "how to
+//! satisfy this step" demonstration; tests apply them and re-run.
+//!
+//! Also the heuristics that size a fix from what the run measured (the
+//! seeds' rules: a timeout comfortably above p99, a heartbeat every third of
+//! the lease with a hard cap, the unit of work split until it fits).
+
+use serde::Serialize;
+
+use lease_sim::resolve::resolve;
+use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
+use lease_sim::validate::{
+    MAX_BACKLOG, MAX_PREFETCH, MAX_RATE_PER_S, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS,
+};
+
+use crate::stats::{max_slowdown, scale_dist, work_median_ms, work_p99_ms, LeaseFacts};
+
+/// "Comfortably above p99" (seed 000): a static timeout is this many times
+/// the p99 the run measured.
+pub const TIMEOUT_HEADROOM: f64 = 1.5;
+/// A work distribution whose p99 is at least this many times its median has
+/// the long tail for which "no single value is right" (seed 000): renew the
+/// lease instead of guessing a number.
+pub const LONG_TAIL_RATIO: f64 = 3.0;
+/// A static timeout above this turns every crash into a multi-minute stall
+/// (seed 003's five-minute "tempting fix"): prefer a heartbeat.
+pub const STATIC_TIMEOUT_LIMIT_MS: u64 = 300_000;
+/// The cap lets a heartbeat cover this many times the work's tail, so only a
+/// hung handler reaches it (seed 000: "a hung handler must eventually reach
+/// the DLQ").
+pub const HEARTBEAT_CAP_COVER: f64 = 4.0;
+/// Fewest extensions a suggested cap allows: below this the cap is the timeout
+/// again under another name.
+pub const MIN_SUGGESTED_CAP: u32 = 3;
+/// Most extensions a suggested cap allows (Pub/Sub's lease manager stops at
+/// 720, an hour of 5 s ticks; this is of the same order).
+pub const MAX_SUGGESTED_CAP: u32 = 1_000;
+/// A slowdown larger than this is "the dependency stopped answering": no
+/// lease should be sized for it, so the heuristics ignore the excess.
+pub const SIZING_SLOWDOWN_LIMIT: f64 = 10.0;
+/// The lease a heartbeat lets you keep short (SQS's default): how long you
+/// are willing to wait after a crash, not how long the work takes (seed 000).
+pub const SHORT_TIMEOUT_MS: u64 = 30_000;
+/// Seed 003 splits a clip review into fetch, scan and decide.
+pub const SPLIT_PARTS: u32 = 3;
+
+/// A change to a scenario. `apply` never produces a value outside
+/// lease-sim's limits for the field it sets; the scenario as a whole is
+/// still validated by `simulate`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Fix {
+    /// Set the visibility timeout. An explicit heartbeat `extend_by_ms`
+    /// below the new timeout is raised to it: an extension shorter than the
+    /// time left shortens the lease (SQS), which would undo the change.
+    Timeout { ms: u64 },
+    /// Renew the lease while working, with a hard cap (`None`: uncapped, the
+    /// dangerous case); optionally with a new (usually shorter) timeout.
+    Heartbeat {
+        interval_ms: u64,
+        extend_by_ms: u64,
+        max_extensions: Option<u32>,
+        timeout_ms: Option<u64>,
+    },
+    /// Cap the extensions of the heartbeat (turning one on if none runs).
+    ExtensionCap { max_extensions: u32 },
+    /// The fence in the destination store.
+    Fence { fence: Fence },
+    /// Leased messages a worker may hold, running plus buffered.
+    Prefetch { prefetch: u32 },
+    /// Split each message into `parts` steps: the work of each divided by
+    /// `parts`, `parts` times as many messages.
+    SplitWork { parts: u32 },
+    /// The pool size. Not a fix: what people try first; the
+    /// dependency-slows-3x tour shows it makes the feedback loop worse.
+    Workers { count: u32 },
+}
+
+/// `1500` -> `1.5 s`, `90000` -> `90 s`, `300000` -> `5 min`.
+pub fn human_ms(ms: u64) -> String {
+    if ms < 1_000 {
+        format!("{ms} ms")
+    } else if ms < 120_000 {
+        let s = ms as f64 / 1_000.0;
+        if ms.is_multiple_of(1_000) {
+            format!("{s:.0} s")
+        } else {
+            format!("{s:.1} s")
+        }
+    } else if ms < 7_200_000 {
+        let m = ms as f64 / 60_000.0;
+        if ms.is_multiple_of(60_000) {
+            format!("{m:.0} min")
+        } else {
+            format!("{m:.1} min")
+        }
+    } else {
+        format!("{:.1} h", ms as f64 / 3_600_000.0)
+    }
+}
+
+impl Fix {
+    /// What the button says, e.g. "Heartbeat every 10 s, capped at 20 extensions".
+    pub fn label(&self) -> String {
+        match self {
+            Fix::Timeout { ms } => format!("Visibility timeout {}", human_ms(*ms)),
+            Fix::Heartbeat {
+                interval_ms,
+                extend_by_ms,
+                max_extensions,
+                timeout_ms,
+            } => {
+                let cap = match max_extensions {
+                    Some(n) => format!("capped at {n} extensions"),
+                    None => "uncapped".to_string(),
+                };
+                let mut s = format!(
+                    "Heartbeat every {}, extending by {}, {cap}",
+                    human_ms(*interval_ms),
+                    human_ms(*extend_by_ms)
+                );
+                if let Some(t) = timeout_ms {
+                    s.push_str(&format!(", with a {} timeout", human_ms(*t)));
+                }
+                s
+            }
+            Fix::ExtensionCap { max_extensions } => {
+                format!("Cap the heartbeat at {max_extensions} extensions")
+            }
+            Fix::Fence { fence } => match fence {
+                Fence::None => "No fence in the store".into(),
+                Fence::CheckThenWrite => "Check processed ids, then write (no fence)".into(),
+                Fence::UniqueConstraint => {
+                    "Unique constraint on the message id, in the effect's transaction".into()
+                }
+                Fence::FencingToken => "Fencing token: the store rejects a stale receipt".into(),
+            },
+            Fix::Prefetch { prefetch } => format!("Prefetch {prefetch} per worker"),
+            Fix::SplitWork { parts } => {
+                format!(
+                    "Split each message into {parts} steps (work / {parts}, {parts}x the messages)"
+                )
+            }
+            Fix::Workers { count } => format!("{count} workers"),
+        }
+    }
+
+    /// Change the scenario in place.
+    pub fn apply(&self, s: &mut Scenario) {
+        match self {
+            Fix::Timeout { ms } => set_timeout(s, *ms),
+            Fix::Heartbeat {
+                interval_ms,
+                extend_by_ms,
+                max_extensions,
+                timeout_ms,
+            } => {
+                if let Some(t) = timeout_ms {
+                    set_timeout(s, *t);
+                }
+                let on_reject = current_on_reject(s);
+                s.workers.heartbeat = Some(Some(Heartbeat {
+                    interval_ms: (*interval_ms).clamp(1, MAX_VISIBILITY_TIMEOUT_MS),
+                    extend_by_ms: Some((*extend_by_ms).clamp(1, MAX_VISIBILITY_TIMEOUT_MS)),
+                    max_extensions: *max_extensions,
+                    on_reject,
+                }));
+            }
+            Fix::ExtensionCap { max_extensions } => {
+                let mut h = heartbeat_or_default(s);
+                h.max_extensions = Some(*max_extensions);
+                s.workers.heartbeat = Some(Some(h));
+            }
+            Fix::Fence { fence } => s.store.fence = *fence,
+            Fix::Prefetch { prefetch } => {
+                // lease-sim requires prefetch >= concurrency.
+                let p = (*prefetch).clamp(s.workers.concurrency.max(1), MAX_PREFETCH);
+                s.workers.prefetch = Some(p);
+            }
+            Fix::SplitWork { parts } => split_work(s, *parts),
+            Fix::Workers { count } => s.workers.count = (*count).clamp(1, MAX_WORKERS),
+        }
+    }
+}
+
+fn current_on_reject(s: &Scenario) -> OnReject {
+    resolve(s)
+        .heartbeat
+        .map_or(OnReject::Continue, |h| h.on_reject)
+}
+
+/// Set the timeout, keeping an explicit heartbeat from shortening the lease.
+pub(crate) fn set_timeout(s: &mut Scenario, ms: u64) {
+    let ms = ms.clamp(1, MAX_VISIBILITY_TIMEOUT_MS);
+    s.broker.visibility_timeout_ms = Some(ms);
+    if let Some(Some(h)) = &mut s.workers.heartbeat {
+        if let Some(e) = h.extend_by_ms {
+            if e < ms {
+                h.extend_by_ms = Some(ms);
+            }
+        }
+    }
+}
+
+/// The heartbeat the scenario runs, made explicit (a preset's client
+/// library default included), or a new one: every third of the lease,
+/// extending by the lease, with a small cap (turning renewal on should not
+/// bring the uncapped hazard with it).
+pub(crate) fn heartbeat_or_default(s: &Scenario) -> Heartbeat {
+    let cfg = resolve(s);
+    match cfg.heartbeat {
+        Some(h) => Heartbeat {
+            interval_ms: h.interval_ms,
+            extend_by_ms: Some(h.extend_by_ms),
+            max_extensions: h.max_extensions,
+            on_reject: h.on_reject,
+        },
+        None => {
+            let interval = interval_for(cfg.visibility_timeout_ms);
+            Heartbeat {
+                interval_ms: interval,
+                extend_by_ms: None,
+                max_extensions: Some(suggested_cap(stated_tail_ms(s), interval)),
+                on_reject: OnReject::Continue,
+            }
+        }
+    }
+}
+
+/// Enough extensions to cover `HEARTBEAT_CAP_COVER` times `tail_ms` at one
+/// extension per `interval_ms`, within the suggested bounds.
+pub fn suggested_cap(tail_ms: f64, interval_ms: u64) -> u32 {
+    let cap = (HEARTBEAT_CAP_COVER * tail_ms / interval_ms.max(1) as f64).ceil();
+    if cap.is_finite() {
+        (cap.max(0.0) as u32).clamp(MIN_SUGGESTED_CAP, MAX_SUGGESTED_CAP)
+    } else {
+        MAX_SUGGESTED_CAP
+    }
+}
+
+/// Seed 000's pseudo-code: "heartbeat every leaseDuration/3". Whole seconds
+/// when the lease is long enough for that to read well.
+pub fn interval_for(timeout_ms: u64) -> u64 {
+    let third = (timeout_ms / 3).max(1);
+    if third >= 1_000 {
+        third / 1_000 * 1_000
+    } else {
+        third
+    }
+}
+
+fn ceil_to_second(ms: f64) -> u64 {
+    let s = (ms / 1_000.0).ceil().max(1.0);
+    (s as u64).saturating_mul(1_000)
+}
+
+fn split_work(s: &mut Scenario, parts: u32) {
+    let parts = parts.max(1);
+    let k = f64::from(parts);
+    s.work.dist = scale_dist(&s.work.dist, 1.0 / k);
+    let a = &mut s.arrivals;
+    a.backlog = a.backlog.saturating_mul(u64::from(parts)).min(MAX_BACKLOG);
+    a.rate_per_s = (a.rate_per_s * k).min(MAX_RATE_PER_S);
+    for sg in &mut a.surges {
+        sg.rate_per_s = (sg.rate_per_s * k).min(MAX_RATE_PER_S);
+    }
+}
+
+/// The work's tail as the scenario states it, slowed by its worst
+/// downstream slowdown (up to `SIZING_SLOWDOWN_LIMIT`).
+pub fn stated_tail_ms(s: &Scenario) -> f64 {
+    work_p99_ms(&s.work.dist) * max_slowdown(s).min(SIZING_SLOWDOWN_LIMIT)
+}
+
+/// A static timeout comfortably above p99: the larger of the p99 the run
+/// measured (lease start to handler end, slowdowns and contention included)
+/// and the stated work p99, times `TIMEOUT_HEADROOM`, in whole seconds.
+pub fn timeout_above_p99(s: &Scenario, facts: &LeaseFacts) -> u64 {
+    let measured = facts.run_p99_ms().unwrap_or(0) as f64;
+    let tail = measured.max(work_p99_ms(&s.work.dist));
+    ceil_to_second(tail * TIMEOUT_HEADROOM).min(MAX_VISIBILITY_TIMEOUT_MS)
+}
+
+/// A heartbeat every third of the lease, extending by the lease, capped so
+/// that it covers `HEARTBEAT_CAP_COVER` times the work's tail.
+pub fn capped_heartbeat(s: &Scenario, facts: &LeaseFacts, timeout_ms: Option<u64>) -> Fix {
+    let lease = timeout_ms.unwrap_or(facts.timeout_ms).max(1);
+    let interval = interval_for(lease);
+    let tail = (facts.run_p99_ms().unwrap_or(0) as f64).max(stated_tail_ms(s));
+    Fix::Heartbeat {
+        interval_ms: interval,
+        extend_by_ms: lease,
+        max_extensions: Some(suggested_cap(tail, interval)),
+        timeout_ms,
+    }
+}
+
+/// Whether the work's duration varies so much that no static timeout is
+/// right in both directions (seed 000, "Handlers whose duration varies by
+/// orders of magnitude"; seed 003, a surge that slows the service).
+pub fn long_tailed(s: &Scenario) -> bool {
+    let median = work_median_ms(&s.work.dist).max(1.0);
+    work_p99_ms(&s.work.dist) / median >= LONG_TAIL_RATIO || max_slowdown(s) > 1.0
+}
+
+/// The seeds' answer to a lease that runs out under a live handler, picked
+/// by what the run shows:
+/// - leases dying in prefetch buffers: hold fewer (the invisible backlog);
+/// - a heartbeat already runs and still lost the lease: a timeout above p99;
+/// - a long-tailed or slowed workload, or a p99 so long that a static
+///   timeout would stall every crash: heartbeat with a cap;
+/// - otherwise predictable work: a static timeout above p99.
+pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
+    let cfg = &facts.config;
+    if facts.buffer_expiries > facts.mid_run_expiries && cfg.prefetch > cfg.concurrency {
+        return (
+            Fix::Prefetch {
+                prefetch: cfg.concurrency,
+            },
+            format!(
+                "Most expired leases ({} of {}) ran out in a worker's prefetch buffer, before any handler started them: hold no more leased messages than the handlers can run (prefetch {} instead of {}).",
+                facts.buffer_expiries,
+                facts.expiries(),
+                cfg.concurrency,
+                cfg.prefetch
+            ),
+        );
+    }
+    let t = timeout_above_p99(s, facts);
+    let p99 = work_p99_ms(&s.work.dist);
+    let median = work_median_ms(&s.work.dist);
+    if cfg.heartbeat.is_some() {
+        return (
+            Fix::Timeout { ms: t },
+            format!(
+                "A heartbeat already runs and the lease was still lost: raise the timeout above the measured p99 ({} x {}), so a missed heartbeat is not an expiry; the fence in the store is what makes it safe.",
+                TIMEOUT_HEADROOM,
+                human_ms(facts.run_p99_ms().unwrap_or(p99 as u64))
+            ),
+        );
+    }
+    if long_tailed(s) || t > STATIC_TIMEOUT_LIMIT_MS {
+        let fix = capped_heartbeat(s, facts, None);
+        let why = if max_slowdown(s) > 1.0 {
+            format!(
+                "the downstream slows by up to {:.1}x, so the work's duration is not a number you can know in advance",
+                max_slowdown(s)
+            )
+        } else if t > STATIC_TIMEOUT_LIMIT_MS {
+            format!(
+                "a static timeout above p99 would be {}, and every crash would then stall its messages that long",
+                human_ms(t)
+            )
+        } else {
+            format!(
+                "the work has a long tail (p99 {} is {:.1}x the median {})",
+                human_ms(p99 as u64),
+                p99 / median.max(1.0),
+                human_ms(median as u64)
+            )
+        };
+        return (
+            fix,
+            format!(
+                "Renew the lease while working, with a hard cap: {why}. The heartbeat turns a guess about duration into a liveness signal, and the cap still sends a hung handler's message to the DLQ."
+            ),
+        );
+    }
+    (
+        Fix::Timeout { ms: t },
+        format!(
+            "The work is predictable (p99 {}, median {}): a static timeout comfortably above p99 ({}) covers it without heartbeat machinery.",
+            human_ms(p99 as u64),
+            human_ms(median as u64),
+            human_ms(t)
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lease_sim::shipped;
+
+    fn scenario(name: &str) -> Scenario {
+        match shipped::find(name) {
+            Some(s) => s.scenario,
+            None => panic!("no shipped scenario {name}"),
+        }
+    }
+
+    #[test]
+    fn labels_read_like_the_seeds() {
+        let f = Fix::Heartbeat {
+            interval_ms: 10_000,
+            extend_by_ms: 30_000,
+            max_extensions: Some(20),
+            timeout_ms: None,
+        };
+        assert_eq!(
+            f.label(),
+            "Heartbeat every 10 s, extending by 30 s, capped at 20 extensions"
+        );
+        assert_eq!(
+            Fix::Timeout { ms: 135_000 }.label(),
+            "Visibility timeout 2.2 min"
+        );
+        assert_eq!(
+            Fix::Timeout { ms: 300_000 }.label(),
+            "Visibility timeout 5 min"
+        );
+    }
+
+    #[test]
+    fn a_longer_timeout_raises_an_explicit_extension_that_would_shorten_it() {
+        let mut s = scenario("gc-pause-starves-heartbeat");
+        Fix::Timeout { ms: 90_000 }.apply(&mut s);
+        let cfg = resolve(&s);
+        assert_eq!(cfg.visibility_timeout_ms, 90_000);
+        assert_eq!(cfg.heartbeat.map(|h| h.extend_by_ms), Some(90_000));
+    }
+
+    #[test]
+    fn a_cap_on_a_scenario_without_heartbeat_turns_a_capped_one_on() {
+        let mut s = scenario("sub-second-work");
+        Fix::ExtensionCap { max_extensions: 4 }.apply(&mut s);
+        let h = resolve(&s).heartbeat;
+        assert_eq!(h.as_ref().map(|h| h.max_extensions), Some(Some(4)));
+        assert_eq!(h.map(|h| h.interval_ms), Some(1_000));
+    }
+
+    #[test]
+    fn splitting_divides_the_work_and_multiplies_the_messages() {
+        let mut s = scenario("clip-surge");
+        Fix::SplitWork { parts: 3 }.apply(&mut s);
+        assert!((work_p99_ms(&s.work.dist) - 10_000.0).abs() < 1.0);
+        assert!((s.arrivals.rate_per_s - 1.5).abs() < 1e-9);
+        assert!((s.arrivals.surges[0].rate_per_s - 3.0).abs() < 1e-9);
+        assert!(lease_sim::validate(&s).is_ok());
+    }
+}

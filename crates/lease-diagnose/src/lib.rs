@@ -1,0 +1,17 @@
+//! Lease Playground's "explain, compare, sweep": detectors that name the
+//! seeds' failure signatures in a recorded run, guided tours built from the
+//! seeds' exercises, and parameter sweeps. It reads lease-sim's `Run` and
+//! `Scenario` only; no web dependency, so the page (wasm32), the command line
+//! and the tests all share it.
+
+pub mod diagnose;
+pub mod fix;
+pub mod stats;
+pub mod sweep;
+pub mod table;
+pub mod tour;
+
+pub use diagnose::{detect, detector_ids, diagnose, Finding, DETECTORS};
+pub use fix::Fix;
+pub use sweep::{sweep, sweep_csv, sweep_one, sweep_points, Param, SweepRow};
+pub use tour::{tour, tours, Check, Step, Tour};

@@ -1,0 +1,129 @@
+//! Every tour starts from a shipped scenario, and every step can be done:
+//! applying the demos of the steps so far, in order, makes each step's check
+//! true on a fresh run. Before its demo, the first action step is not done.
+
+use lease_diagnose::{tours, Check};
+use lease_sim::{shipped, simulate, Options, Run, Scenario};
+
+fn run(s: &Scenario) -> Run {
+    match simulate(s, &Options::default()) {
+        Ok(r) => r,
+        Err(e) => panic!("{}: {e}", s.name),
+    }
+}
+
+#[test]
+fn there_are_the_seeds_exercises_and_questions() {
+    let ids: Vec<&str> = tours().iter().map(|t| t.id).collect();
+    for id in [
+        "ninety-second-timeline",
+        "lower-the-timeout",
+        "dependency-slows-3x",
+        "extension-cap",
+        "not-a-lock",
+        "dlq-of-valid-messages",
+        "two-workers-commit",
+    ] {
+        assert!(ids.contains(&id), "missing tour {id}");
+    }
+    for (i, id) in ids.iter().enumerate() {
+        assert!(!ids[..i].contains(id), "tour {id} twice");
+    }
+    assert_eq!(
+        lease_diagnose::tour("not-a-lock").map(|t| t.scenario),
+        Some("gc-pause-starves-heartbeat")
+    );
+}
+
+#[test]
+fn every_tour_scenario_is_shipped_and_steps_are_short() {
+    for t in tours() {
+        assert!(
+            shipped::find(t.scenario).is_some(),
+            "{}: {}",
+            t.id,
+            t.scenario
+        );
+        assert!(t.steps.len() >= 3, "{}", t.id);
+        assert!(!t.question.is_empty() && !t.title.is_empty());
+        for s in &t.steps {
+            assert!(
+                !s.text.is_empty() && s.text.len() <= 240,
+                "{}: {}",
+                t.id,
+                s.text
+            );
+            assert!(!s.look_at.is_empty());
+            if s.check == Check::Read {
+                assert!(
+                    s.demo.is_empty(),
+                    "{}: a reading step changes nothing",
+                    t.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_step_can_be_satisfied_by_its_demo() {
+    for t in tours() {
+        let Some(start) = shipped::find(t.scenario) else {
+            panic!("{}: no scenario {}", t.id, t.scenario)
+        };
+        let mut s = start.scenario.clone();
+        let mut first_action_seen = false;
+        for (i, step) in t.steps.iter().enumerate() {
+            if !step.demo.is_empty() && !first_action_seen {
+                first_action_seen = true;
+                assert!(
+                    !step.check.done(&s, &run(&s)),
+                    "{} step {i}: already done before its change",
+                    t.id
+                );
+            }
+            for fix in &step.demo {
+                fix.apply(&mut s);
+            }
+            if step.check == Check::Read {
+                continue;
+            }
+            assert!(
+                step.check.done(&s, &run(&s)),
+                "{} step {i} ({:?}) is not done after {:?}",
+                t.id,
+                step.check,
+                step.demo.iter().map(|f| f.label()).collect::<Vec<_>>()
+            );
+        }
+        assert!(
+            first_action_seen,
+            "{}: a tour asks for at least one change",
+            t.id
+        );
+    }
+}
+
+#[test]
+fn tours_and_findings_serialize_for_the_page() {
+    // The page reads tours and findings as JSON; checks and fixes are tagged.
+    let json = match serde_json::to_value(tours()) {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    };
+    let cap = &json[3]["steps"][1]["check"];
+    assert_eq!(cap["kind"], "detector_fires");
+    assert_eq!(cap["value"], "hung-handler-uncapped");
+    assert_eq!(json[3]["steps"][2]["demo"][0]["kind"], "extension_cap");
+    let Some(s) = shipped::find("ninety-second-message") else {
+        panic!("shipped")
+    };
+    let found = lease_diagnose::diagnose(&s.scenario, &run(&s.scenario));
+    let json = match serde_json::to_value(&found) {
+        Ok(v) => v,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(json[0]["id"], "concurrent-duplicates");
+    assert_eq!(json[0]["fix"]["kind"], "timeout");
+    assert!(json[0]["evidence"][0].is_string());
+}

@@ -1,0 +1,512 @@
+//! Sweep: one setting over a range, every point a whole run, computed in the
+//! background worker so the page stays live; completions per minute,
+//! overlapping runs, duplicate effects, dead letters and recovery time
+//! plotted against the setting, with the current value marked.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use lease_diagnose::{sweep_csv, Param, SweepRow};
+use lease_sim::Scenario;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::prelude::*;
+
+use crate::command::Command;
+use crate::controls::scale::fmt_ms;
+use crate::download::{file_stem, save_text};
+use crate::sweep_job::{Reply, SweepJob, MAX_POINTS};
+
+/// The worker's loader, beside the page (Trunk names workers by binary).
+const WORKER_URL: &str = "./lease-worker_loader.js";
+
+/// A setting's label, unit, and the range a sweep starts with.
+struct ParamInfo {
+    param: Param,
+    id: &'static str,
+    label: &'static str,
+    ms: bool,
+    from: f64,
+    to: f64,
+    log: bool,
+}
+
+const PARAMS: [ParamInfo; 6] = [
+    ParamInfo {
+        param: Param::Timeout,
+        id: "timeout",
+        label: "Visibility timeout",
+        ms: true,
+        from: 5_000.0,
+        to: 300_000.0,
+        log: true,
+    },
+    ParamInfo {
+        param: Param::HeartbeatInterval,
+        id: "heartbeat",
+        label: "Heartbeat interval",
+        ms: true,
+        from: 1_000.0,
+        to: 60_000.0,
+        log: true,
+    },
+    ParamInfo {
+        param: Param::ExtensionCap,
+        id: "cap",
+        label: "Extension cap",
+        ms: false,
+        from: 1.0,
+        to: 60.0,
+        log: false,
+    },
+    ParamInfo {
+        param: Param::Workers,
+        id: "workers",
+        label: "Workers",
+        ms: false,
+        from: 1.0,
+        to: 64.0,
+        log: false,
+    },
+    ParamInfo {
+        param: Param::ProcessingP99,
+        id: "p99",
+        label: "Processing time (p99)",
+        ms: true,
+        from: 1_000.0,
+        to: 300_000.0,
+        log: true,
+    },
+    ParamInfo {
+        param: Param::DownstreamCapacity,
+        id: "capacity",
+        label: "Downstream capacity",
+        ms: false,
+        from: 1.0,
+        to: 100.0,
+        log: true,
+    },
+];
+
+fn info(id: &str) -> &'static ParamInfo {
+    PARAMS.iter().find(|p| p.id == id).unwrap_or(&PARAMS[0])
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SweepProps {
+    pub scenario: Rc<Scenario>,
+    pub on_command: Callback<Command>,
+}
+
+#[derive(Clone, PartialEq, Default)]
+struct Progress {
+    id: u32,
+    rows: Vec<SweepRow>,
+    total: usize,
+    running: bool,
+    error: Option<String>,
+    started_ms: f64,
+    took_ms: Option<f64>,
+}
+
+/// The worker and its listener, kept across renders; dropped to cancel.
+#[derive(Default)]
+struct WorkerSlot {
+    worker: Option<Worker>,
+    listener: Option<EventListener>,
+    error_listener: Option<EventListener>,
+    ready: bool,
+    pending: Option<String>,
+}
+
+impl WorkerSlot {
+    fn stop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+        self.listener = None;
+        self.error_listener = None;
+        self.ready = false;
+        self.pending = None;
+    }
+}
+
+fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+#[function_component(SweepPanel)]
+pub fn sweep_panel(p: &SweepProps) -> Html {
+    let param = use_state(|| "timeout".to_string());
+    let from = use_state(|| info("timeout").from);
+    let to = use_state(|| info("timeout").to);
+    let steps = use_state(|| 40usize);
+    let log = use_state(|| true);
+    let progress = use_state(Progress::default);
+    let slot = use_mut_ref(WorkerSlot::default);
+    let next_id = use_mut_ref(|| 0u32);
+    // The worker goes when the panel closes.
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| move || slot.borrow_mut().stop());
+    }
+
+    let pi = info(&param);
+    let current = pi.param.current(&p.scenario);
+    let show = move |v: f64| {
+        if pi.ms {
+            fmt_ms(v)
+        } else {
+            format!("{}", v.round())
+        }
+    };
+
+    let on_param = {
+        let (param, from, to, log) = (param.clone(), from.clone(), to.clone(), log.clone());
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            let i = info(&v);
+            from.set(i.from);
+            to.set(i.to);
+            log.set(i.log);
+            param.set(i.id.to_string());
+        })
+    };
+    let number = |state: UseStateHandle<f64>, scale: f64| {
+        Callback::from(move |e: Event| {
+            let v: f64 = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value()
+                .trim()
+                .parse()
+                .unwrap_or(f64::NAN);
+            if v.is_finite() && v >= 0.0 {
+                state.set(v * scale);
+            }
+        })
+    };
+    let unit_scale = if pi.ms { 1000.0 } else { 1.0 };
+    let on_steps = {
+        let steps = steps.clone();
+        Callback::from(move |e: Event| {
+            let v: usize = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value()
+                .trim()
+                .parse()
+                .unwrap_or(40);
+            steps.set(v.clamp(2, MAX_POINTS));
+        })
+    };
+    let on_log = {
+        let log = log.clone();
+        Callback::from(move |e: Event| {
+            log.set(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .checked(),
+            )
+        })
+    };
+
+    let start = {
+        let (progress, slot, next_id) = (progress.clone(), slot.clone(), next_id.clone());
+        let job_of = {
+            let scenario = p.scenario.clone();
+            let (param, from, to, steps, log) = (pi.param, *from, *to, *steps, *log);
+            move |id| SweepJob {
+                id,
+                scenario: (*scenario).clone(),
+                param,
+                from,
+                to,
+                steps,
+                log,
+            }
+        };
+        Callback::from(move |_: MouseEvent| {
+            let id = {
+                let mut n = next_id.borrow_mut();
+                *n += 1;
+                *n
+            };
+            let job = job_of(id);
+            let text = match serde_json::to_string(&job) {
+                Ok(t) => t,
+                Err(e) => {
+                    progress.set(Progress {
+                        error: Some(e.to_string()),
+                        ..Default::default()
+                    });
+                    return;
+                }
+            };
+            let mut s = slot.borrow_mut();
+            // A new sweep replaces the one under way.
+            s.stop();
+            let opts = WorkerOptions::new();
+            opts.set_type(WorkerType::Classic);
+            let worker = match Worker::new_with_options(WORKER_URL, &opts) {
+                Ok(w) => w,
+                Err(_) => {
+                    progress.set(Progress {
+                        error: Some("the browser would not start the background worker".into()),
+                        ..Default::default()
+                    });
+                    return;
+                }
+            };
+            let started = now_ms();
+            progress.set(Progress {
+                id,
+                running: true,
+                total: steps_of(&job),
+                started_ms: started,
+                ..Default::default()
+            });
+            let acc = Rc::new(RefCell::new(Progress {
+                id,
+                running: true,
+                total: steps_of(&job),
+                started_ms: started,
+                ..Default::default()
+            }));
+            let listener = {
+                let (progress, slot2) = (progress.clone(), slot.clone());
+                let worker2 = worker.clone();
+                EventListener::new(&worker, "message", move |e| {
+                    let Some(e) = e.dyn_ref::<MessageEvent>() else {
+                        return;
+                    };
+                    let text = e.data().as_string().unwrap_or_default();
+                    let Ok(reply) = serde_json::from_str::<Reply>(&text) else {
+                        return;
+                    };
+                    let mut a = acc.borrow_mut();
+                    match reply {
+                        Reply::Ready => {
+                            if let Ok(mut s) = slot2.try_borrow_mut() {
+                                s.ready = true;
+                                if let Some(job) = s.pending.take() {
+                                    let _ = worker2.post_message(&job.into());
+                                }
+                            }
+                            return;
+                        }
+                        Reply::Row { id, total, row, .. } if id == a.id => {
+                            a.total = total;
+                            a.rows.push(row);
+                        }
+                        Reply::Done { id } if id == a.id => {
+                            a.running = false;
+                            a.took_ms = Some(now_ms() - a.started_ms);
+                        }
+                        Reply::Failed { id, why } if id == a.id || id == 0 => {
+                            a.running = false;
+                            a.error = Some(why);
+                        }
+                        _ => return,
+                    }
+                    progress.set(a.clone());
+                })
+            };
+            let error_listener = {
+                let progress = progress.clone();
+                EventListener::new(&worker, "error", move |_| {
+                    progress.set(Progress {
+                        error: Some("the background worker failed to load".into()),
+                        ..Default::default()
+                    });
+                })
+            };
+            s.error_listener = Some(error_listener);
+            s.worker = Some(worker);
+            s.listener = Some(listener);
+            s.pending = Some(text);
+        })
+    };
+    let cancel = {
+        let (progress, slot) = (progress.clone(), slot.clone());
+        Callback::from(move |_: MouseEvent| {
+            slot.borrow_mut().stop();
+            let mut p = (*progress).clone();
+            p.running = false;
+            p.error = Some("Cancelled.".into());
+            progress.set(p);
+        })
+    };
+    let csv = {
+        let rows = progress.rows.clone();
+        let name = format!(
+            "{}-sweep-{}.csv",
+            file_stem(&p.scenario.name, p.scenario.seed),
+            pi.id
+        );
+        Callback::from(move |_: MouseEvent| {
+            let _ = save_text(&name, "text/csv", &sweep_csv(&rows));
+        })
+    };
+    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
+    let done = progress.rows.len();
+    let charts = sweep_charts(&progress.rows, current, *log, pi.ms);
+    html! {
+        <section class="panel" id="sweep-panel" aria-labelledby="sweep-title">
+            <div class="panel-head">
+                <h2 id="sweep-title">{"Sweep a setting"}</h2>
+                <button type="button" class="panel-close" onclick={close} aria-label="Close Sweep">{"Close"}</button>
+            </div>
+            <p class="muted">{"Each point is a whole run of this scenario, same seed, with only the chosen setting changed. It runs in the background; the page stays live."}</p>
+            <div class="panel-row">
+                <label for="sweep-param">{"Setting"}</label>
+                <select id="sweep-param" onchange={on_param}>
+                    { for PARAMS.iter().map(|q| html! { <option value={q.id} selected={q.id == pi.id}>{q.label}</option> }) }
+                </select>
+                <label for="sweep-from">{ if pi.ms { "From (s)" } else { "From" } }</label>
+                <input id="sweep-from" type="number" min="0" step="any" value={fmt_num(*from / unit_scale)} onchange={number(from.clone(), unit_scale)} />
+                <label for="sweep-to">{ if pi.ms { "To (s)" } else { "To" } }</label>
+                <input id="sweep-to" type="number" min="0" step="any" value={fmt_num(*to / unit_scale)} onchange={number(to.clone(), unit_scale)} />
+                <label for="sweep-steps">{"Points"}</label>
+                <input id="sweep-steps" type="number" min="2" max={MAX_POINTS.to_string()} value={steps.to_string()} onchange={on_steps} />
+                <label class="toggle"><input type="checkbox" id="sweep-log" checked={*log} onchange={on_log} />{"Log scale"}</label>
+            </div>
+            <div class="panel-row">
+                <button type="button" id="sweep-run" onclick={start} disabled={progress.running}>{"Run the sweep"}</button>
+                if progress.running {
+                    <button type="button" id="sweep-cancel" onclick={cancel}>{"Cancel"}</button>
+                }
+                <progress id="sweep-progress" max={progress.total.max(1).to_string()} value={done.to_string()}></progress>
+                <span id="sweep-status" role="status">{ status_text(&progress) }</span>
+                if !progress.running && done > 0 {
+                    <button type="button" id="sweep-csv" onclick={csv}>{"Download CSV"}</button>
+                }
+            </div>
+            if let Some(v) = current {
+                <p class="muted" id="sweep-current">{format!("The current {} is {}: marked by the dashed line.", pi.label.to_lowercase(), show(v))}</p>
+            }
+            if let Some(e) = &progress.error {
+                <p class="status bad" role="alert" id="sweep-error">{e.clone()}</p>
+            }
+            {charts}
+        </section>
+    }
+}
+
+fn steps_of(job: &SweepJob) -> usize {
+    job.steps
+}
+
+fn fmt_num(x: f64) -> String {
+    let r = (x * 1000.0).round() / 1000.0;
+    format!("{r}")
+}
+
+fn status_text(p: &Progress) -> String {
+    match (p.running, p.took_ms) {
+        (true, _) => format!("{} of {} points", p.rows.len(), p.total),
+        (false, Some(ms)) => format!("{} points in {:.2} s", p.rows.len(), ms / 1000.0),
+        (false, None) if p.rows.is_empty() => "Not run yet.".into(),
+        (false, None) => format!("{} points", p.rows.len()),
+    }
+}
+
+struct Metric {
+    id: &'static str,
+    title: &'static str,
+    unit: &'static str,
+    value: fn(&SweepRow) -> Option<f64>,
+}
+
+const METRICS: [Metric; 5] = [
+    Metric {
+        id: "completions",
+        title: "Completions per minute",
+        unit: "/min",
+        value: |r| Some(r.completions_per_min),
+    },
+    Metric {
+        id: "overlapping",
+        title: "Overlapping runs",
+        unit: "runs",
+        value: |r| Some(r.overlapping_runs as f64),
+    },
+    Metric {
+        id: "duplicates",
+        title: "Duplicate effects",
+        unit: "effects",
+        value: |r| Some(r.duplicate_effects as f64),
+    },
+    Metric {
+        id: "dead-lettered",
+        title: "Dead-lettered",
+        unit: "msgs",
+        value: |r| Some(r.dead_lettered as f64),
+    },
+    Metric {
+        id: "recovery",
+        title: "Recovery after the first crash or deploy",
+        unit: "s",
+        value: |r| r.recovery_ms.map(|ms| ms as f64 / 1000.0),
+    },
+];
+
+const W: f64 = 300.0;
+const H: f64 = 130.0;
+const LEFT: f64 = 38.0;
+const BOTTOM: f64 = 20.0;
+const TOP: f64 = 8.0;
+
+fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) -> Html {
+    let ran: Vec<&SweepRow> = rows.iter().filter(|r| r.skipped.is_none()).collect();
+    if ran.is_empty() {
+        return html! {};
+    }
+    let (lo, hi) = ran
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), r| {
+            (a.min(r.value), b.max(r.value))
+        });
+    let log = log && lo > 0.0;
+    let t = |v: f64| if log { v.max(1e-9).ln() } else { v };
+    let (tl, th) = (t(lo), t(hi).max(t(lo) + 1e-9));
+    let x = move |v: f64| LEFT + (W - LEFT - 6.0) * ((t(v) - tl) / (th - tl)).clamp(0.0, 1.0);
+    let label = |v: f64| {
+        if ms {
+            fmt_ms(v)
+        } else {
+            format!("{}", v.round())
+        }
+    };
+    html! {
+        <div class="charts sweep-charts">
+            { for METRICS.iter().map(|m| {
+                let pts: Vec<(f64, f64)> = ran.iter().filter_map(|r| (m.value)(r).map(|y| (r.value, y))).collect();
+                let max = pts.iter().map(|p| p.1).fold(0.0, f64::max);
+                let max = crate::charts::nice_max(max);
+                let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
+                let line: Vec<String> = pts.iter().map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(*b))).collect();
+                let mark = current.filter(|c| *c >= lo && *c <= hi).map(|c| {
+                    let cx = x(c);
+                    html! { <line class="current-mark" x1={cx.to_string()} x2={cx.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} /> }
+                });
+                html! {
+                    <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
+                        <figcaption>{m.title}</figcaption>
+                        <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
+                            <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{crate::charts::fmt_value(max)}</text>
+                            <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
+                            <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{m.unit}</text>
+                            <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                            <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{label(lo)}</text>
+                            <text class="axis-label" text-anchor="end" x={(W - 6.0).to_string()} y={(H - 5.0).to_string()}>{label(hi)}</text>
+                            <polyline class="series s-depth" points={line.join(" ")} />
+                            { for pts.iter().map(|(a, b)| html! { <circle class="dot" cx={format!("{:.1}", x(*a))} cy={format!("{:.1}", y(*b))} r="2" /> }) }
+                            {mark}
+                        </svg>
+                    </figure>
+                }
+            }) }
+        </div>
+    }
+}
