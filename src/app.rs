@@ -9,10 +9,11 @@ use yew::prelude::*;
 
 use crate::charts::Charts;
 use crate::command::Command;
+use crate::compare::Compare;
 use crate::controls::Controls;
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
-use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel};
+use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel, TourPanel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::scenario_info::ScenarioInfo;
@@ -44,6 +45,12 @@ pub struct State {
     /// Embedded in another page (`?embed=1`), showing only some parts.
     pub embed: bool,
     pub parts: Parts,
+    /// The guided tour under way, and its step.
+    pub tour: Option<(String, usize)>,
+    /// Compare: side B's scenario and run; the controls edit B when `edit_b`.
+    pub b: Option<Rc<Scenario>>,
+    pub run_b: Option<RunHandle>,
+    pub edit_b: bool,
 }
 
 impl State {
@@ -67,6 +74,10 @@ impl State {
             panel: None,
             embed: false,
             parts: Parts::all(),
+            tour: None,
+            b: None,
+            run_b: None,
+            edit_b: false,
         };
         st.simulate();
         st.playhead_ms = st.end_ms();
@@ -108,6 +119,45 @@ impl State {
     }
 }
 
+impl State {
+    /// Run side B; on failure keep B's last good run and say why.
+    fn simulate_b(&mut self) {
+        let Some(b) = self.b.clone() else {
+            return;
+        };
+        if let Err(why) = crate::budget::check(&b) {
+            self.error = Some(format!("side B: {why}"));
+            return;
+        }
+        match simulate(&b, &Options::default()) {
+            Ok(run) => {
+                self.run_b = Some(RunHandle::new(run));
+                self.error = None;
+            }
+            Err(e) => self.error = Some(format!("side B: {e}")),
+        }
+    }
+
+    /// Loading another scenario ends a comparison and a tour's hold on it.
+    fn end_compare(&mut self) {
+        self.b = None;
+        self.run_b = None;
+        self.edit_b = false;
+    }
+
+    fn load(&mut self, scenario: Scenario) {
+        self.loaded = Rc::new(scenario.clone());
+        self.scenario = Rc::new(scenario);
+        self.selected = None;
+        self.playing = false;
+        self.range = None;
+        self.run = None;
+        self.end_compare();
+        self.simulate();
+        self.playhead_ms = self.end_ms();
+    }
+}
+
 impl Default for State {
     fn default() -> Self {
         Self::new()
@@ -122,14 +172,8 @@ impl Reducible for State {
         match cmd {
             Command::Load(name) => match shipped::find(&name) {
                 Some(found) => {
-                    s.loaded = Rc::new(found.scenario.clone());
-                    s.scenario = Rc::new(found.scenario);
-                    s.selected = None;
-                    s.playing = false;
-                    s.range = None;
-                    s.run = None;
-                    s.simulate();
-                    s.playhead_ms = s.end_ms();
+                    s.load(found.scenario);
+                    s.tour = None;
                 }
                 None => {
                     s.error = Some(format!(
@@ -139,25 +183,26 @@ impl Reducible for State {
                 }
             },
             Command::Edit(f) => {
-                let mut next = (*s.scenario).clone();
-                f(&mut next);
-                s.scenario = Rc::new(next);
-                s.simulate();
+                if let (true, Some(b)) = (s.edit_b, &s.b) {
+                    let mut next = (**b).clone();
+                    f(&mut next);
+                    s.b = Some(Rc::new(next));
+                    s.simulate_b();
+                } else {
+                    let mut next = (*s.scenario).clone();
+                    f(&mut next);
+                    s.scenario = Rc::new(next);
+                    s.simulate();
+                }
             }
             Command::Replace(next) => {
                 s.scenario = Rc::new(*next);
                 s.simulate();
             }
             Command::Import(next, ignored) => {
-                s.loaded = Rc::new((*next).clone());
-                s.scenario = Rc::new(*next);
+                s.load(*next);
                 s.notices = ignored;
-                s.selected = None;
-                s.playing = false;
-                s.range = None;
-                s.run = None;
-                s.simulate();
-                s.playhead_ms = s.end_ms();
+                s.tour = None;
             }
             Command::Reject(why) => s.error = Some(why),
             Command::Play => play(&mut s),
@@ -219,6 +264,39 @@ impl Reducible for State {
             Command::Panel(p) => s.panel = p,
             Command::DismissNotices => s.notices.clear(),
             Command::OpenLink(query) => return Rc::new(crate::link::state_from_query(&query)),
+            Command::StartTour(id) => {
+                if let Some(t) = lease_diagnose::tour(&id) {
+                    if let Some(found) = shipped::find(t.scenario) {
+                        s.load(found.scenario);
+                    }
+                    s.tour = Some((id, 0));
+                    s.panel = Some(Panel::Tour);
+                }
+            }
+            Command::TourStep(i) => {
+                if let Some((id, step)) = &mut s.tour {
+                    let last =
+                        lease_diagnose::tour(id).map_or(0, |t| t.steps.len().saturating_sub(1));
+                    *step = i.min(last);
+                }
+            }
+            Command::CompareStart => {
+                s.b = Some(s.scenario.clone());
+                s.run_b = s.run.clone();
+                s.edit_b = true;
+                s.panel = Some(Panel::Compare);
+            }
+            Command::CompareEdit(b) => s.edit_b = b && s.b.is_some(),
+            Command::CompareCopy => {
+                s.b = Some(s.scenario.clone());
+                s.run_b = s.run.clone();
+            }
+            Command::CompareStop => {
+                s.end_compare();
+                if s.panel == Some(Panel::Compare) {
+                    s.panel = None;
+                }
+            }
         }
         Rc::new(s)
     }
@@ -284,6 +362,11 @@ pub fn app() -> Html {
     };
     let pressed = |p: Panel| (state.panel == Some(p)).to_string();
     let full_link = crate::link::full_page_link(&state);
+    let comparing = state.b.is_some();
+    let controls_scenario = match (&state.b, state.edit_b) {
+        (Some(b), true) => b.clone(),
+        _ => state.scenario.clone(),
+    };
     html! {
         <div class={classes!("page", state.embed.then_some("embedded"))} ref={page}
             ondrop={on_drop} ondragover={on_drag_over}>
@@ -300,6 +383,11 @@ pub fn app() -> Html {
                     </div>
                     <nav class="page-tools" aria-label="Share, embed and help">
                         <button type="button" id="open-export" aria-pressed={pressed(Panel::Export)} onclick={open(Panel::Export)}>{"Share and export"}</button>
+                        <button type="button" id="open-tour" aria-pressed={pressed(Panel::Tour)} onclick={open(Panel::Tour)}>{"Tours"}</button>
+                        <button type="button" id="open-compare" aria-pressed={(state.b.is_some()).to_string()}
+                            onclick={dispatch.reform(move |_: MouseEvent| if comparing { Command::CompareStop } else { Command::CompareStart })}>
+                            { if comparing { "Stop comparing" } else { "Compare" } }
+                        </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
@@ -326,6 +414,9 @@ pub fn app() -> Html {
             if state.panel == Some(Panel::Embed) {
                 <EmbedPanel query={crate::link::query_without_embed(&state)} on_command={dispatch.clone()} />
             }
+            if state.panel == Some(Panel::Tour) {
+                <TourPanel current={state.tour.clone()} scenario={state.scenario.clone()} run={state.run.clone()} on_command={dispatch.clone()} />
+            }
             if state.panel == Some(Panel::Sweep) {
                 <SweepPanel scenario={state.scenario.clone()} on_command={dispatch.clone()} />
             }
@@ -335,7 +426,10 @@ pub fn app() -> Html {
             <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
                 if parts.shows("controls") {
                     <aside class="side">
-                        <Controls scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                        if comparing {
+                            <p class="editing-side" id="editing-side">{ if state.edit_b { "These controls edit side B." } else { "These controls edit side A." } }</p>
+                        }
+                        <Controls scenario={controls_scenario} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
                     </aside>
                 }
                 <main class="main">
@@ -351,11 +445,15 @@ pub fn app() -> Html {
                             <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
                         if parts.shows("timeline") {
-                            <Timeline run={run.clone()} playhead_ms={state.playhead_ms} view={state.view}
+                            <Timeline run={run.clone()} axis_end_ms={state.run_b.as_ref().map_or(0, |b| b.end_ms)} playhead_ms={state.playhead_ms} view={state.view}
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
+                        }
+                        if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
+                            <Compare a={run.clone()} b={b.clone()} edit_b={state.edit_b} range={state.range}
+                                playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_command={dispatch.clone()} />
                         }
                         if parts.shows("diagnosis") {
                             <Diagnosis run={run.clone()} scenario={state.scenario.clone()} on_command={dispatch.clone()} />

@@ -44,6 +44,15 @@ pub enum Command {
     DismissNotices,
     /// The address changed under the page (back, forward): open that link.
     OpenLink(String),
+    /// Start a guided tour by id: its scenario loads, at its first step.
+    StartTour(String),
+    TourStep(usize),
+    /// Compare: side B starts as a copy of A.
+    CompareStart,
+    /// Whether the controls edit side B (else A).
+    CompareEdit(bool),
+    CompareCopy,
+    CompareStop,
 }
 
 impl PartialEq for Command {

@@ -7,6 +7,7 @@ mod app;
 mod budget;
 mod charts;
 mod command;
+mod compare;
 mod controls;
 mod diagnosis;
 mod download;

@@ -85,7 +85,7 @@ pub fn totals(props: &TotalsProps) -> Html {
             }
         };
     html! {
-        <section class="totals" aria-label="Run totals">
+        <section class="totals" id="totals" aria-label="Run totals">
             {item("total-delivered", "Delivered", c.delivered.to_string(), false, "Deliveries: each hands a message out with a new lease and receipt")}
             {item("total-acked", "Acked", c.acked.to_string(), false, "Acks the broker accepted (the message is deleted)")}
             {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}

@@ -16,25 +16,25 @@ const BOTTOM: f64 = 22.0;
 const TOP: f64 = 8.0;
 
 #[derive(Clone, PartialEq)]
-struct Line {
-    label: &'static str,
-    class: &'static str,
-    values: Vec<f64>,
+pub struct Line {
+    pub label: &'static str,
+    pub class: &'static str,
+    pub values: Vec<f64>,
     /// Sampled at each bucket's end (a gauge) rather than counted within it.
-    gauge: bool,
+    pub gauge: bool,
 }
 
 #[derive(Properties, PartialEq)]
-struct LineChartProps {
-    id: &'static str,
-    title: &'static str,
-    unit: &'static str,
-    lines: Vec<Line>,
-    bucket_ms: u64,
-    end_ms: u64,
-    playhead_ms: u64,
-    cursor_ms: Option<u64>,
-    on_cursor: Callback<Option<u64>>,
+pub struct LineChartProps {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub unit: &'static str,
+    pub lines: Vec<Line>,
+    pub bucket_ms: u64,
+    pub end_ms: u64,
+    pub playhead_ms: u64,
+    pub cursor_ms: Option<u64>,
+    pub on_cursor: Callback<Option<u64>>,
 }
 
 pub fn fmt_value(v: f64) -> String {
@@ -48,7 +48,7 @@ pub fn fmt_value(v: f64) -> String {
 }
 
 #[function_component(LineChart)]
-fn line_chart(p: &LineChartProps) -> Html {
+pub fn line_chart(p: &LineChartProps) -> Html {
     let end = p.end_ms.max(1) as f64;
     let max = nice_max(
         p.lines
@@ -173,7 +173,7 @@ pub struct ChartsProps {
     pub on_cursor: Callback<Option<u64>>,
 }
 
-fn f(v: &[u64]) -> Vec<f64> {
+pub fn f(v: &[u64]) -> Vec<f64> {
     v.iter().map(|&x| x as f64).collect()
 }
 
@@ -205,7 +205,7 @@ pub fn charts(p: &ChartsProps) -> Html {
         .collect();
     counts.sort_unstable();
     html! {
-        <section class="charts" aria-label="Charts">
+        <section class="charts" id="charts" aria-label="Charts">
             {chart("chart-completions", "Completions per minute", "/min", vec![
                 Line { label: "useful", class: "s-useful", values: s.useful_completions_per_min.clone(), gauge: false },
                 Line { label: "duplicate", class: "s-bad", values: s.duplicate_completions_per_min.clone(), gauge: false },

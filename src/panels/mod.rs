@@ -5,11 +5,13 @@ mod embed;
 mod export;
 mod help;
 mod sweep;
+mod tour;
 
 pub use embed::EmbedPanel;
 pub use export::{read_scenario_file, ExportPanel};
 pub use help::HelpOverlay;
 pub use sweep::SweepPanel;
+pub use tour::TourPanel;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Panel {
@@ -17,6 +19,8 @@ pub enum Panel {
     Embed,
     Help,
     Sweep,
+    Tour,
+    Compare,
 }
 
 impl Panel {
@@ -27,12 +31,21 @@ impl Panel {
             Panel::Embed => "embed",
             Panel::Help => "help",
             Panel::Sweep => "sweep",
+            Panel::Tour => "tour",
+            Panel::Compare => "compare",
         }
     }
 
     pub fn from_name(name: &str) -> Option<Panel> {
-        [Panel::Export, Panel::Embed, Panel::Help, Panel::Sweep]
-            .into_iter()
-            .find(|p| p.name() == name)
+        [
+            Panel::Export,
+            Panel::Embed,
+            Panel::Help,
+            Panel::Sweep,
+            Panel::Tour,
+            Panel::Compare,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
     }
 }

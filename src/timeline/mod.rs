@@ -67,6 +67,19 @@ pub struct TimelineProps {
     /// The visible time range changed (zoom, pan, fit), for the share link.
     #[prop_or_default]
     pub on_range: Callback<(u64, u64)>,
+    /// The element id, when a page shows two timelines (compare).
+    #[prop_or("timeline")]
+    pub dom_id: &'static str,
+    /// The time axis runs to at least this: two compared runs of different
+    /// lengths share one axis.
+    #[prop_or_default]
+    pub axis_end_ms: u64,
+}
+
+impl TimelineProps {
+    fn axis_end(&self) -> u64 {
+        self.run.end_ms.max(self.axis_end_ms)
+    }
 }
 
 pub enum Msg {
@@ -116,7 +129,7 @@ impl Component for Timeline {
         Timeline {
             canvas: NodeRef::default(),
             index: Rc::new(RunIndex::new(&props.run)),
-            scale: initial_scale(props.run.end_ms, props.range_ms),
+            scale: initial_scale(props.axis_end(), props.range_ms),
             scroll_px: 0.0,
             view: props.view,
             hover: None,
@@ -135,9 +148,11 @@ impl Component for Timeline {
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
         let props = ctx.props();
+        if props.axis_end() != old.axis_end() {
+            self.scale.set_limit(props.axis_end() as f64);
+        }
         if props.run != old.run {
             self.index = Rc::new(RunIndex::new(&props.run));
-            self.scale.set_limit(props.run.end_ms as f64);
             self.summary = summary(&props.run);
             self.hover = None;
             // A slider moved: paint right after this render rather than on
@@ -314,7 +329,7 @@ impl Component for Timeline {
             )
         });
         html! {
-            <div class="timeline" id="timeline">
+            <div class="timeline" id={props.dom_id}>
                 <div class="timeline-toolbar">
                     <div class="timeline-toggle" role="group" aria-label="Timeline view">
                         { toggle(TimelineView::Workers, "Workers") }
@@ -456,7 +471,7 @@ impl Timeline {
                 self.scroll_px = (self.scroll_px - dy_px).clamp(0.0, max);
             }
             ViewCommand::Fit => {
-                self.scale = TimeScale::fit(ctx.props().run.end_ms as f64, self.plot_w());
+                self.scale = TimeScale::fit(ctx.props().axis_end() as f64, self.plot_w());
                 self.scroll_px = 0.0;
             }
             ViewCommand::Deselect => ctx.props().on_select.emit(None),

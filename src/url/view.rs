@@ -7,7 +7,7 @@ use lease_sim::validate::MAX_DURATION_MS;
 use super::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
 
 /// The panels `panel=` may open.
-pub const PANELS: [&str; 7] = [
+pub const PANELS: [&str; 8] = [
     "details",
     "diagnosis",
     "compare",
@@ -15,6 +15,7 @@ pub const PANELS: [&str; 7] = [
     "export",
     "embed",
     "help",
+    "tour",
 ];
 
 /// The timeline's two layouts (`view=`).

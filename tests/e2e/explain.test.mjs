@@ -67,3 +67,58 @@ test('a sweep of the timeout runs in the background and shows the knee, with the
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a tour loads its scenario, and a step ticks itself when the person does what it asks', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.locator('#open-tour').click();
+  await page.locator('#tour-pick').selectOption('ninety-second-timeline');
+  await page.waitForFunction(() => document.querySelector('#ctl-scenario').value === 'ninety-second-message');
+  // Walk to the step that asks for a timeout above the work.
+  let found = false;
+  for (let i = 0; i < 8 && !found; i++) {
+    const text = await page.locator('.tour-step-current').innerText();
+    if (/Raise the timeout/.test(text)) found = true;
+    else await page.locator('#tour-next').click();
+  }
+  assert.ok(found, 'the tour reaches the timeout step');
+  const current = page.locator('.tour-step-current');
+  assert.equal(await current.getAttribute('data-done'), 'false');
+  assert.equal(await page.locator('#ctl-timeout.tour-target').count(), 1, 'the step points at the slider');
+  await screenshot(page, 'explain-tour');
+  // Do it by hand: End pushes the timeout to 15 min.
+  await page.locator('#ctl-timeout').focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => document.querySelector('.tour-step-current').dataset.done === 'true');
+  // Back, then Show me on a step with a demonstration.
+  await page.locator('#tour-back').click();
+  assert.equal(await page.locator('.tour-step-current').count(), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('compare: B starts as a copy of A, the controls edit B, the differences are highlighted', async () => {
+  const { page, errors } = await openPage(browser, server.url);
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor();
+  assert.equal(await page.locator('.compare-table tr.differs').count(), 0, 'a copy has no differences');
+  assert.match(await page.locator('#editing-side').innerText(), /side B/);
+  // Heartbeat on for B only.
+  await page.getByLabel('Heartbeat on', { exact: true }).check();
+  await page.waitForFunction(() => document.querySelectorAll('.compare-table tr.differs').length > 0);
+  assert.equal(await page.locator('#compare-overlapping.b-better').count(), 1, 'B overlaps less');
+  // A is unchanged: its totals still show the overlap.
+  assert.ok(Number(await page.locator('#total-overlapping').innerText()) > 0);
+  assert.equal(await page.locator('#timeline-b .timeline-canvas').count(), 1);
+  // One time axis: zooming A moves B.
+  const b = page.locator('#timeline-b .timeline-canvas');
+  await page.locator('#timeline').getByRole('button', { name: 'Zoom in' }).click();
+  await page.waitForFunction(() => document.querySelector('#timeline-b .timeline-canvas').dataset.viewStartMs !== '0');
+  assert.equal(await b.getAttribute('data-view-start-ms'), await page.locator('#timeline .timeline-canvas').getAttribute('data-view-start-ms'));
+  await screenshot(page, 'explain-compare');
+  await page.locator('#compare-copy').click();
+  await page.waitForFunction(() => document.querySelectorAll('.compare-table tr.differs').length === 0);
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

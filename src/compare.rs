@@ -1,0 +1,180 @@
+//! Compare: two configurations on the same arrivals and the same work (the
+//! same seed draws the same messages and the same work, whatever else
+//! differs), side B's timeline on A's time axis, the charts overlaid, and
+//! the totals that differ highlighted.
+
+use lease_sim::Run;
+use yew::prelude::*;
+
+use crate::charts::{f, Line, LineChart};
+use crate::command::Command;
+use crate::run_handle::RunHandle;
+use crate::timeline::Timeline;
+
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    pub a: RunHandle,
+    pub b: RunHandle,
+    /// The controls edit side B.
+    pub edit_b: bool,
+    pub range: Option<(u64, u64)>,
+    pub playhead_ms: u64,
+    pub cursor_ms: Option<u64>,
+    pub on_command: Callback<Command>,
+}
+
+/// A row of the totals table: its name, how to read it from a run, and
+/// whether more is better (for the colour of a difference).
+struct Row {
+    id: &'static str,
+    label: &'static str,
+    value: fn(&Run) -> f64,
+    more_is_better: bool,
+}
+
+const ROWS: [Row; 10] = [
+    Row {
+        id: "acked",
+        label: "Acked",
+        value: |r| r.report.totals.acks_ok as f64,
+        more_is_better: true,
+    },
+    Row {
+        id: "deliveries",
+        label: "Deliveries",
+        value: |r| r.report.totals.deliveries as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "redeliveries",
+        label: "Redeliveries",
+        value: |r| r.report.totals.redeliveries as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "overlapping",
+        label: "Overlapping runs",
+        value: |r| r.report.totals.overlapping_runs as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "duplicates",
+        label: "Duplicate effects",
+        value: |r| r.report.totals.duplicate_effects as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "acks-rejected",
+        label: "Acks rejected",
+        value: |r| r.report.totals.acks_rejected as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "dlq-expired",
+        label: "Dead-lettered (expired)",
+        value: |r| r.report.totals.dead_lettered_expired as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "dlq-failed",
+        label: "Dead-lettered (failed)",
+        value: |r| r.report.totals.dead_lettered_failed as f64,
+        more_is_better: false,
+    },
+    Row {
+        id: "wasted",
+        label: "Wasted work (s)",
+        value: |r| (r.report.totals.wasted_work_ms as f64 / 1000.0).round(),
+        more_is_better: false,
+    },
+    Row {
+        id: "ack-p99",
+        label: "Ack p99 / timeout",
+        value: |r| r.report.ack_latency_ms.p99_over_timeout.unwrap_or(f64::NAN),
+        more_is_better: false,
+    },
+];
+
+fn show(v: f64) -> String {
+    if v.is_nan() {
+        "–".into()
+    } else if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+#[function_component(Compare)]
+pub fn compare(p: &CompareProps) -> Html {
+    let cb = p.on_command.clone();
+    let side = |b: bool, text: &'static str, id: &'static str| {
+        let pressed = (p.edit_b == b).to_string();
+        html! { <button type="button" {id} aria-pressed={pressed} onclick={cb.reform(move |_: MouseEvent| Command::CompareEdit(b))}>{text}</button> }
+    };
+    let rows = ROWS.iter().map(|r| {
+        let (a, b) = ((r.value)(&p.a), (r.value)(&p.b));
+        let differs = !(a.is_nan() && b.is_nan()) && (a - b).abs() > 1e-9;
+        let better = if r.more_is_better { b > a } else { b < a };
+        let class = classes!(
+            differs.then_some("differs"),
+            (differs && better).then_some("b-better"),
+            (differs && !better).then_some("b-worse"),
+        );
+        let delta = if differs && !a.is_nan() && !b.is_nan() {
+            let d = b - a;
+            format!("{}{}", if d > 0.0 { "+" } else { "" }, show(d))
+        } else {
+            String::new()
+        };
+        html! {
+            <tr {class} id={format!("compare-{}", r.id)}>
+                <th scope="row">{r.label}</th><td>{show(a)}</td><td>{show(b)}</td><td>{delta}</td>
+            </tr>
+        }
+    });
+    let end = p.a.end_ms.max(p.b.end_ms);
+    let (sa, sb) = (&p.a.report.series, &p.b.report.series);
+    let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
+        html! {
+            <LineChart {id} {title} {unit} {lines} bucket_ms={sa.bucket_ms} end_ms={end}
+                playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_command.reform(Command::Cursor)} />
+        }
+    };
+    html! {
+        <section class="compare" id="compare" aria-labelledby="compare-title">
+            <div class="panel-head">
+                <h2 id="compare-title">{"Compare A (above) with B (below): same seed, same arrivals, same work"}</h2>
+                <button type="button" class="panel-close" onclick={cb.reform(|_: MouseEvent| Command::CompareStop)}>{"Stop comparing"}</button>
+            </div>
+            <div class="panel-row" role="group" aria-label="Which side the controls edit">
+                <span>{"The controls edit:"}</span>
+                {side(false, "A", "compare-edit-a")}
+                {side(true, "B", "compare-edit-b")}
+                <button type="button" id="compare-copy" onclick={cb.reform(|_: MouseEvent| Command::CompareCopy)}>{"Copy A into B"}</button>
+            </div>
+            <table class="compare-table">
+                <thead><tr><th scope="col">{"Total"}</th><th scope="col">{"A"}</th><th scope="col">{"B"}</th><th scope="col">{"B − A"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <h3 class="compare-b-title">{"B's timeline, on A's time axis"}</h3>
+            <Timeline dom_id="timeline-b" axis_end_ms={end} run={p.b.clone()} playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms}
+                on_cursor={p.on_command.reform(Command::Cursor)}
+                range_ms={p.range.or(Some((0, end)))} on_range={p.on_command.reform(|(a, b)| Command::Range(a, b))} />
+            <div class="charts">
+                {chart("compare-completions", "Completions per minute, A and B", "/min", vec![
+                    Line { label: "A", class: "s-depth", values: sa.completions_per_min.clone(), gauge: false },
+                    Line { label: "B", class: "s-flight", values: sb.completions_per_min.clone(), gauge: false },
+                ])}
+                {chart("compare-depth", "Queue depth, A and B", "msgs", vec![
+                    Line { label: "A", class: "s-depth", values: f(&sa.queue_depth), gauge: true },
+                    Line { label: "B", class: "s-flight", values: f(&sb.queue_depth), gauge: true },
+                ])}
+                {chart("compare-redeliveries", "Redeliveries, A and B", "per bucket", vec![
+                    Line { label: "A", class: "s-depth", values: f(&sa.redeliveries), gauge: false },
+                    Line { label: "B", class: "s-flight", values: f(&sb.redeliveries), gauge: false },
+                ])}
+            </div>
+        </section>
+    }
+}
