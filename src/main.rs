@@ -9,6 +9,8 @@ mod charts;
 mod command;
 mod compare;
 mod controls;
+#[cfg(target_arch = "wasm32")]
+mod crash;
 mod diagnosis;
 mod download;
 mod embed;
@@ -27,7 +29,7 @@ mod url;
 fn main() {
     #[cfg(target_arch = "wasm32")]
     {
-        console_error_panic_hook::set_once();
+        crash::install();
         let document = gloo::utils::document();
         if let Some(boot) = document.get_element_by_id("boot") {
             boot.remove();

@@ -80,3 +80,28 @@ test('a run with nothing to do says so', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a panic shows a message with the link that caused it and a way back', async () => {
+  const { page, errors } = await openPage(browser, `${server.url}?scenario=clip-surge&timeout=45s`);
+  await page.locator('.timeline-canvas').waitFor();
+  const thrown = await page.evaluate(() => {
+    try {
+      window.wasmBindings.forcePanicForTests();
+      return 'nothing thrown';
+    } catch (e) {
+      return String(e);
+    }
+  });
+  assert.match(thrown, /unreachable|RuntimeError/, thrown);
+  const crash = page.locator('#crash');
+  await crash.waitFor();
+  assert.match(await crash.innerText(), /The playground stopped/);
+  assert.match(await crash.locator('input').inputValue(), /scenario=clip-surge&timeout=45s/);
+  await screenshot(page, 'edges-panic');
+  // Only the panic itself reached the console.
+  assert.ok(errors.every((e) => /panic|forced by the browser tests|unreachable/i.test(e)), errors.join('\n'));
+  await crash.locator('#crash-reset').click();
+  await page.waitForFunction(() => !location.search && document.querySelector('.timeline-canvas'));
+  assert.equal(await page.locator('#crash').count(), 0);
+  await page.close();
+});
