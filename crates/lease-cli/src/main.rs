@@ -2,6 +2,7 @@
 //! command line. Bad input ends with a message on stderr and exit code 2.
 
 mod summary;
+mod sweep;
 
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -45,9 +46,48 @@ enum Command {
         /// A scenario file, `-` for stdin, or the name of a shipped scenario.
         file: String,
     },
+    /// Vary one setting over a range, simulate each point and print a CSV
+    /// row per point (points that cannot run have `skipped` filled).
+    #[command(after_help = SWEEP_HELP)]
+    Sweep {
+        /// A scenario file, `-` for stdin, or the name of a shipped scenario.
+        file: String,
+        /// The setting to vary: a scenario path or its short name (see below).
+        #[arg(long, value_name = "PATH")]
+        param: String,
+        /// First value: a count, or for a duration ms or `500ms`, `10s`, `2min`, `1h`.
+        #[arg(long, value_name = "A", allow_hyphen_values = true)]
+        from: String,
+        /// Last value (included), as for --from.
+        #[arg(long, value_name = "B", allow_hyphen_values = true)]
+        to: String,
+        /// How many points, from 1 to 200 (each is a whole simulation).
+        #[arg(long, value_name = "N", allow_hyphen_values = true)]
+        steps: String,
+        /// Space the points geometrically (both ends must be above 0).
+        #[arg(long)]
+        log: bool,
+        /// Override the file's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+    },
     /// List the shipped scenarios.
     List,
 }
+
+const SWEEP_HELP: &str = "\
+Settings (--param, path or short name):
+  broker.visibility_timeout_ms     timeout    (duration)
+  workers.heartbeat.interval_ms    heartbeat  (duration)
+  workers.heartbeat.max_extensions cap        (count)
+  workers.count                    workers    (count)
+  work.p99_ms                      p99        (duration)
+  downstream.capacity              capacity   (count)
+
+Columns: value,completions_per_min,overlapping_runs,duplicate_effects,
+dead_lettered,redeliveries,recovery_ms,skipped (value in ms for durations).
+
+Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12";
 
 /// What ends the program early: a message for stderr and an exit code.
 struct Failure {
@@ -105,6 +145,32 @@ fn dispatch(command: Command) -> Result<(), Failure> {
         Command::Validate { file } => {
             let s = load(&file)?;
             print(&format!("ok: {}\n", s.name))
+        }
+        Command::Sweep {
+            file,
+            param,
+            from,
+            to,
+            steps,
+            log,
+            seed,
+        } => {
+            let param = sweep::parse_param(&param).map_err(bad_input)?;
+            let from = sweep::parse_end("--from", param, &from).map_err(bad_input)?;
+            let to = sweep::parse_end("--to", param, &to).map_err(bad_input)?;
+            let steps = sweep::parse_steps(&steps).map_err(bad_input)?;
+            if log && (from <= 0.0 || to <= 0.0) {
+                return Err(bad_input(format!(
+                    "--log: a logarithmic sweep needs --from and --to above 0 (got {from} to {to})"
+                )));
+            }
+            let mut scenario = load(&file)?;
+            if let Some(seed) = seed {
+                scenario.seed = seed;
+            }
+            let rows = lease_diagnose::sweep(&scenario, param, from, to, steps, log)
+                .map_err(|e| bad_input(format!("{file}: {e}")))?;
+            print(&lease_diagnose::sweep_csv(&rows))
         }
         Command::List => {
             let mut out = String::new();

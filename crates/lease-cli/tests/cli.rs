@@ -306,3 +306,223 @@ fn a_scenario_can_come_on_stdin() {
     assert_eq!(v["name"], "piped");
     assert_eq!(v["totals"]["deleted"], 3);
 }
+
+/// The CSV's rows as (value, completions per minute, skipped).
+fn sweep_rows(csv: &str) -> Vec<(f64, f64, String)> {
+    csv.lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.splitn(8, ',').collect();
+            assert_eq!(f.len(), 8, "{l}");
+            (
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[7].to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_timeout_sweep_prints_a_header_and_a_row_per_step() {
+    let o = lease_sim(&[
+        "sweep",
+        "clip-surge",
+        "--param",
+        "timeout",
+        "--from",
+        "10s",
+        "--to",
+        "120s",
+        "--steps",
+        "12",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    assert!(
+        s.starts_with("value,completions_per_min,overlapping_runs,"),
+        "{s}"
+    );
+    let rows = sweep_rows(&s);
+    assert_eq!(rows.len(), 12, "{s}");
+    assert_eq!(rows[0].0, 10_000.0);
+    assert_eq!(rows[11].0, 120_000.0);
+    assert!(rows.iter().all(|r| r.2.is_empty()), "{s}");
+    assert!(rows[11].1 > rows[0].1, "{s}");
+}
+
+#[test]
+fn short_and_long_param_names_and_units_give_the_same_sweep() {
+    let run = |param: &str, from: &str, to: &str| {
+        let o = lease_sim(&[
+            "sweep",
+            "clip-surge",
+            "--param",
+            param,
+            "--from",
+            from,
+            "--to",
+            to,
+            "--steps",
+            "4",
+        ]);
+        assert!(o.status.success(), "{param}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let long = run("broker.visibility_timeout_ms", "10000", "120000");
+    assert_eq!(run("timeout", "10s", "2min"), long);
+    assert_eq!(run("timeout", "10000ms", "120000"), long);
+    for (short, path, from, to) in [
+        ("heartbeat", "workers.heartbeat.interval_ms", "5s", "20000"),
+        ("cap", "workers.heartbeat.max_extensions", "1", "8"),
+        ("workers", "workers.count", "2", "10"),
+        ("p99", "work.p99_ms", "30000", "1.5min"),
+        ("capacity", "downstream.capacity", "5", "40"),
+    ] {
+        assert_eq!(run(short, from, to), run(path, from, to), "{short}");
+    }
+}
+
+#[test]
+fn a_sweep_point_that_cannot_run_is_a_skipped_row() {
+    let o = lease_sim(&[
+        "sweep",
+        "ninety-second-message",
+        "--param",
+        "workers",
+        "--from",
+        "0",
+        "--to",
+        "2",
+        "--steps",
+        "3",
+        "--seed",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = sweep_rows(&stdout(&o));
+    assert_eq!(rows.len(), 3);
+    assert!(rows[0].2.contains("workers.count"), "{:?}", rows[0]);
+    assert!(rows[1].2.is_empty() && rows[2].2.is_empty());
+}
+
+/// `lease-sim sweep FILE --param PARAM --from 10s --to 60s --steps 3` with
+/// the given flags' values replaced and `extra` appended; FILE is
+/// clip-surge unless `set` gives a `FILE`.
+fn sweep_args(param: &str, set: &[(&str, &str)], extra: &[&str]) -> Vec<String> {
+    let file = set
+        .iter()
+        .find(|(flag, _)| *flag == "FILE")
+        .map_or("clip-surge", |(_, v)| *v);
+    let mut args: Vec<String> = [
+        "sweep", file, "--param", param, "--from", "10s", "--to", "60s", "--steps", "3",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    for (flag, value) in set.iter().filter(|(flag, _)| *flag != "FILE") {
+        let i = args.iter().position(|a| a == flag).unwrap();
+        args[i + 1] = value.to_string();
+    }
+    args.extend(extra.iter().map(|a| a.to_string()));
+    args
+}
+
+fn sweep_refused(param: &str, set: &[(&str, &str)], extra: &[&str], field: &str) -> String {
+    let args = sweep_args(param, set, extra);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    refused(&args, field)
+}
+
+#[test]
+fn bad_sweep_input_names_the_flag_and_exits_2() {
+    let e = sweep_refused("speed", &[], &[], "--param");
+    assert!(e.contains("`speed`"), "{e}");
+    for (path, short) in [
+        ("broker.visibility_timeout_ms", "timeout"),
+        ("workers.heartbeat.interval_ms", "heartbeat"),
+        ("workers.heartbeat.max_extensions", "cap"),
+        ("workers.count", "workers"),
+        ("work.p99_ms", "p99"),
+        ("downstream.capacity", "capacity"),
+    ] {
+        assert!(e.contains(path) && e.contains(&format!("({short})")), "{e}");
+    }
+    for (flag, value) in [
+        ("--from", "-5s"),
+        ("--to", "-1"),
+        ("--to", "inf"),
+        ("--from", "NaN"),
+        ("--to", "1e400"),
+        ("--from", "10 parsecs"),
+        ("--from", "ten"),
+        ("--steps", "0"),
+        ("--steps", "201"),
+        ("--steps", "-2"),
+        ("--steps", "many"),
+    ] {
+        sweep_refused("timeout", &[(flag, value)], &[], flag);
+    }
+    let e = sweep_refused("workers", &[("--from", "2s"), ("--to", "4")], &[], "--from");
+    assert!(e.contains("workers.count is a count"), "{e}");
+    sweep_refused("timeout", &[("--from", "0")], &["--log"], "--log");
+    let e = sweep_refused(
+        "timeout",
+        &[("FILE", "no/such/file.json")],
+        &[],
+        "no/such/file.json",
+    );
+    assert!(e.contains("cannot read it"), "{e}");
+    let p = temp_file(
+        "sweep-neg.json",
+        r#"{"name":"x","broker":{"visibility_timeout_ms":-5}}"#,
+    );
+    let p = p.to_str().unwrap();
+    sweep_refused(
+        "timeout",
+        &[("FILE", p)],
+        &[],
+        "broker.visibility_timeout_ms",
+    );
+    // No point that can run at all: refused, naming the field.
+    sweep_refused(
+        "workers",
+        &[("--from", "0"), ("--to", "0")],
+        &[],
+        "workers.count",
+    );
+}
+
+#[test]
+fn a_sweep_reads_its_scenario_on_stdin_too() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/clip-surge.json"
+    ))
+    .unwrap();
+    let args = [
+        "--param", "timeout", "--from", "30s", "--to", "90s", "--steps", "3",
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lease-sim"))
+        .arg("sweep")
+        .arg("-")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let piped = child.wait_with_output().unwrap();
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    let mut named = vec!["sweep", "clip-surge"];
+    named.extend(args);
+    assert_eq!(stdout(&piped), stdout(&lease_sim(&named)));
+}
