@@ -84,14 +84,15 @@ pub fn totals(props: &TotalsProps) -> Html {
     } else {
         "Ack latency p99 over the visibility timeout, for the whole run: near or above 1, the lease is mis-sized"
     };
-    let item = |id: &'static str, label: &'static str, value: String, bad: bool, title: &'static str| {
-        html! {
-            <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
-                <span class="total-label" id={format!("{id}-label")}>{label}</span>
-                <output id={id} aria-labelledby={format!("{id}-label")}>{value}</output>
-            </div>
-        }
-    };
+    let item =
+        |id: &'static str, label: &'static str, value: String, bad: bool, title: &'static str| {
+            html! {
+                <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
+                    <span class="total-label" id={format!("{id}-label")}>{label}</span>
+                    <output id={id} aria-labelledby={format!("{id}-label")}>{value}</output>
+                </div>
+            }
+        };
     html! {
         <section class="totals" id="totals" aria-label="Run totals">
             {item("total-delivered", "Delivered", c.delivered.to_string(), false, "Deliveries: each hands a message out with a new lease and receipt")}

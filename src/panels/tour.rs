@@ -189,6 +189,7 @@ fn look_words(look_at: &str) -> String {
         "heartbeat" => "the Heartbeat controls".into(),
         "fence" => "the Store fence select".into(),
         "workers" => "the Workers slider".into(),
+        "max-receive" => "the Max receive count slider".into(),
         other => other.replace('_', " "),
     }
 }
@@ -210,6 +211,7 @@ mod tests {
             "#ctl-heartbeat",
             "#ctl-fence",
             "#ctl-workers",
+            "#ctl-max-receive",
         ];
         for t in tours() {
             for s in &t.steps {

@@ -7,13 +7,15 @@
 
 use serde::Serialize;
 
-use lease_sim::run::{DeliveryIx, Effect, EventKind, Fate, Outcome, Run, WorkerMarkKind};
+use lease_sim::run::{
+    DeliveryIx, Effect, EventKind, Fate, LeaseEnd, MessageRecord, Outcome, Run, WorkerMarkKind,
+};
 use lease_sim::scenario::{Fence, Scenario};
 use lease_sim::validate::thousands;
 
 use crate::fix::{
     human_ms, interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_p99, Fix,
-    SPLIT_PARTS,
+    REDRIVE_RECEIVES, SPLIT_PARTS,
 };
 use crate::stats::{
     expiry_kind, max_slowdown, work_median_ms, work_p99_ms, ExpiryKind, LeaseFacts,
@@ -55,6 +57,14 @@ pub const INVISIBLE_MAX_QUEUE_SHARE: f64 = 0.01;
 pub const INVISIBLE_MAX_ACK_SHARE: f64 = 0.01;
 /// Consecutive buckets the picture must hold: a window, not an instant.
 pub const INVISIBLE_MIN_BUCKETS: usize = 2;
+
+/// A message still circulating at the end of a run with no redrive policy
+/// counts once it has been received at least this many times: beyond seed
+/// 000's shoulder "at 2 and 3" (a tight timeout), it has lost its lease
+/// three times in a row, which is a loop, not bad luck. Below
+/// `REDRIVE_RECEIVES`, so the loop is named before the suggested policy
+/// would have set the message aside.
+pub const CIRCULATING_MIN_RECEIVES: u32 = 4;
 
 /// Ack p99 over the timeout at or above this is unhealthy: "it should not be
 /// near 1" (seed 000).
@@ -135,6 +145,11 @@ pub const DETECTORS: &[Detector] = &[
         id: "hung-handler-uncapped",
         title: "Hung handler under uncapped extension",
         detect: hung_handler_uncapped,
+    },
+    Detector {
+        id: "circulating-without-redrive",
+        title: "Messages circulating for ever: no redrive limit",
+        detect: circulating_without_redrive,
     },
     Detector {
         id: "heartbeat-starvation",
@@ -244,6 +259,14 @@ fn fence_name(f: Fence) -> &'static str {
         Fence::CheckThenWrite => "check_then_write",
         Fence::UniqueConstraint => "unique_constraint",
         Fence::FencingToken => "fencing_token",
+    }
+}
+
+fn lowercase_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect(),
+        None => String::new(),
     }
 }
 
@@ -767,6 +790,126 @@ fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
                 "Cap the extensions ({cap} every {} covers {}x the work's tail): at the cap the heartbeat stops, the lease runs out, and after max_receive_count such receives the message goes to the DLQ, where someone owns it.",
                 human_ms(hb.interval_ms),
                 crate::fix::HEARTBEAT_CAP_COVER
+            ),
+        )),
+    ))
+}
+
+/// No redrive policy, and at the end of the run messages are still in the
+/// queue or in flight after `CIRCULATING_MIN_RECEIVES` or more receives, none
+/// of them ever acked: they outlive every lease and nothing sets them aside
+/// (seed 003: "an item that always exceeds the lease loops forever").
+/// Measure: such messages.
+fn circulating_without_redrive(c: &Ctx) -> Option<Finding> {
+    if c.facts.config.max_receive_count.is_some() {
+        return None;
+    }
+    let run = c.run;
+    let runs_of = |m: &MessageRecord| {
+        m.deliveries
+            .iter()
+            .filter_map(|&d| run.deliveries.get(d as usize))
+            .collect::<Vec<_>>()
+    };
+    let circulating: Vec<(u32, &MessageRecord)> = run
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            matches!(m.fate, Fate::Available | Fate::InFlight)
+                && m.receive_count >= CIRCULATING_MIN_RECEIVES
+                && !runs_of(m)
+                    .iter()
+                    .any(|d| matches!(d.lease_end, LeaseEnd::Acked | LeaseEnd::AckedLate))
+        })
+        .map(|(id, m)| (id as u32, m))
+        .collect();
+    let &(id, m) = circulating
+        .iter()
+        .max_by_key(|(id, m)| (m.receive_count, std::cmp::Reverse(*id)))?;
+    let runs = runs_of(m);
+    // Handler time: worker capacity spent on the message, wall clock.
+    let handler_ms = |runs: &[&lease_sim::run::Delivery]| -> u64 {
+        runs.iter()
+            .filter_map(|d| {
+                let start = d.started_at?;
+                Some(d.ended_at.unwrap_or(run.end_ms).saturating_sub(start))
+            })
+            .sum()
+    };
+    let spent = handler_ms(&runs);
+    let spent_all: u64 = circulating
+        .iter()
+        .map(|(_, m)| handler_ms(&runs_of(m)))
+        .sum();
+    let effects_all: u64 = circulating.iter().map(|(_, m)| u64::from(m.effects)).sum();
+    let at = m
+        .deliveries
+        .get((CIRCULATING_MIN_RECEIVES - 1) as usize)
+        .and_then(|&d| run.deliveries.get(d as usize))
+        .map_or(m.arrived_at, |d| d.received_at);
+    let lost = runs
+        .iter()
+        .filter(|d| d.lease_end == LeaseEnd::Expired)
+        .count() as u64;
+    let n = circulating.len() as u64;
+    let mut evidence = vec![
+        format!(
+            "{} still circulating at the end of the run ({}) with {CIRCULATING_MIN_RECEIVES} or more receives and no accepted ack, and there is no redrive policy to set {} aside.",
+            n_of(n, "message is", "messages are"),
+            clock(run.end_ms),
+            if n == 1 { "it" } else { "them" }
+        ),
+        format!(
+            "{} message {id}, received {} times, {}. It arrived at {} and has been circulating for {}; its receive count reached {CIRCULATING_MIN_RECEIVES} at {}.",
+            if n == 1 { "It is" } else { "The highest receive count is" },
+            m.receive_count,
+            if m.fate == Fate::InFlight {
+                "in flight again"
+            } else {
+                "back in the queue"
+            },
+            clock(m.arrived_at),
+            human_ms(run.end_ms.saturating_sub(m.arrived_at)),
+            clock(at)
+        ),
+        format!(
+            "Its work needs {} at full speed{} against a {} lease; its runs took {} of handler time and {} ran out before an ack: all of it wasted.",
+            human_ms(m.work_ms),
+            match max_slowdown(c.scenario) {
+                x if x > 1.0 => format!(" (the downstream slows it up to {x:.1}x)"),
+                _ => String::new(),
+            },
+            human_ms(c.facts.timeout_ms),
+            human_ms(spent),
+            n_of(lost, "lease", "leases")
+        ),
+    ];
+    if n > 1 {
+        evidence.push(format!(
+            "In all, the {n} took {} of handler time and left {} in the store, and none was ever deleted.",
+            human_ms(spent_all),
+            n_of(effects_all, "effect", "effects")
+        ));
+    }
+    evidence.push(
+        "Each lease ran out and the broker handed the message out again: with no limit on redeliveries the loop has no exit, and nothing alerts.".to_string(),
+    );
+    let (cause, _) = lease_fix(c.scenario, &c.facts);
+    Some(finding(
+        "circulating-without-redrive",
+        evidence,
+        circulating.len() as f64,
+        at,
+        Some(run.end_ms),
+        Some(id),
+        Some((
+            Fix::RedriveLimit {
+                max_receive_count: REDRIVE_RECEIVES,
+            },
+            format!(
+                "Bound redeliveries: a redrive policy that moves a message to the dead-letter queue after a small number of receives ({REDRIVE_RECEIVES}) turns this infinite loop into a triage queue with an owner. It does not cure the cause: the message still outlives its lease and lands in the DLQ without ever failing, so pair it with a heartbeat or a bigger timeout (here: {}), and split DLQ arrivals by cause.",
+                lowercase_first(&cause.label())
             ),
         )),
     ))

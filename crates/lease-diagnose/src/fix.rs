@@ -11,7 +11,8 @@ use serde::Serialize;
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
 use lease_sim::validate::{
-    MAX_BACKLOG, MAX_PREFETCH, MAX_RATE_PER_S, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS,
+    MAX_BACKLOG, MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_COUNT, MAX_VISIBILITY_TIMEOUT_MS,
+    MAX_WORKERS,
 };
 
 use crate::stats::{max_slowdown, scale_dist, work_median_ms, work_p99_ms, LeaseFacts};
@@ -44,6 +45,11 @@ pub const SIZING_SLOWDOWN_LIMIT: f64 = 10.0;
 pub const SHORT_TIMEOUT_MS: u64 = 30_000;
 /// Seed 003 splits a clip review into fetch, scan and decide.
 pub const SPLIT_PARTS: u32 = 3;
+/// Seed 003's fix 3: "a redrive policy that moves a message to a dead-letter
+/// queue after a small number of receives". Five is Pub/Sub's default
+/// `maxDeliveryAttempts`, and enough that a message whose lease ran out once
+/// or twice by bad luck still completes before it is set aside.
+pub const REDRIVE_RECEIVES: u32 = 5;
 
 /// A change to a scenario. `apply` never produces a value outside
 /// lease-sim's limits for the field it sets; the scenario as a whole is
@@ -72,6 +78,9 @@ pub enum Fix {
     /// Split each message into `parts` steps: the work of each divided by
     /// `parts`, `parts` times as many messages.
     SplitWork { parts: u32 },
+    /// A redrive policy: after `max_receive_count` receives a message goes to
+    /// the dead-letter queue instead of circulating for ever.
+    RedriveLimit { max_receive_count: u32 },
     /// The pool size. Not a fix: what people try first; the
     /// dependency-slows-3x tour shows it makes the feedback loop worse.
     Workers { count: u32 },
@@ -142,6 +151,13 @@ impl Fix {
                     "Split each message into {parts} steps (work / {parts}, {parts}x the messages)"
                 )
             }
+            Fix::RedriveLimit { max_receive_count } => {
+                let n = max_receive_count;
+                format!(
+                    "Redrive to the DLQ after {n} {}",
+                    if *n == 1 { "receive" } else { "receives" }
+                )
+            }
             Fix::Workers { count } => format!("{count} workers"),
         }
     }
@@ -179,6 +195,10 @@ impl Fix {
                 s.workers.prefetch = Some(p);
             }
             Fix::SplitWork { parts } => split_work(s, *parts),
+            Fix::RedriveLimit { max_receive_count } => {
+                s.broker.max_receive_count =
+                    Some(Some((*max_receive_count).clamp(1, MAX_RECEIVE_COUNT)));
+            }
             Fix::Workers { count } => s.workers.count = (*count).clamp(1, MAX_WORKERS),
         }
     }
@@ -428,6 +448,37 @@ mod tests {
         let h = resolve(&s).heartbeat;
         assert_eq!(h.as_ref().map(|h| h.max_extensions), Some(Some(4)));
         assert_eq!(h.map(|h| h.interval_ms), Some(1_000));
+    }
+
+    #[test]
+    fn a_redrive_limit_turns_the_policy_on() {
+        let mut s = scenario("clip-surge");
+        assert_eq!(resolve(&s).max_receive_count, None);
+        let f = Fix::RedriveLimit {
+            max_receive_count: REDRIVE_RECEIVES,
+        };
+        assert_eq!(f.label(), "Redrive to the DLQ after 5 receives");
+        f.apply(&mut s);
+        assert_eq!(s.broker.max_receive_count, Some(Some(5)));
+        assert_eq!(resolve(&s).max_receive_count, Some(5));
+        assert!(lease_sim::validate(&s).is_ok());
+        // Out of range is clamped into lease-sim's limits.
+        Fix::RedriveLimit {
+            max_receive_count: 0,
+        }
+        .apply(&mut s);
+        assert_eq!(s.broker.max_receive_count, Some(Some(1)));
+    }
+
+    #[test]
+    fn fixes_serialize_tagged_by_kind() {
+        let v = serde_json::to_string(&Fix::RedriveLimit {
+            max_receive_count: 5,
+        });
+        assert_eq!(
+            v.ok().as_deref(),
+            Some(r#"{"kind":"redrive_limit","max_receive_count":5}"#)
+        );
     }
 
     #[test]

@@ -157,7 +157,10 @@ pub fn tours() -> Vec<Tour> {
                 see(
                     "With no redrive policy this repeats every minute: the receive count climbs, nothing is ever deleted, and the store collects one effect per run.",
                     "totals",
-                    DetectorFires("duplicate-effects-without-fence"),
+                    All(vec![
+                        DetectorFires("circulating-without-redrive"),
+                        DetectorFires("duplicate-effects-without-fence"),
+                    ]),
                 ),
                 act(
                     "Raise the timeout above the 90 s the work takes (try 135 s): one bar, one accepted ack.",
@@ -343,6 +346,55 @@ pub fn tours() -> Vec<Tour> {
                 read(
                     "No timeout value is safe, because no pause has a bound. A lease gives liveness; the store's fence gives safety.",
                     "diagnosis",
+                ),
+            ],
+        },
+        Tour {
+            id: "bound-redeliveries",
+            title: "Clips reviewed for ever: bound redeliveries",
+            question: "During the clip surge a few clips are reviewed indefinitely. Why do they never finish, and what sets them aside?",
+            scenario: "clip-surge",
+            steps: vec![
+                see(
+                    "At the end of the run some clips are still circulating, received again and again and never acked: the longest clips outlive every 30 s lease.",
+                    "diagnosis",
+                    DetectorFires("circulating-without-redrive"),
+                ),
+                read(
+                    "Select the flagged clip: a chain of bars, each ending in an expiry before the review was done, and the receive count one higher each time.",
+                    "timeline",
+                ),
+                act(
+                    "Bound redeliveries: move a clip to the dead-letter queue after 5 receives. The infinite loop becomes a triage queue with an owner.",
+                    "max-receive",
+                    All(vec![
+                        DetectorSilent("circulating-without-redrive"),
+                        DeadLetteredExpiredAtLeast(1),
+                    ]),
+                    vec![Fix::RedriveLimit {
+                        max_receive_count: 5,
+                    }],
+                ),
+                see(
+                    "It does not cure the cause: every dead letter expired with no handler error. The DLQ now holds valid clips that were only slow.",
+                    "diagnosis",
+                    DetectorFires("dlq-of-valid-messages"),
+                ),
+                act(
+                    "Pair it with a heartbeat every 10 s, capped at 30 extensions: clips keep their lease, and the DLQ is left for clips that really fail.",
+                    "heartbeat",
+                    All(vec![
+                        HeartbeatOn,
+                        ExtensionCapSet,
+                        DetectorSilent("dlq-of-valid-messages"),
+                        DetectorSilent("circulating-without-redrive"),
+                    ]),
+                    vec![Fix::Heartbeat {
+                        interval_ms: 10_000,
+                        extend_by_ms: 30_000,
+                        max_extensions: Some(30),
+                        timeout_ms: None,
+                    }],
                 ),
             ],
         },

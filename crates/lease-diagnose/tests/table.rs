@@ -12,6 +12,7 @@ const EXPECTED: [(&str, &[&str]); 10] = [
         "ninety-second-message",
         &[
             "concurrent-duplicates",
+            "circulating-without-redrive",
             "lease-health-ratio",
             "duplicate-effects-without-fence",
             "small-unit-of-work",
@@ -22,6 +23,7 @@ const EXPECTED: [(&str, &[&str]); 10] = [
         &[
             "concurrent-duplicates",
             "redelivery-feedback-loop",
+            "circulating-without-redrive",
             "lease-health-ratio",
             "receive-count-shoulder",
             "duplicate-effects-without-fence",
@@ -42,6 +44,7 @@ const EXPECTED: [(&str, &[&str]); 10] = [
         "dependency-slows-3x",
         &[
             "redelivery-feedback-loop",
+            "circulating-without-redrive",
             "lease-health-ratio",
             "duplicate-effects-without-fence",
             "small-unit-of-work",
@@ -100,7 +103,7 @@ fn markdown_has_a_row_per_scenario_and_a_column_per_detector() {
     let md = markdown(&rows);
     let lines: Vec<&str> = md.lines().collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0].matches('|').count(), 13);
+    assert_eq!(lines[0].matches('|').count(), 14);
     assert_eq!(lines[2].matches(" x ").count(), 1);
 }
 

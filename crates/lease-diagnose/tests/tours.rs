@@ -21,6 +21,7 @@ fn there_are_the_seeds_exercises_and_questions() {
         "dependency-slows-3x",
         "extension-cap",
         "not-a-lock",
+        "bound-redeliveries",
         "dlq-of-valid-messages",
         "two-workers-commit",
     ] {

@@ -117,7 +117,7 @@ fn every_detector_is_silent_on_sub_second_work() {
 #[test]
 fn ids_are_unique_and_kebab_case() {
     let ids: Vec<&str> = detector_ids().collect();
-    assert_eq!(ids.len(), 11);
+    assert_eq!(ids.len(), 12);
     for (i, id) in ids.iter().enumerate() {
         assert!(
             id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
@@ -316,6 +316,130 @@ fn hung_handler_uncapped_is_silent_with_a_cap() {
     silent_on("hung-handler-uncapped", "hung-handler-capped");
     silent_on("hung-handler-uncapped", "clip-surge-heartbeat");
     silent_on("hung-handler-uncapped", "sub-second-work");
+}
+
+// --- circulating-without-redrive ----------------------------------------
+
+#[test]
+fn circulating_without_redrive_follows_the_ninety_second_message_round_and_round() {
+    let f = fires_on("circulating-without-redrive", "ninety-second-message");
+    // Received at 0, 60, 120, 180 and 240 s; the fourth receive is the
+    // threshold.
+    assert_eq!(f.measure, 1.0);
+    assert_eq!(f.message, Some(0));
+    assert_eq!(f.at_ms, 180_000);
+    assert_eq!(f.until_ms, Some(300_000));
+    assert!(
+        f.evidence[1].contains("received 5 times"),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.evidence[1].contains("circulating for 5 min"),
+        "{:?}",
+        f.evidence
+    );
+    assert!(
+        f.evidence[2].contains("7 min of handler time"),
+        "{:?}",
+        f.evidence
+    );
+    assert_eq!(
+        f.fix,
+        Some(Fix::RedriveLimit {
+            max_receive_count: crate::fix::REDRIVE_RECEIVES
+        })
+    );
+    assert!(
+        f.fix_text.contains("triage queue with an owner")
+            && f.fix_text.contains("does not cure the cause"),
+        "{}",
+        f.fix_text
+    );
+}
+
+#[test]
+fn circulating_without_redrive_names_the_longest_clip_of_the_surge() {
+    let s = shipped_scenario("clip-surge");
+    let r = run(&s);
+    let Some(f) = detect("circulating-without-redrive", &s, &r) else {
+        panic!("the longest clips loop for ever on clip-surge")
+    };
+    assert!(f.measure >= 10.0, "{}", f.measure);
+    let Some(id) = f.message else {
+        panic!("no message")
+    };
+    let m = &r.messages[id as usize];
+    assert!(matches!(m.fate, Fate::Available | Fate::InFlight));
+    // The highest receive count among the unfinished messages.
+    let highest = r
+        .messages
+        .iter()
+        .filter(|m| matches!(m.fate, Fate::Available | Fate::InFlight))
+        .map(|m| m.receive_count)
+        .max();
+    assert_eq!(Some(m.receive_count), highest);
+    assert!(m.receive_count > CIRCULATING_MIN_RECEIVES);
+    // at_ms is the receive that reached the threshold.
+    let d = &r.deliveries[m.deliveries[(CIRCULATING_MIN_RECEIVES - 1) as usize] as usize];
+    assert_eq!(d.receipt, CIRCULATING_MIN_RECEIVES);
+    assert_eq!(f.at_ms, d.received_at);
+    assert_eq!(f.until_ms, Some(r.end_ms));
+}
+
+#[test]
+fn circulating_without_redrive_is_silent_with_a_redrive_policy_or_nothing_looping() {
+    // The same surge with a limit of 5: the loop ends in the DLQ.
+    silent_on("circulating-without-redrive", "clip-surge-redrive");
+    // The heartbeat keeps every clip's lease: nothing is received twice.
+    silent_on("circulating-without-redrive", "clip-surge-heartbeat");
+    // Redrive at 3, and the hung messages are never redelivered anyway.
+    silent_on("circulating-without-redrive", "hung-handler");
+    silent_on("circulating-without-redrive", "sub-second-work");
+}
+
+#[test]
+fn circulating_without_redrive_needs_the_threshold_and_no_policy() {
+    // Three receives (0, 60, 120 s): not yet a loop.
+    let mut s = shipped_scenario("ninety-second-message");
+    s.duration_ms = 170_000;
+    assert!(fires("circulating-without-redrive", &s).is_none());
+    // Four (the fourth at 180 s): it fires.
+    s.duration_ms = 200_000;
+    let f = fires("circulating-without-redrive", &s).expect("four receives, no ack");
+    assert_eq!(f.at_ms, 180_000);
+    // Any redrive policy, even a generous one, gives the loop an exit.
+    let mut s = shipped_scenario("ninety-second-message");
+    s.broker.max_receive_count = Some(Some(100));
+    assert!(fires("circulating-without-redrive", &s).is_none());
+}
+
+#[test]
+fn circulating_without_redrive_is_silent_for_a_hung_message_that_is_never_redelivered() {
+    // No redrive, an uncapped heartbeat: the hung handler holds its message
+    // with receive count 1. That is hung-handler-uncapped, not a loop.
+    let mut s = small("hung-no-redrive", 2, 2_000, 30_000, 1);
+    s.workers.hang_rate = 1.0;
+    s.workers.heartbeat = Some(Some(Heartbeat {
+        interval_ms: 10_000,
+        extend_by_ms: Some(30_000),
+        max_extensions: None,
+        on_reject: OnReject::Continue,
+    }));
+    let r = run(&s);
+    assert!(detect("hung-handler-uncapped", &s, &r).is_some());
+    assert!(detect("circulating-without-redrive", &s, &r).is_none());
+}
+
+#[test]
+fn circulating_without_redrive_fires_on_a_crafted_loop() {
+    // 50 s of work against a 10 s lease, two workers, ten minutes.
+    let s = small("loop", 1, 50_000, 10_000, 2);
+    let f = fires("circulating-without-redrive", &s).expect("it never finishes");
+    assert_eq!(f.message, Some(0));
+    // Received at 0 and 10 s (both workers now busy for 50 s), then as
+    // each frees up: 50 and 60 s.
+    assert_eq!(f.at_ms, 60_000);
 }
 
 // --- heartbeat-starvation ------------------------------------------------

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Trunk's post_build hook: the steps that rewrite the staged build, one after
+# the other (Trunk would run separate hooks of one stage concurrently).
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+bash "$here/wasm-opt.sh"
+bash "$here/csp.sh"
