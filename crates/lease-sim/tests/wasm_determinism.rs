@@ -3,6 +3,8 @@
 //! `determinism` test).
 #![cfg(target_arch = "wasm32")]
 
+mod random;
+
 use std::collections::BTreeMap;
 
 use wasm_bindgen_test::*;
@@ -22,6 +24,21 @@ fn every_shipped_log_hashes_as_natively() {
             pinned.get(s.name),
             "{}: the wasm32 log differs from the native one",
             s.name
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn random_scenarios_hash_as_natively() {
+    let pinned: Vec<String> = serde_json::from_str(include_str!("random/hashes.json")).unwrap();
+    let scenarios = random::scenarios();
+    assert_eq!(pinned.len(), scenarios.len());
+    for (i, s) in scenarios.iter().enumerate() {
+        let run = lease_sim::simulate(s, &lease_sim::Options::default()).unwrap();
+        assert_eq!(
+            run.log_hash(),
+            pinned[i],
+            "random scenario {i}: the wasm32 log differs from the native one"
         );
     }
 }
