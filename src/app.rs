@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lease_sim::{shipped, simulate, Options, Scenario};
+use lease_sim::{shipped, simulate, Scenario};
 use yew::prelude::*;
 
 use crate::charts::Charts;
@@ -95,7 +95,7 @@ impl State {
             self.error = Some(why);
             return;
         }
-        match simulate(&self.scenario, &Options::default()) {
+        match simulate(&self.scenario, &crate::budget::options()) {
             Ok(run) => {
                 self.run = Some(RunHandle::new(run));
                 self.error = None;
@@ -129,7 +129,7 @@ impl State {
             self.error = Some(format!("side B: {why}"));
             return;
         }
-        match simulate(&b, &Options::default()) {
+        match simulate(&b, &crate::budget::options()) {
             Ok(run) => {
                 self.run_b = Some(RunHandle::new(run));
                 self.error = None;
@@ -399,6 +399,12 @@ pub fn app() -> Html {
                     <strong>{"Some of the link or file was not used: "}</strong>
                     <ul>{ for state.notices.iter().map(|n| html! { <li>{n.clone()}</li> }) }</ul>
                     <button type="button" onclick={dispatch.reform(|_: MouseEvent| Command::DismissNotices)}>{"Dismiss"}</button>
+                </div>
+            }
+            if let Some(why) = state.run.as_ref().and_then(|r| r.stopped()) {
+                <div class="notices" role="status" id="run-stopped">
+                    <strong>{"This run was cut short: "}</strong>{why.to_string()}
+                    <span class="error-note">{" The picture shows what happened up to that point."}</span>
                 </div>
             }
             if let Some(e) = &state.error {

@@ -5,12 +5,22 @@
 //! command line runs what the page refuses.
 
 use lease_sim::validate::thousands;
-use lease_sim::{estimate, Scenario};
+use lease_sim::{estimate, Options, Scenario};
 
 /// Messages the page simulates at most (backlog plus expected arrivals).
 pub const PAGE_MAX_MESSAGES: u64 = 100_000;
 /// Log entries at most, by the engine's upper-bound estimate.
 pub const PAGE_MAX_EVENTS: u64 = 3_000_000;
+
+/// How the page runs a scenario: with its own cap on the log, so that a run
+/// the estimate let through can never grow past what the page can hold
+/// (the engine then stops it and says so in `Run::stopped`).
+pub fn options() -> Options {
+    Options {
+        max_events: Some(PAGE_MAX_EVENTS),
+        ..Options::default()
+    }
+}
 
 /// `Err` says, in a sentence, why the page will not run `s` and what to change.
 pub fn check(s: &Scenario) -> Result<(), String> {

@@ -33,6 +33,9 @@ pub fn render(run: &Run) -> String {
         run.worker_count,
         run.concurrency
     );
+    if let Some(why) = run.stopped() {
+        let _ = writeln!(o, "  {why}");
+    }
     let _ = writeln!(o, "\nmessages");
     let rows: [(&str, u64); 5] = [
         ("arrived", t.arrived),

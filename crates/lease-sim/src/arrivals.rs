@@ -84,7 +84,15 @@ impl ArrivalProcess {
                         self.last = s.from;
                     }
                     let e: f64 = self.rng.sample(Exp1);
-                    self.last.saturating_add(to_ms(e * 1000.0 / s.rate_per_s))
+                    let gap = e * 1000.0 / s.rate_per_s;
+                    // A rate near zero (5e-324/s) makes the gap infinite,
+                    // which `to_ms` would round to 1 ms: an arrival every
+                    // millisecond instead of none (issue 8). Never, instead.
+                    if gap.is_finite() {
+                        self.last.saturating_add(to_ms(gap))
+                    } else {
+                        u64::MAX
+                    }
                 } else {
                     let off = ((self.k + 1) as f64 * 1000.0 / s.rate_per_s + 0.5).floor();
                     s.from.saturating_add(if off < 9.0e15 {

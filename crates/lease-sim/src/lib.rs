@@ -32,6 +32,9 @@ pub struct Options {
     pub until_ms: Option<u64>,
     /// Check every MODEL.md invariant after every event (slow; for tests).
     pub check_invariants: bool,
+    /// A smaller cap on the log than the engine's own (the page's budget).
+    /// Whichever cap is lower stops the run: see `Report::stopped`.
+    pub max_events: Option<u64>,
 }
 
 /// Why a scenario cannot run. Every message names the field, the value and

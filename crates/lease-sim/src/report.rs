@@ -15,6 +15,13 @@ pub struct Report {
     /// times; "0" counts messages never delivered.
     pub receive_counts: BTreeMap<String, u64>,
     pub series: Series,
+    /// Set when the engine stopped the run early because it outgrew its work
+    /// budget (its estimate, `MAX_EVENTS` or `Options::max_events`): a
+    /// sentence saying when, after how many events, and what to reduce. The
+    /// report then covers the run up to `totals.end_ms`. Left out of the JSON
+    /// when the run was not stopped, so a normal report is unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]

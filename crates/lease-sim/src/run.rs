@@ -243,6 +243,12 @@ pub struct Run {
 }
 
 impl Run {
+    /// Why the engine stopped this run before its end, if it did (the
+    /// sentence of `Report::stopped`): the run outgrew its work budget.
+    pub fn stopped(&self) -> Option<&str> {
+        self.report.stopped.as_deref()
+    }
+
     /// SHA-256 of the event log in a fixed little-endian layout (t, kind,
     /// message, worker, receipt): the determinism fingerprint that native and
     /// wasm32 runs must share.

@@ -45,6 +45,17 @@ pub const MAX_NAME_CHARS: usize = 200;
 pub const MAX_MESSAGES: u64 = 1_000_000;
 pub const MAX_EVENTS: u64 = 20_000_000;
 pub const MAX_RUN_BYTES: u64 = 1 << 30;
+/// Scheduled steps (clock events, logged or not: calls, replies, ticks,
+/// superseded expiries) a run may take per event of its budget. Shipped
+/// scenarios take about two; the cap only catches a run that would spin
+/// without logging (the engine's side of the work budget, `engine::Budget`).
+pub const STEPS_PER_EVENT: u64 = 8;
+
+/// Every field that feeds the event estimate, by its dotted path: what a
+/// message about too many events tells the user to reduce.
+pub const REDUCE_EVENTS: &str = "duration_ms, arrivals.backlog, arrivals.rate_per_s, \
+workers.count or workers.prefetch, or raise workers.heartbeat.interval_ms or \
+broker.visibility_timeout_ms, or set broker.max_receive_count";
 
 /// Every rule's check in one pass; the first broken rule is reported.
 pub fn validate(s: &Scenario) -> Result<(), SimError> {
@@ -62,7 +73,50 @@ pub fn validate(s: &Scenario) -> Result<(), SimError> {
     check_downstream(s)?;
     check_arrivals(s)?;
     check_faults(s)?;
-    check_size(&estimate(s))
+    check_size(&estimate(s)).map_err(|e| lead_with_largest(s, e))
+}
+
+/// A size refusal names first the field behind the largest part of the
+/// estimate (a heartbeat every millisecond, say), then the rest.
+fn lead_with_largest(s: &Scenario, e: SimError) -> SimError {
+    let SimError::TooLarge {
+        what,
+        limit,
+        reduce,
+    } = e
+    else {
+        return e;
+    };
+    if what.ends_with(" messages") {
+        // Too many messages: the arrivals already lead.
+        return SimError::TooLarge {
+            what,
+            limit,
+            reduce,
+        };
+    }
+    let p = estimate_parts(s).1;
+    let parts = [
+        (p.heartbeats, "workers.heartbeat.interval_ms (raise it)"),
+        (
+            p.redeliveries.saturating_mul(8),
+            "workers.count or workers.prefetch (or raise broker.visibility_timeout_ms)",
+        ),
+        (
+            p.messages.saturating_mul(9),
+            "arrivals.backlog or arrivals.rate_per_s",
+        ),
+        (p.fault_events, "faults (fewer) or workers.count"),
+    ];
+    let lead = parts
+        .iter()
+        .max_by_key(|(n, _)| *n)
+        .map_or("duration_ms", |(_, f)| f);
+    SimError::TooLarge {
+        what,
+        limit,
+        reduce: format!("{lead} first; else {reduce}"),
+    }
 }
 
 fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<String>) -> SimError {
@@ -588,6 +642,18 @@ fn sat(x: f64) -> u64 {
 }
 
 pub fn estimate(s: &Scenario) -> Estimate {
+    estimate_parts(s).0
+}
+
+/// The largest terms of the event estimate, for naming what to reduce.
+struct Parts {
+    messages: u64,
+    redeliveries: u64,
+    heartbeats: u64,
+    fault_events: u64,
+}
+
+fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     let mean = mean_arrivals(s);
     let arrivals = if mean > 0.0 {
         mean + 6.0 * mean.sqrt() + 1.0
@@ -650,12 +716,20 @@ pub fn estimate(s: &Scenario) -> Estimate {
         .saturating_add(marks.saturating_mul(size_of::<Mark>() as u64))
         .saturating_add(messages.saturating_mul(size_of::<MessageRecord>() as u64));
 
-    Estimate {
-        messages,
-        deliveries,
-        events,
-        bytes,
-    }
+    (
+        Estimate {
+            messages,
+            deliveries,
+            events,
+            bytes,
+        },
+        Parts {
+            messages,
+            redeliveries: by_slots.min(by_count),
+            heartbeats,
+            fault_events,
+        },
+    )
 }
 
 /// Refuses a run whose estimate passes a limit, naming what to reduce.
@@ -671,14 +745,14 @@ pub fn check_size(e: &Estimate) -> Result<(), SimError> {
         return Err(SimError::TooLarge {
             what: format!("up to {} events", thousands(e.events)),
             limit: format!("{} events", thousands(MAX_EVENTS)),
-            reduce: "duration_ms, the arrivals, workers.count or workers.prefetch, or set broker.max_receive_count or raise workers.heartbeat.interval_ms".into(),
+            reduce: REDUCE_EVENTS.into(),
         });
     }
     if e.bytes > MAX_RUN_BYTES {
         return Err(SimError::TooLarge {
             what: format!("up to {} bytes of recorded run", thousands(e.bytes)),
             limit: format!("{} bytes", thousands(MAX_RUN_BYTES)),
-            reduce: "duration_ms, the arrivals, or workers.count".into(),
+            reduce: REDUCE_EVENTS.into(),
         });
     }
     Ok(())

@@ -37,8 +37,13 @@ pub fn stream(seed: u64, tag: u64, a: u64, b: u64) -> Pcg64Mcg {
 }
 
 /// Round half up to whole milliseconds, at least 1 ms (MODEL.md "Load and
-/// time"). Non-finite values become 1 ms; huge ones saturate.
+/// time"). NaN becomes 1 ms; huge ones and +inf saturate.
 pub fn to_ms(x: f64) -> u64 {
+    if x == f64::INFINITY {
+        // An overflowing draw (a huge lognormal sigma) is as long as can be,
+        // not 1 ms (issue 8).
+        return 9_000_000_000_000_000;
+    }
     if !x.is_finite() || x < 1.0 {
         return 1;
     }
@@ -87,7 +92,16 @@ pub fn sample(dist: &Dist, rng: &mut Pcg64Mcg) -> u64 {
 }
 
 pub fn lognormal_sigma(median: f64, p99: f64) -> f64 {
-    let s = (p99 / median).ln() / Z99;
+    let ratio = p99 / median;
+    // A tiny median (5e-324) makes the ratio infinite: take the logarithms
+    // apart rather than fall back to sigma 0 (issue 8). Only then, so that
+    // every other scenario draws exactly what it drew before.
+    let ln_ratio = if ratio.is_finite() {
+        ratio.ln()
+    } else {
+        p99.ln() - median.ln()
+    };
+    let s = ln_ratio / Z99;
     if s.is_finite() && s > 0.0 {
         s
     } else {

@@ -1190,6 +1190,7 @@ fn time_limit_gives_the_first_n_minutes() {
         &Options {
             until_ms: Some(60_000),
             check_invariants: true,
+            ..Options::default()
         },
     )
     .unwrap();

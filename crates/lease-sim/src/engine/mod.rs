@@ -160,6 +160,52 @@ pub(crate) struct Sim<'a> {
     /// cannot end early while any is non-zero.
     pub in_transit: u64,
     pub handlers_alive: u64,
+    pub budget: Budget,
+    /// Clock events dispatched so far (logged or not).
+    pub steps: u64,
+    /// Why the run was stopped early (`Report::stopped`).
+    pub stopped: Option<String>,
+}
+
+/// The engine's side of the work budget (issue 8): a run whose log outgrows
+/// its estimate, `MAX_EVENTS` or the caller's `max_events`, or that takes far
+/// more steps than its log explains, stops itself and keeps what it recorded
+/// instead of running for minutes. The counts only depend on the scenario,
+/// so the same scenario stops at the same event. The estimate is an upper
+/// bound, so a run that settles within it (every shipped one) never stops.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Budget {
+    /// Log entries allowed: the least of the three caps.
+    pub events: u64,
+    /// The run's estimate (`validate::estimate`) of its log entries.
+    pub estimate: u64,
+    pub caller: Option<u64>,
+    /// Dispatched clock events allowed: `events * STEPS_PER_EVENT`.
+    pub steps: u64,
+}
+
+impl Budget {
+    fn new(scenario: &Scenario, end: u64, caller: Option<u64>) -> Self {
+        use crate::validate::{estimate, MAX_EVENTS, STEPS_PER_EVENT};
+        // The estimate of the run as it will go: up to `until_ms` if earlier.
+        let estimate = if end < scenario.duration_ms {
+            estimate(&Scenario {
+                duration_ms: end.max(1),
+                ..scenario.clone()
+            })
+            .events
+        } else {
+            estimate(scenario).events
+        };
+        let events = estimate.min(MAX_EVENTS).min(caller.unwrap_or(u64::MAX));
+        Budget {
+            events,
+            estimate,
+            caller,
+            // A floor so that a tiny run's start-up polls never count against it.
+            steps: events.saturating_mul(STEPS_PER_EVENT).max(1_024),
+        }
+    }
 }
 
 pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError> {
@@ -167,7 +213,7 @@ pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError>
     let end = options
         .until_ms
         .map_or(scenario.duration_ms, |u| u.min(scenario.duration_ms));
-    let mut sim = Sim::new(scenario, end, options.check_invariants);
+    let mut sim = Sim::new(scenario, end, options.check_invariants, options.max_events);
     sim.run()?;
     Ok(sim.into_run())
 }
@@ -186,7 +232,7 @@ impl<'a> Sim<'a> {
         })
     }
 
-    fn new(scenario: &'a Scenario, end: u64, check: bool) -> Self {
+    fn new(scenario: &'a Scenario, end: u64, check: bool, max_events: Option<u64>) -> Self {
         let cfg = resolve(scenario);
         let seed = scenario.seed;
         let workers = (0..cfg.workers)
@@ -229,6 +275,9 @@ impl<'a> Sim<'a> {
             rec,
             in_transit: 0,
             handlers_alive: 0,
+            budget: Budget::new(scenario, end, max_events),
+            steps: 0,
+            stopped: None,
             cfg,
         }
     }
@@ -277,21 +326,14 @@ impl<'a> Sim<'a> {
             if self.check {
                 self.check_invariants()?;
             }
-            if self.events.len() as u64 > crate::validate::MAX_EVENTS {
-                return Err(SimError::TooLarge {
-                    what: format!(
-                        "more than {} events by t = {} ms",
-                        crate::validate::thousands(crate::validate::MAX_EVENTS),
-                        self.now
-                    ),
-                    limit: format!(
-                        "{} events",
-                        crate::validate::thousands(crate::validate::MAX_EVENTS)
-                    ),
-                    reduce: "duration_ms, the arrivals or workers.count".into(),
-                });
-            }
             if self.settled() {
+                self.end = self.now;
+                break;
+            }
+            self.steps += 1;
+            if let Some(why) = self.over_budget() {
+                // The run so far is kept, as if it had been asked to stop here.
+                self.stopped = Some(why);
                 self.end = self.now;
                 break;
             }
@@ -305,6 +347,45 @@ impl<'a> Sim<'a> {
         self.rec.sample_until(self.end, g);
         self.rec.close(self.end, g);
         Ok(())
+    }
+
+    /// The sentence of `Report::stopped` if the run has outgrown its budget.
+    fn over_budget(&self) -> Option<String> {
+        use crate::validate::{thousands, REDUCE_EVENTS, STEPS_PER_EVENT};
+        let b = &self.budget;
+        let events = self.events.len() as u64;
+        let (t, n) = (thousands(self.now), thousands(events));
+        if events > b.events {
+            let why = if b.caller == Some(b.events) && b.events < b.estimate {
+                format!(
+                    "the limit of {} events this run was given",
+                    thousands(b.events)
+                )
+            } else if b.events < b.estimate {
+                format!(
+                    "the engine's limit of {} events (the estimate was {})",
+                    thousands(b.events),
+                    thousands(b.estimate)
+                )
+            } else {
+                format!("its estimate of {} events", thousands(b.events))
+            };
+            return Some(format!(
+                "stopped at t = {t} ms after {n} events: the run exceeded {why}; \
+                 to run it whole, reduce {REDUCE_EVENTS}"
+            ));
+        }
+        if self.steps > b.steps {
+            return Some(format!(
+                "stopped at t = {t} ms after {n} events and {} scheduled steps: the run \
+                 exceeded its budget of {} steps ({STEPS_PER_EVENT} per event of its \
+                 budget of {}); to run it whole, reduce {REDUCE_EVENTS}",
+                thousands(self.steps),
+                thousands(b.steps),
+                thousands(b.events)
+            ));
+        }
+        None
     }
 
     fn dispatch(&mut self, ev: Ev) {

@@ -394,6 +394,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
         series: std::mem::take(&mut sim.rec.s),
+        stopped: sim.stopped.take(),
     };
     Run {
         scenario: sim.scenario.clone(),

@@ -75,9 +75,11 @@ impl Sim<'_> {
         l.target = self.pool.add(d, l.generation, l.left);
         self.pool_dirty = true;
         if let Some(h) = &self.cfg.heartbeat {
-            l.tick_pending = true;
-            self.clock
-                .schedule(now + h.interval_ms, Ev::Tick { delivery: d });
+            if h.max_extensions != Some(0) {
+                l.tick_pending = true;
+                self.clock
+                    .schedule(now + h.interval_ms, Ev::Tick { delivery: d });
+            }
         }
     }
 
@@ -113,6 +115,15 @@ impl Sim<'_> {
     }
 
     pub(crate) fn schedule_next_tick(&mut self, d: u32, interval: u64) {
+        // Past `max_extensions` a tick sends nothing and logs nothing: do not
+        // schedule it. Otherwise a capped heartbeat every millisecond on a
+        // twelve-hour handler takes 43 million silent steps (issue 8), which
+        // the event estimate cannot see. Dropping no-op events changes no
+        // order: the clock pops by (time, kind, schedule sequence).
+        let cap = self.cfg.heartbeat.as_ref().and_then(|h| h.max_extensions);
+        if cap.is_some_and(|c| self.live[d as usize].extensions_sent >= c) {
+            return;
+        }
         let start = self.deliveries[d as usize].started_at.unwrap_or(self.now);
         let k = (self.now - start) / interval + 1;
         let l = &mut self.live[d as usize];
