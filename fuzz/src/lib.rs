@@ -1,0 +1,251 @@
+//! Shared by the fuzz targets: the check path (the same file the stable
+//! regression test uses) and the `arbitrary` mirror of a scenario.
+
+#[path = "../../crates/lease-sim/tests/fuzz_harness/mod.rs"]
+pub mod harness;
+
+use arbitrary::Arbitrary;
+use serde_json::{json, Value};
+
+/// The main knobs of a scenario, in small integer types so that most inputs
+/// land in (or just outside) the valid ranges; `to_json` writes the file.
+#[derive(Debug, Arbitrary)]
+pub struct ArbScenario {
+    pub seed: u64,
+    /// Scaled by 16 ms: up to about 17 min; 0 is out of range on purpose.
+    pub duration: u16,
+    pub bucket: Option<u16>,
+    pub preset: Option<u8>,
+    pub timeout_ms: Option<u32>,
+    /// Outer `None`: absent (preset), `Some(None)`: explicit null.
+    pub max_receive_count: Option<Option<u16>>,
+    pub max_lease_lifetime_ms: Option<Option<u32>>,
+    pub receive_batch: Option<u16>,
+    pub rpc_latency_ms: Option<u16>,
+    pub dlq_on_next_receive: Option<bool>,
+    pub late_ack_accepted: Option<bool>,
+    pub count_at_expiry: Option<bool>,
+    pub workers: u8,
+    pub concurrency: u8,
+    pub prefetch: Option<u16>,
+    pub heartbeat: Option<Option<ArbHeartbeat>>,
+    /// Probabilities in 255ths (0 and 1 exactly reachable).
+    pub error_rate: u8,
+    pub hang_rate: u8,
+    pub on_error_expire: bool,
+    pub dist: ArbDist,
+    /// Sigma in 64ths: 0 to about 4 (above 3 is refused).
+    pub attempt_jitter: u8,
+    pub capacity: Option<u16>,
+    pub slowdowns: Vec<(u32, u32, u32)>,
+    pub backlog: u16,
+    /// Messages per second in 64ths.
+    pub rate: u16,
+    pub fixed: bool,
+    pub surges: Vec<(u32, u32, u16)>,
+    pub fence: u8,
+    pub faults: Vec<ArbFault>,
+}
+
+#[derive(Debug, Arbitrary)]
+pub struct ArbHeartbeat {
+    pub interval_ms: u32,
+    pub extend_by_ms: Option<u32>,
+    pub max_extensions: Option<u16>,
+    pub abort: bool,
+}
+
+#[derive(Debug, Arbitrary)]
+pub enum ArbDist {
+    Constant(u32),
+    Uniform(u32, u32),
+    /// Mean in 8ths of a ms.
+    Exponential(u32),
+    /// Median and p99 in 8ths of a ms.
+    Lognormal(u32, u32),
+    Mix(u8, Box<ArbDist>, Box<ArbDist>),
+}
+
+#[derive(Debug, Arbitrary)]
+pub enum ArbFault {
+    Crash {
+        worker: u8,
+        at_ms: u32,
+        restart_after_ms: Option<u32>,
+    },
+    RollingDeploy {
+        at_ms: u32,
+        downtime_ms: u32,
+        gap_ms: u32,
+    },
+    Pause {
+        worker: u8,
+        at_ms: u32,
+        duration_ms: u32,
+    },
+}
+
+/// Keep lists short: a long one only slows the run.
+const MAX_LIST: usize = 6;
+
+impl ArbDist {
+    fn to_json(&self, depth: u32) -> Value {
+        match self {
+            ArbDist::Constant(ms) => json!({"dist": "constant", "ms": ms}),
+            ArbDist::Uniform(a, b) => json!({"dist": "uniform", "min_ms": a, "max_ms": b}),
+            ArbDist::Exponential(m) => {
+                json!({"dist": "exponential", "mean_ms": f64::from(*m) / 8.0})
+            }
+            ArbDist::Lognormal(m, p) => json!({"dist": "lognormal",
+                "median_ms": f64::from(*m) / 8.0, "p99_ms": f64::from(*p) / 8.0}),
+            // Nesting is legal but deep nesting only tests serde: stop at 3.
+            ArbDist::Mix(f, fast, slow) if depth < 3 => json!({"dist": "mix",
+                "slow_fraction": f64::from(*f) / 255.0,
+                "fast": fast.to_json(depth + 1), "slow": slow.to_json(depth + 1)}),
+            ArbDist::Mix(..) => json!({"dist": "constant", "ms": 1}),
+        }
+    }
+}
+
+impl ArbScenario {
+    pub fn to_json(&self) -> String {
+        let presets = [
+            "textbook",
+            "sqs_standard",
+            "sqs_fifo",
+            "azure_service_bus",
+            "google_pubsub",
+        ];
+        let fences = [
+            "none",
+            "check_then_write",
+            "unique_constraint",
+            "fencing_token",
+        ];
+        let mut broker = serde_json::Map::new();
+        if let Some(p) = self.preset {
+            broker.insert("preset".into(), json!(presets[p as usize % 5]));
+        }
+        if let Some(t) = self.timeout_ms {
+            broker.insert("visibility_timeout_ms".into(), json!(t));
+        }
+        if let Some(m) = self.max_receive_count {
+            broker.insert("max_receive_count".into(), json!(m));
+        }
+        if let Some(l) = self.max_lease_lifetime_ms {
+            broker.insert("max_lease_lifetime_ms".into(), json!(l));
+        }
+        if let Some(b) = self.receive_batch {
+            broker.insert("receive_batch".into(), json!(b));
+        }
+        if let Some(r) = self.rpc_latency_ms {
+            broker.insert("rpc_latency_ms".into(), json!(r));
+        }
+        if let Some(d) = self.dlq_on_next_receive {
+            let v = if d { "on_next_receive" } else { "on_expiry" };
+            broker.insert("dlq_timing".into(), json!(v));
+        }
+        if let Some(a) = self.late_ack_accepted {
+            let v = if a {
+                "accepted_if_not_redelivered"
+            } else {
+                "rejected"
+            };
+            broker.insert("late_ack".into(), json!(v));
+        }
+        if let Some(c) = self.count_at_expiry {
+            let v = if c { "expiry_or_abandon" } else { "receive" };
+            broker.insert("count_at".into(), json!(v));
+        }
+
+        let mut workers = serde_json::Map::new();
+        workers.insert("count".into(), json!(self.workers));
+        workers.insert("concurrency".into(), json!(self.concurrency));
+        if let Some(p) = self.prefetch {
+            workers.insert("prefetch".into(), json!(p));
+        }
+        if let Some(h) = &self.heartbeat {
+            let v = match h {
+                None => Value::Null,
+                Some(h) => json!({
+                    "interval_ms": h.interval_ms,
+                    "extend_by_ms": h.extend_by_ms,
+                    "max_extensions": h.max_extensions,
+                    "on_reject": if h.abort { "abort" } else { "continue" },
+                }),
+            };
+            workers.insert("heartbeat".into(), v);
+        }
+        workers.insert(
+            "error_rate".into(),
+            json!(f64::from(self.error_rate) / 255.0),
+        );
+        workers.insert("hang_rate".into(), json!(f64::from(self.hang_rate) / 255.0));
+        let on_error = if self.on_error_expire {
+            "expire"
+        } else {
+            "release"
+        };
+        workers.insert("on_error".into(), json!(on_error));
+
+        let mut work = self.dist.to_json(0);
+        work["attempt_jitter"] = json!(f64::from(self.attempt_jitter) / 64.0);
+
+        let slowdowns: Vec<Value> = self
+            .slowdowns
+            .iter()
+            .take(MAX_LIST)
+            .map(|(a, b, f)| json!({"from_ms": a, "to_ms": b, "factor": f64::from(*f) / 16.0}))
+            .collect();
+        let surges: Vec<Value> = self
+            .surges
+            .iter()
+            .take(MAX_LIST)
+            .map(|(a, b, r)| json!({"from_ms": a, "to_ms": b, "rate_per_s": f64::from(*r) / 64.0}))
+            .collect();
+        let faults: Vec<Value> = self
+            .faults
+            .iter()
+            .take(MAX_LIST)
+            .map(|f| match f {
+                ArbFault::Crash {
+                    worker,
+                    at_ms,
+                    restart_after_ms,
+                } => json!({"kind": "crash", "worker": worker, "at_ms": at_ms,
+                    "restart_after_ms": restart_after_ms}),
+                ArbFault::RollingDeploy {
+                    at_ms,
+                    downtime_ms,
+                    gap_ms,
+                } => json!({"kind": "rolling_deploy", "at_ms": at_ms,
+                    "downtime_ms": downtime_ms, "gap_ms": gap_ms}),
+                ArbFault::Pause {
+                    worker,
+                    at_ms,
+                    duration_ms,
+                } => json!({"kind": "pause", "worker": worker, "at_ms": at_ms,
+                    "duration_ms": duration_ms}),
+            })
+            .collect();
+
+        let mut top = json!({
+            "name": "fuzz",
+            "seed": self.seed,
+            "duration_ms": u64::from(self.duration) * 16,
+            "broker": broker,
+            "workers": workers,
+            "work": work,
+            "downstream": {"capacity": self.capacity, "slowdowns": slowdowns},
+            "arrivals": {"backlog": self.backlog, "rate_per_s": f64::from(self.rate) / 64.0,
+                         "process": if self.fixed { "fixed" } else { "poisson" },
+                         "surges": surges},
+            "store": {"fence": fences[self.fence as usize % 4]},
+            "faults": faults,
+        });
+        if let Some(b) = self.bucket {
+            top["bucket_ms"] = json!(u64::from(b) * 16);
+        }
+        serde_json::to_string_pretty(&top).expect("a json Value always serializes")
+    }
+}
