@@ -24,6 +24,19 @@ pub struct ControlsProps {
     pub on_command: Callback<Command>,
 }
 
+/// What the broker select does: the preset brings its broker's own defaults
+/// (timeout, redrive, switches), so the fields it sets are reset. A share
+/// link's `broker=` replays this.
+pub(crate) fn choose_preset(s: &mut Scenario, p: Preset) {
+    s.broker.preset = p;
+    s.broker.visibility_timeout_ms = None;
+    s.broker.max_receive_count = None;
+    s.broker.max_lease_lifetime_ms = None;
+    s.broker.dlq_timing = None;
+    s.broker.late_ack = None;
+    s.broker.count_at = None;
+}
+
 pub fn preset_name(p: Preset) -> &'static str {
     match p {
         Preset::Textbook => "textbook",
@@ -233,16 +246,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                 let Some(p) = Preset::ALL.iter().copied().find(|p| preset_name(*p) == v) else {
                     return;
                 };
-                // A preset brings its broker's own defaults (timeout, redrive, switches).
-                edit(&cb, move |s| {
-                    s.broker.preset = p;
-                    s.broker.visibility_timeout_ms = None;
-                    s.broker.max_receive_count = None;
-                    s.broker.max_lease_lifetime_ms = None;
-                    s.broker.dlq_timing = None;
-                    s.broker.late_ack = None;
-                    s.broker.count_at = None;
-                });
+                edit(&cb, move |s| choose_preset(s, p));
             }),
         )
     };

@@ -82,8 +82,10 @@ pub fn heartbeat(s: &Scenario) -> Option<HeartbeatConfig> {
     resolve(s).heartbeat
 }
 
-/// Make the heartbeat explicit in the file so that a slider can edit it.
-fn heartbeat_mut(s: &mut Scenario) -> Option<&mut Heartbeat> {
+/// Make the heartbeat explicit in the file so that a slider (or a share
+/// link's heartbeat field) can edit it: from what the scenario runs with,
+/// Pub/Sub's client default included.
+pub(crate) fn heartbeat_mut(s: &mut Scenario) -> Option<&mut Heartbeat> {
     if !matches!(s.workers.heartbeat, Some(Some(_))) {
         let h = heartbeat(s)?;
         s.workers.heartbeat = Some(Some(Heartbeat {
@@ -99,7 +101,8 @@ fn heartbeat_mut(s: &mut Scenario) -> Option<&mut Heartbeat> {
     }
 }
 
-fn set_heartbeat_on(s: &mut Scenario, on: bool) {
+/// The "Heartbeat on" checkbox, which a share link's `hb=` replays.
+pub(crate) fn set_heartbeat_on(s: &mut Scenario, on: bool) {
     if !on {
         s.workers.heartbeat = Some(None);
     } else if heartbeat(s).is_none() {

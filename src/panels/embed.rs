@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::command::Command;
 use crate::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
 
@@ -79,13 +80,9 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
             });
         })
     };
-    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
     html! {
         <section class="panel" id="embed-panel" aria-labelledby="embed-title">
-            <div class="panel-head">
-                <h2 id="embed-title">{"Embed this playground"}</h2>
-                <button type="button" class="panel-close" onclick={close} aria-label="Close Embed">{"Close"}</button>
-            </div>
+            { panel_head("embed-title", "Embed this playground", "Close Embed", &p.on_command) }
             <fieldset class="panel-row">
                 <legend>{"Show"}</legend>
                 { for EMBED_PARTS.iter().map(|(name, label)| html! {

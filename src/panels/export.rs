@@ -14,6 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::command::Command;
 use crate::download::{file_stem, save_data_url, save_text};
 use crate::import::{import_text, shorten, Imported, MAX_IMPORT_BYTES};
@@ -211,14 +212,10 @@ pub fn export_panel(p: &ExportProps) -> Html {
         })
     };
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
-    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
 
     html! {
         <section class="panel" id="export-panel" aria-labelledby="export-title">
-            <div class="panel-head">
-                <h2 id="export-title">{"Share and export"}</h2>
-                <button type="button" class="panel-close" onclick={close} aria-label="Close Share and export">{"Close"}</button>
-            </div>
+            { panel_head("export-title", "Share and export", "Close Share and export", &p.on_command) }
             <div class="panel-row">
                 <label for="share-link">{"Link to exactly this run"}</label>
                 <input id="share-link" type="text" readonly=true value={p.link.clone()} />

@@ -7,6 +7,10 @@ mod help;
 mod sweep;
 mod tour;
 
+use yew::prelude::*;
+
+use crate::command::Command;
+
 pub use embed::EmbedPanel;
 pub use export::{read_scenario_file, ExportPanel};
 pub use help::HelpOverlay;
@@ -47,5 +51,21 @@ impl Panel {
         ]
         .into_iter()
         .find(|p| p.name() == name)
+    }
+}
+
+/// A side panel's heading and its Close button, which closes the open panel.
+fn panel_head(
+    title_id: &'static str,
+    title: &'static str,
+    close_label: &'static str,
+    on_command: &Callback<Command>,
+) -> Html {
+    let close = on_command.reform(|_: MouseEvent| Command::Panel(None));
+    html! {
+        <div class="panel-head">
+            <h2 id={title_id}>{ title }</h2>
+            <button type="button" class="panel-close" onclick={close} aria-label={close_label}>{"Close"}</button>
+        </div>
     }
 }

@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::command::Command;
 use crate::controls::scale::fmt_ms;
 use crate::download::{file_stem, save_text};
@@ -348,15 +349,11 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let _ = save_text(&name, "text/csv", &sweep_csv(&rows));
         })
     };
-    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
     let done = progress.rows.len();
     let charts = sweep_charts(&progress.rows, current, *log, pi.ms);
     html! {
         <section class="panel" id="sweep-panel" aria-labelledby="sweep-title">
-            <div class="panel-head">
-                <h2 id="sweep-title">{"Sweep a setting"}</h2>
-                <button type="button" class="panel-close" onclick={close} aria-label="Close Sweep">{"Close"}</button>
-            </div>
+            { panel_head("sweep-title", "Sweep a setting", "Close Sweep", &p.on_command) }
             <p class="muted">{"Each point is a whole run of this scenario, same seed, with only the chosen setting changed. It runs in the background; the page stays live."}</p>
             <div class="panel-row">
                 <label for="sweep-param">{"Setting"}</label>

@@ -9,6 +9,7 @@ use lease_diagnose::{tour, tours, Tour};
 use lease_sim::Scenario;
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::command::Command;
 use crate::run_handle::RunHandle;
 
@@ -82,7 +83,6 @@ pub fn tour_panel(p: &TourProps) -> Html {
             }
         })
     };
-    let close = cb.reform(|_: MouseEvent| Command::Panel(None));
     let body = match (&running, &p.run) {
         (Some((t, i)), Some(run)) => {
             let i = (*i).min(t.steps.len().saturating_sub(1));
@@ -150,10 +150,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
     };
     html! {
         <section class="panel" id="tour-panel" aria-labelledby="tour-title">
-            <div class="panel-head">
-                <h2 id="tour-title">{"Guided tours: the seeds' exercises and interview questions"}</h2>
-                <button type="button" class="panel-close" onclick={close} aria-label="Close Tours">{"Close"}</button>
-            </div>
+            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", &cb) }
             <div class="panel-row">
                 <label for="tour-pick">{"Tour"}</label>
                 <select id="tour-pick" onchange={on_pick}>

@@ -17,16 +17,7 @@ pub fn panel(
         return html! {};
     };
     let upto = upto.min(run.end_ms);
-    let shown: Vec<u32> = msg
-        .deliveries
-        .iter()
-        .copied()
-        .filter(|ix| {
-            run.deliveries
-                .get(*ix as usize)
-                .is_some_and(|d| d.received_at <= upto)
-        })
-        .collect();
+    let shown = story::received_by(run, msg, upto);
     let later = msg.deliveries.len() - shown.len();
     let when = |t: Option<u64>| match t {
         Some(t) if t <= upto => clock(t),

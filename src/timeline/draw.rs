@@ -5,8 +5,8 @@
 
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
-    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, MessageRows, Row,
-    RunIndex, State, TimeScale, WorkerLanes,
+    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, MessageRows, Outages,
+    Row, RunIndex, State, TimeScale, WorkerLanes,
 };
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
@@ -488,7 +488,7 @@ fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[u32]
 fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let p = f.pal();
     let lanes = &f.lanes;
-    let mut open: Vec<Option<(u64, WorkerMarkKind)>> = vec![None; lanes.workers as usize];
+    let mut outages = Outages::new(lanes.workers);
     let lane_h = lanes.lane_px() - lanes.gap_px;
     let shade = |ctx: &CanvasRenderingContext2d, w: u32, from: u64, to: u64, kind| {
         let to = to.min(f.playhead);
@@ -522,17 +522,11 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
         if m.t > f.playhead {
             break;
         }
-        let w = m.worker as usize;
-        if w >= open.len() {
+        if m.worker >= lanes.workers {
             continue;
         }
-        match m.kind {
-            WorkerMarkKind::Pause | WorkerMarkKind::Crash => open[w] = Some((m.t, m.kind)),
-            WorkerMarkKind::Resume | WorkerMarkKind::Restart => {
-                if let Some((from, kind)) = open[w].take() {
-                    shade(ctx, m.worker, from, m.t, kind);
-                }
-            }
+        if let Some(o) = outages.mark(m) {
+            shade(ctx, o.worker, o.from, o.to, o.kind);
         }
         let x = f.x(m.t);
         if x < GUTTER_PX || x > f.width {
@@ -556,10 +550,8 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
             label(ctx, text, x + 3.0, top + 7.0, c, p.halo);
         }
     }
-    for (w, o) in open.iter().enumerate() {
-        if let Some((from, kind)) = o {
-            shade(ctx, w as u32, *from, f.run.end_ms, *kind);
-        }
+    for o in outages.still_open(f.run.end_ms) {
+        shade(ctx, o.worker, o.from, o.to, o.kind);
     }
 }
 

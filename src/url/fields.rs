@@ -19,9 +19,9 @@ use super::units::{
     format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
     parse_ms_f64, parse_rate, parse_word,
 };
-use crate::controls::spec::{heartbeat, sliders};
+use crate::controls::spec::{heartbeat_mut, set_heartbeat_on};
 use crate::controls::work_dist::{build, has_p99, median_p99, shape};
-use crate::controls::{fence_name, preset_name};
+use crate::controls::{choose_preset, fence_name, preset_name};
 
 /// A field's value, parsed, or read from a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -247,48 +247,7 @@ fn process_name(p: Process) -> &'static str {
     }
 }
 
-/// The scenario's explicit heartbeat, made explicit first from what it runs
-/// with (Pub/Sub's client default) as the page's heartbeat sliders do.
-fn explicit_heartbeat(s: &mut Scenario) -> Option<&mut Heartbeat> {
-    if !matches!(s.workers.heartbeat, Some(Some(_))) {
-        let h = heartbeat(s)?;
-        s.workers.heartbeat = Some(Some(Heartbeat {
-            interval_ms: h.interval_ms,
-            extend_by_ms: Some(h.extend_by_ms),
-            max_extensions: h.max_extensions,
-            on_reject: h.on_reject,
-        }));
-    }
-    match &mut s.workers.heartbeat {
-        Some(Some(h)) => Some(h),
-        _ => None,
-    }
-}
-
 const NO_HEARTBEAT: &str = "applies only while the heartbeat is on (set hb first)";
-
-/// "Heartbeat on" as the page's checkbox does it, so that `hb=10s` on a
-/// scenario without renewal gives the same heartbeat as ticking the box.
-fn heartbeat_on(s: &mut Scenario) {
-    if heartbeat(s).is_some() {
-        return;
-    }
-    let toggle = sliders()
-        .into_iter()
-        .find(|sl| sl.id == "heartbeat")
-        .and_then(|sl| sl.toggle);
-    match toggle {
-        Some(t) => (t.set)(s, true),
-        None => {
-            s.workers.heartbeat = Some(Some(Heartbeat {
-                interval_ms: 10_000,
-                extend_by_ms: None,
-                max_extensions: Some(20),
-                on_reject: OnReject::Continue,
-            }))
-        }
-    }
-}
 
 fn explicit_read(s: &Scenario, f: impl Fn(&Heartbeat) -> V) -> V {
     match &s.workers.heartbeat {
@@ -355,13 +314,7 @@ pub static FIELDS: [Field; 33] = [
                 .find(|p| preset_name(*p) == w)
                 .ok_or("is not a broker preset")?;
             // What the page's broker select does: the preset brings its own defaults.
-            s.broker.preset = p;
-            s.broker.visibility_timeout_ms = None;
-            s.broker.max_receive_count = None;
-            s.broker.max_lease_lifetime_ms = None;
-            s.broker.dlq_timing = None;
-            s.broker.late_ack = None;
-            s.broker.count_at = None;
+            choose_preset(s, p);
             Ok(())
         },
         work: false,
@@ -585,8 +538,10 @@ pub static FIELDS: [Field; 33] = [
                 V::Off => s.workers.heartbeat = Some(None),
                 v => {
                     let interval = num(v)?;
-                    heartbeat_on(s);
-                    explicit_heartbeat(s).ok_or(NO_HEARTBEAT)?.interval_ms = interval;
+                    // "Heartbeat on" as the page's checkbox does it, so that
+                    // `hb=10s` gives the same heartbeat as ticking the box.
+                    set_heartbeat_on(s, true);
+                    heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.interval_ms = interval;
                 }
             }
             Ok(())
@@ -606,7 +561,7 @@ pub static FIELDS: [Field; 33] = [
         read: |s| explicit_read(s, |h| opt_num(h.extend_by_ms)),
         write: |s, v| {
             let e = defaultable(v, num)?;
-            explicit_heartbeat(s).ok_or(NO_HEARTBEAT)?.extend_by_ms = e;
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.extend_by_ms = e;
             Ok(())
         },
         work: false,
@@ -630,7 +585,7 @@ pub static FIELDS: [Field; 33] = [
                 V::Off => None,
                 v => Some(num_u32(v)?),
             };
-            explicit_heartbeat(s).ok_or(NO_HEARTBEAT)?.max_extensions = cap;
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.max_extensions = cap;
             Ok(())
         },
         work: false,
@@ -647,7 +602,7 @@ pub static FIELDS: [Field; 33] = [
                 "abort" => OnReject::Abort,
                 _ => OnReject::Continue,
             };
-            explicit_heartbeat(s).ok_or(NO_HEARTBEAT)?.on_reject = r;
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.on_reject = r;
             Ok(())
         },
         work: false,

@@ -9,7 +9,7 @@ use super::*;
 use crate::controls::scale::STEPS;
 use crate::controls::spec::{heartbeat, sliders};
 use crate::controls::work_dist::{build, median_p99, SHAPES};
-use crate::controls::{fence_name, preset_name};
+use crate::controls::{choose_preset, fence_name, preset_name};
 
 fn shipped_scenario(name: &str) -> Scenario {
     shipped::find(name)
@@ -65,15 +65,7 @@ fn apply_edit(s: &mut Scenario, e: &Edit) {
                 (t.set)(s, *on);
             }
         }
-        Edit::Preset(i) => {
-            s.broker.preset = Preset::ALL[i % Preset::ALL.len()];
-            s.broker.visibility_timeout_ms = None;
-            s.broker.max_receive_count = None;
-            s.broker.max_lease_lifetime_ms = None;
-            s.broker.dlq_timing = None;
-            s.broker.late_ack = None;
-            s.broker.count_at = None;
-        }
+        Edit::Preset(i) => choose_preset(s, Preset::ALL[i % Preset::ALL.len()]),
         Edit::Fence(i) => s.store.fence = Fence::ALL[i % Fence::ALL.len()],
         Edit::Shape(i) => {
             let (m, q) = median_p99(&s.work.dist);

@@ -1,19 +1,10 @@
 // Input a visitor can give that the page must survive with a clear message:
 // a seed typed as text, sliders pushed to their ends, a run with nothing to do.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 /** Sets a range input to its min or max as a keyboard user would (Home/End). */
 async function toEnd(page, selector, key) {
@@ -22,7 +13,7 @@ async function toEnd(page, selector, key) {
 }
 
 test('a seed typed as text is refused in words and the seed stays', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   const seed = page.locator('#ctl-seed');
   const before = await seed.inputValue();
   await seed.fill('twelve');
@@ -41,7 +32,7 @@ test('a seed typed as text is refused in words and the seed stays', async () => 
 });
 
 test('load sliders pushed to their ends: refused with what to lower, the last picture stays', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.locator('#ctl-scenario').selectOption('clip-surge');
   await page.waitForFunction(() => document.querySelector('#scenario-title').innerText.includes('clip'));
   await toEnd(page, '#ctl-rate', 'End');
@@ -67,7 +58,7 @@ test('load sliders pushed to their ends: refused with what to lower, the last pi
 });
 
 test('a run with nothing to do says so', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.locator('#ctl-scenario').selectOption('sub-second-work');
   await page.waitForFunction(() => document.querySelector('#scenario-title').innerText.length > 0);
   await page.getByLabel('No new arrivals', { exact: true }).check();
@@ -82,7 +73,7 @@ test('a run with nothing to do says so', async () => {
 });
 
 test('a panic shows a message with the link that caused it and a way back', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?scenario=clip-surge&timeout=45s`);
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge&timeout=45s`);
   await page.locator('.timeline-canvas').waitFor();
   const thrown = await page.evaluate(() => {
     try {

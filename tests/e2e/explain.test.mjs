@@ -1,25 +1,16 @@
 // Explain, compare, sweep (issue 5): the Diagnosis names what the run shows
 // and its fix changes the controls; the sweep runs off the main thread and
 // marks the current value; tours tick their steps; compare shows two runs.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 const detectors = (page) => page.locator('.finding').evaluateAll((els) => els.map((e) => e.dataset.detector));
 
 test('the diagnosis names the signature, shows it, and its fix clears it', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.locator('#diagnosis').waitFor();
   const found = await detectors(page);
   assert.ok(found.includes('concurrent-duplicates'), `found ${found}`);
@@ -45,7 +36,7 @@ test('the diagnosis names the signature, shows it, and its fix clears it', async
 });
 
 test('a sweep of the timeout runs in the background and shows the knee, with the current value marked', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?scenario=clip-surge`);
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
   await page.locator('#open-sweep').click();
   await page.locator('#sweep-param').selectOption('timeout');
   await page.locator('#sweep-from').fill('10');
@@ -69,7 +60,7 @@ test('a sweep of the timeout runs in the background and shows the knee, with the
 });
 
 test('a tour loads its scenario, and a step ticks itself when the person does what it asks', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.locator('#open-tour').click();
   await page.locator('#tour-pick').selectOption('ninety-second-timeline');
   await page.waitForFunction(() => document.querySelector('#ctl-scenario').value === 'ninety-second-message');
@@ -97,7 +88,7 @@ test('a tour loads its scenario, and a step ticks itself when the person does wh
 });
 
 test('compare: B starts as a copy of A, the controls edit B, the differences are highlighted', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await page.locator('#open-compare').click();
   await page.locator('#compare').waitFor();
   assert.equal(await page.locator('.compare-table tr.differs').count(), 0, 'a copy has no differences');

@@ -3,6 +3,7 @@
 // opens pages that record every console error and uncaught exception so a
 // test can fail on them.
 import { createServer } from 'node:http';
+import { before, after } from 'node:test';
 import { readFile, stat, mkdir, mkdtemp } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -56,6 +57,24 @@ export async function startServer(root = distDir) {
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((ok) => server.close(ok)),
   };
+}
+
+/**
+ * For a test file: registers node:test `before` and `after` hooks that start
+ * the server and the browser and close them again. Returns an object whose
+ * `server` and `browser` are filled in once `before` has run.
+ */
+export function useServerAndBrowser() {
+  const env = { server: undefined, browser: undefined };
+  before(async () => {
+    env.server = await startServer();
+    env.browser = await launchBrowser();
+  });
+  after(async () => {
+    await env.browser?.close();
+    await env.server?.close();
+  });
+  return env;
 }
 
 /** Launches Debian's Chromium headless with a fresh profile. */

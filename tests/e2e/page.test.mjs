@@ -3,20 +3,11 @@
 // makes runs overlap and dragging it above makes them stop; each of the ten
 // scenarios renders; playback moves the playhead. Screenshots at 1280x800
 // and 400x800 go to tests/e2e/output/page-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot, outputDir } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, outputDir } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 const CANVAS = '.timeline-canvas';
 
@@ -65,7 +56,7 @@ async function drag(page, selector, fraction) {
 }
 
 test('every control a person reads about is there, labelled, with its value shown', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   for (const label of LABELS) {
     const n = await page.getByLabel(label, { exact: true }).count();
     assert.equal(n, 1, `one control labelled "${label}" (found ${n})`);
@@ -81,7 +72,7 @@ test('every control a person reads about is there, labelled, with its value show
 });
 
 test('90-second message: a timeout below the work overlaps runs, above it does not', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   assert.equal(await page.locator('#ctl-scenario').inputValue(), 'ninety-second-message');
   assert.equal(await page.getByLabel('Heartbeat on', { exact: true }).isChecked(), false, 'heartbeat off');
@@ -118,7 +109,7 @@ test('90-second message: a timeout below the work overlaps runs, above it does n
 });
 
 test('each of the ten scenarios renders, with its explanation, and no console error', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   const titles = new Set();
   for (const name of TEN) {
@@ -141,7 +132,7 @@ test('each of the ten scenarios renders, with its explanation, and no console er
 });
 
 test('playback moves the playhead forward, and seeking moves it back without re-simulating', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   const head = () => page.locator('#ctl-playhead').evaluate((el) => Number(el.value));
   const end = await page.locator('#ctl-playhead').evaluate((el) => Number(el.max));
@@ -184,7 +175,7 @@ test('playback moves the playhead forward, and seeking moves it back without re-
 
 test('the whole page at 1280x800 and in a 400-pixel frame, light and dark', async () => {
   for (const [width, scheme] of [[1280, 'light'], [400, 'light'], [1280, 'dark'], [400, 'dark']]) {
-    const { page, errors } = await openPage(browser, server.url, { width, height: 800, colorScheme: scheme });
+    const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 800, colorScheme: scheme });
     await painted(page);
     // Nothing wider than the frame: no sideways scrolling.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

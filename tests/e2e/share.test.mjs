@@ -2,21 +2,12 @@
 // links each render with a notice and no error; embeds report their height
 // at 320 and 800 px; every export downloads a valid file; the exported
 // scenario imports back to the same run; a malformed import names its field.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 const CANVAS = '.timeline-canvas';
 
@@ -43,7 +34,7 @@ async function settledUrl(page) {
 }
 
 test('a link reproduces the run: same totals, same canvas, same view', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   await page.locator('#ctl-scenario').selectOption('clip-surge');
   await page.waitForFunction(() => location.search.includes('scenario=clip-surge'));
@@ -63,7 +54,7 @@ test('a link reproduces the run: same totals, same canvas, same view', async () 
   await painted(page);
   const wantCanvas = await page.locator(CANVAS).evaluate((c) => c.toDataURL());
 
-  const { page: again, errors: errors2 } = await openPage(browser, url);
+  const { page: again, errors: errors2 } = await openPage(env.browser, url);
   await painted(again);
   assert.deepEqual(await totals(again), want);
   assert.equal(await again.locator('#ctl-seed').inputValue(), '1234');
@@ -115,7 +106,7 @@ function badLink(r, i) {
 }
 
 test('a thousand bad links each render the page with a notice and no error', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   const r = rng(20261203);
   const links = Array.from({ length: 1000 }, (_, i) => badLink(r, i));
@@ -146,7 +137,7 @@ test('a thousand bad links each render the page with a notice and no error', asy
   // And some of them opened cold, as a visitor would. Links over 8 KB are
   // refused by web servers before any page could see them (Node: 431).
   for (const q of links.filter((l) => l.length < 8000).slice(0, 12)) {
-    const { page: p, errors: e } = await openPage(browser, `${server.url}?${q}`);
+    const { page: p, errors: e } = await openPage(env.browser, `${env.server.url}?${q}`);
     await p.locator('#link-notices li').first().waitFor();
     await painted(p);
     assert.deepEqual(e, [], q.slice(0, 200));
@@ -157,7 +148,7 @@ test('a thousand bad links each render the page with a notice and no error', asy
 
 test('embeds fit 800 and 320 pixels and tell the parent page their height', async () => {
   for (const width of [800, 320]) {
-    const { page, errors } = await openPage(browser, `${server.url}static/embed-example.html`, {
+    const { page, errors } = await openPage(env.browser, `${env.server.url}static/embed-example.html`, {
       width,
       height: 900,
       waitForApp: false,
@@ -183,7 +174,7 @@ test('embeds fit 800 and 320 pixels and tell the parent page their height', asyn
 });
 
 test('the embed generator writes a snippet and previews it', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?scenario=hung-handler`);
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=hung-handler`);
   await page.locator('#open-embed').click();
   await page.locator('#embed-part-charts').check();
   const code = await page.locator('#embed-code').inputValue();
@@ -197,7 +188,7 @@ test('the embed generator writes a snippet and previews it', async () => {
 });
 
 test('every export downloads a valid file, and the scenario imports back to the same run', async () => {
-  const { page, errors } = await openPage(browser, `${server.url}?scenario=ninety-second-message&timeout=45s`);
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message&timeout=45s`);
   await painted(page);
   await page.locator('#open-export').click();
   const files = {};
@@ -227,7 +218,7 @@ test('every export downloads a valid file, and the scenario imports back to the 
   const wantCanvas = await page.locator(CANVAS).evaluate((c) => c.toDataURL());
 
   // Import it into a fresh default page: the same run.
-  const { page: fresh, errors: errors2 } = await openPage(browser, server.url);
+  const { page: fresh, errors: errors2 } = await openPage(env.browser, env.server.url);
   await painted(fresh);
   await fresh.locator('#open-export').click();
   await fresh.locator('#import-file').setInputFiles({ name: 'exported.json', mimeType: 'application/json', buffer: files['export-json'].body });
@@ -259,7 +250,7 @@ test('every export downloads a valid file, and the scenario imports back to the 
 });
 
 test('keyboard: ? lists the shortcuts, Escape closes, Tab reaches controls with a visible focus ring', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   await page.keyboard.press('Shift+Slash');
   await page.locator('#help-overlay').waitFor();

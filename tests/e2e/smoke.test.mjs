@@ -1,22 +1,13 @@
 // The foundation's promise: the built page loads in Chromium and starts, with
 // no console error, no uncaught exception and no request to another origin.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 test('page loads and the app replaces the boot message', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   assert.equal(await page.locator('#boot').count(), 0, 'the boot message is removed once the app starts');
   assert.ok((await page.locator('#app').innerText()).includes('Lease Playground'));
   await page.waitForTimeout(500);
@@ -26,10 +17,10 @@ test('page loads and the app replaces the boot message', async () => {
 });
 
 test('a failed start shows a message, not a blank page', async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   // Block the wasm download to simulate a broken deploy or a blocked network.
   await page.route('**/*.wasm', (route) => route.abort());
-  await page.goto(server.url);
+  await page.goto(env.server.url);
   await page.waitForSelector('#boot.boot-failed', { timeout: 30000 });
   const text = await page.locator('#boot-message').innerText();
   assert.match(text, /could not start/);

@@ -2,20 +2,11 @@
 // opens every delivery of that message until Close, the wheel zooms, F fits,
 // and the Messages view draws one row per message. Screenshots go to
 // tests/e2e/output/timeline-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
 
-let server;
-let browser;
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const env = useServerAndBrowser();
 
 const CANVAS = '.timeline-canvas';
 
@@ -41,7 +32,7 @@ async function runCentre(page) {
 }
 
 test('the timeline draws runs, hovers, clicks open details and Close dismisses them', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   const data = await painted(page);
   assert.ok(Number(data.drawnRuns) > 0, `drew ${data.drawnRuns} runs`);
   const canvas = page.locator(CANVAS).first();
@@ -79,7 +70,7 @@ test('the timeline draws runs, hovers, clicks open details and Close dismisses t
 });
 
 test('the wheel zooms about the pointer, keys pan, F fits', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   const before = await painted(page);
   const canvas = page.locator(CANVAS).first();
   await canvas.scrollIntoViewIfNeeded();
@@ -123,7 +114,7 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
 });
 
 test('the Messages view draws one row per message and hovers tell the story', async () => {
-  const { page, errors } = await openPage(browser, server.url);
+  const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   await page.getByRole('button', { name: 'Messages', exact: true }).click();
   await painted(page, { view: 'messages' });
@@ -139,7 +130,7 @@ test('the Messages view draws one row per message and hovers tell the story', as
 });
 
 test('dark mode and a 400-pixel frame', async () => {
-  const { page, errors } = await openPage(browser, server.url, { width: 400, height: 800, colorScheme: 'dark' });
+  const { page, errors } = await openPage(env.browser, env.server.url, { width: 400, height: 800, colorScheme: 'dark' });
   await painted(page);
   await page.locator(CANVAS).first().scrollIntoViewIfNeeded();
   await screenshot(page, 'timeline-dark-400');

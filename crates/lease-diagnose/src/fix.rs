@@ -401,14 +401,7 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lease_sim::shipped;
-
-    fn scenario(name: &str) -> Scenario {
-        match shipped::find(name) {
-            Some(s) => s.scenario,
-            None => panic!("no shipped scenario {name}"),
-        }
-    }
+    use crate::testing::shipped_scenario as scenario;
 
     #[test]
     fn labels_read_like_the_seeds() {

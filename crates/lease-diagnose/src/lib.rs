@@ -9,6 +9,8 @@ pub mod fix;
 pub mod stats;
 pub mod sweep;
 pub mod table;
+#[cfg(test)]
+mod testing;
 pub mod tour;
 
 pub use diagnose::{detect, detector_ids, diagnose, Finding, DETECTORS};

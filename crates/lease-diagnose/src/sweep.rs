@@ -365,14 +365,7 @@ pub fn sweep_csv(rows: &[SweepRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lease_sim::shipped;
-
-    fn scenario(name: &str) -> Scenario {
-        match shipped::find(name) {
-            Some(s) => s.scenario,
-            None => panic!("no shipped scenario {name}"),
-        }
-    }
+    use crate::testing::shipped_scenario as scenario;
 
     #[test]
     fn points_are_whole_and_include_both_ends() {

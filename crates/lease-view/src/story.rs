@@ -1,10 +1,26 @@
 //! The story of a message for the hover card: plain sentences derived from
 //! its deliveries, marks and fate, told only up to the playhead.
 
-use lease_sim::run::{DeadLetterCause, Delivery, Effect, Fate, LeaseEnd, MarkKind, Outcome, Run};
+use lease_sim::run::{
+    DeadLetterCause, Delivery, Effect, Fate, LeaseEnd, MarkKind, MessageRecord, Outcome, Run,
+};
 
 use crate::format::{clock, duration};
 use crate::index::RunIndex;
+
+/// The message's deliveries received by `upto` (in the run's time), in order:
+/// what the hover card and the details panel show at the playhead.
+pub fn received_by(run: &Run, msg: &MessageRecord, upto: u64) -> Vec<u32> {
+    msg.deliveries
+        .iter()
+        .copied()
+        .filter(|ix| {
+            run.deliveries
+                .get(*ix as usize)
+                .is_some_and(|d| d.received_at <= upto)
+        })
+        .collect()
+}
 
 /// One line for the message, one per delivery received by `upto_ms`, and one
 /// for its fate once it is known.
@@ -13,16 +29,7 @@ pub fn message_story(run: &Run, index: &RunIndex, m: u32, upto_ms: u64) -> Vec<S
         return Vec::new();
     };
     let upto = upto_ms.min(run.end_ms);
-    let shown: Vec<u32> = msg
-        .deliveries
-        .iter()
-        .copied()
-        .filter(|ix| {
-            run.deliveries
-                .get(*ix as usize)
-                .is_some_and(|d| d.received_at <= upto)
-        })
-        .collect();
+    let shown = received_by(run, msg, upto);
     let mut lines = vec![format!(
         "Message {m} arrived at {} and needs {} of work; {}.",
         clock(msg.arrived_at),

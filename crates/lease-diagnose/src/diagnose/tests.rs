@@ -6,13 +6,7 @@ use lease_sim::scenario::{Broker, Dist, Heartbeat, OnError, OnReject, Scenario, 
 use lease_sim::{shipped, simulate, Options, Run};
 
 use super::*;
-
-fn shipped_scenario(name: &str) -> Scenario {
-    match shipped::find(name) {
-        Some(s) => s.scenario,
-        None => panic!("no shipped scenario {name}"),
-    }
-}
+use crate::testing::shipped_scenario;
 
 fn run(s: &Scenario) -> Run {
     match simulate(s, &Options::default()) {

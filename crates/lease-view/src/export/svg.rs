@@ -13,6 +13,7 @@ use crate::format::{clock, duration};
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
 use crate::message_hsl;
+use crate::outages::Outages;
 use crate::scale::TimeScale;
 use crate::states::{message_states, State};
 use crate::story::cause_word;
@@ -838,7 +839,7 @@ impl Canvas<'_> {
     fn fault_shading(&mut self, lanes: &WorkerLanes) {
         let run = self.run;
         let lane_h = lanes.lane_px() - lanes.gap_px;
-        let mut open: Vec<Option<(u64, WorkerMarkKind)>> = vec![None; lanes.workers as usize];
+        let mut outages = Outages::new(lanes.workers);
         let plot_end = self.width - RIGHT_PX;
         let shade = |c: &mut Self, w: u32, from: u64, to: u64, kind: WorkerMarkKind| {
             if to <= from || to < c.t0 || from > c.t1 {
@@ -877,23 +878,12 @@ impl Canvas<'_> {
             );
         };
         for m in &run.worker_marks {
-            let w = m.worker as usize;
-            if w >= open.len() {
-                continue;
-            }
-            match m.kind {
-                WorkerMarkKind::Pause | WorkerMarkKind::Crash => open[w] = Some((m.t, m.kind)),
-                WorkerMarkKind::Resume | WorkerMarkKind::Restart => {
-                    if let Some((from, kind)) = open[w].take() {
-                        shade(self, m.worker, from, m.t, kind);
-                    }
-                }
+            if let Some(o) = outages.mark(m) {
+                shade(self, o.worker, o.from, o.to, o.kind);
             }
         }
-        for (w, o) in open.iter().enumerate() {
-            if let Some((from, kind)) = *o {
-                shade(self, w as u32, from, run.end_ms, kind);
-            }
+        for o in outages.still_open(run.end_ms) {
+            shade(self, o.worker, o.from, o.to, o.kind);
         }
     }
 
