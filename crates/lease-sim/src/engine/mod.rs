@@ -354,6 +354,10 @@ impl<'a> Sim<'a> {
         use crate::validate::{thousands, REDUCE_EVENTS, STEPS_PER_EVENT};
         let b = &self.budget;
         let events = self.events.len() as u64;
+        // Called after every event: decide before formatting anything.
+        if events <= b.events && self.steps <= b.steps {
+            return None;
+        }
         let (t, n) = (thousands(self.now), thousands(events));
         if events > b.events {
             let why = if b.caller == Some(b.events) && b.events < b.estimate {
