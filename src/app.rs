@@ -316,7 +316,9 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |c: Command| state.dispatch(c))
     };
-    let query = crate::link::query_of(&state);
+    // Encoding checks itself by decoding; do it only when the link changes
+    // (not on every playback frame or cursor move).
+    let query = (*use_memo(crate::link::link_of(&state), crate::url::encode)).clone();
     crate::link::use_write_query(query.clone());
     crate::link::use_page_keys(dispatch.clone(), state.panel);
     crate::link::use_follow_history(dispatch.clone());
@@ -361,7 +363,11 @@ pub fn app() -> Html {
         })
     };
     let pressed = |p: Panel| (state.panel == Some(p)).to_string();
-    let full_link = crate::link::full_page_link(&state);
+    let full_link = if state.embed {
+        crate::link::full_page_link(&state)
+    } else {
+        String::new()
+    };
     let comparing = state.b.is_some();
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.clone(),

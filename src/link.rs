@@ -92,6 +92,7 @@ pub fn link_of(st: &State) -> Link {
     }
 }
 
+#[cfg(test)]
 pub fn query_of(st: &State) -> String {
     encode(&link_of(st))
 }
