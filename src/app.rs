@@ -16,6 +16,7 @@ use crate::embed::Parts;
 use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel, TourPanel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
+use crate::run_status::{CancelledNotice, PendingStatus, SummarisedNotice};
 use crate::scenario_info::ScenarioInfo;
 use crate::timeline::{Timeline, TimelineView};
 use crate::totals::{RunSummary, Totals};
@@ -51,6 +52,30 @@ pub struct State {
     pub b: Option<Rc<Scenario>>,
     pub run_b: Option<RunHandle>,
     pub edit_b: bool,
+    /// A large run being computed in the background worker; the picture
+    /// shows the last finished run until it arrives.
+    pub pending: Option<PendingRun>,
+    /// The visitor cancelled the last background run.
+    pub cancelled: bool,
+}
+
+/// Ids of background runs, so that a late reply to an older one is ignored.
+/// Counted for the page's life, not per state: a link opened from history
+/// builds a fresh state, and its run must not reuse the id of the one it replaces.
+fn next_job_id() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// A run under way in the background worker, and how far it has got.
+#[derive(Clone, PartialEq)]
+pub struct PendingRun {
+    pub id: u32,
+    pub scenario: Rc<Scenario>,
+    /// The engine's upper-bound estimate of its messages.
+    pub messages: u64,
+    pub progress: Option<crate::command::RunProgress>,
 }
 
 impl State {
@@ -78,6 +103,8 @@ impl State {
             b: None,
             run_b: None,
             edit_b: false,
+            pending: None,
+            cancelled: false,
         };
         st.simulate();
         st.playhead_ms = st.end_ms();
@@ -88,33 +115,54 @@ impl State {
         self.run.as_ref().map_or(0, |r| r.end_ms)
     }
 
-    /// Run the scenario; on failure keep the last good run and say why.
+    /// Run the scenario (here, or in the background if it is large); on
+    /// failure keep the last good run and say why.
     pub fn simulate(&mut self) {
-        let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
-        if let Err(why) = crate::budget::check(&self.scenario) {
-            self.error = Some(why);
+        self.cancelled = false;
+        let route = match crate::budget::route(&self.scenario) {
+            Ok(r) => r,
+            Err(why) => {
+                // A newer setting replaces a run under way, even one that cannot run.
+                self.pending = None;
+                self.error = Some(why);
+                return;
+            }
+        };
+        if route == crate::budget::Route::Worker {
+            self.pending = Some(PendingRun {
+                id: next_job_id(),
+                scenario: self.scenario.clone(),
+                messages: lease_sim::estimate(&self.scenario).messages,
+                progress: None,
+            });
+            self.error = None;
             return;
         }
+        self.pending = None;
         match simulate(&self.scenario, &crate::budget::options()) {
-            Ok(run) => {
-                self.run = Some(RunHandle::new(run));
-                self.error = None;
-                let end = self.end_ms();
-                // Following the end keeps the whole picture as the hand moves.
-                self.playhead_ms = if at_end {
-                    end
-                } else {
-                    self.playhead_ms.min(end)
-                };
-                if self.selected.is_some_and(|m| {
-                    self.run
-                        .as_ref()
-                        .is_some_and(|r| m as usize >= r.messages.len())
-                }) {
-                    self.selected = None;
-                }
-            }
+            Ok(run) => self.install(RunHandle::new(run)),
             Err(e) => self.error = Some(e.to_string()),
+        }
+    }
+
+    /// Show a finished run: computed here or arrived from the worker.
+    fn install(&mut self, run: RunHandle) {
+        let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
+        self.run = Some(run);
+        self.error = None;
+        let end = self.end_ms();
+        // Following the end keeps the whole picture as the hand moves.
+        self.playhead_ms = if at_end {
+            end
+        } else {
+            self.playhead_ms.min(end)
+        };
+        if self.selected.is_some_and(|m| {
+            self.run
+                .as_ref()
+                .is_some_and(|r| m as usize >= r.messages.len())
+        }) {
+            self.selected = None;
         }
     }
 }
@@ -125,7 +173,7 @@ impl State {
         let Some(b) = self.b.clone() else {
             return;
         };
-        if let Err(why) = crate::budget::check(&b) {
+        if let Err(why) = crate::budget::fits_side_b(&b) {
             self.error = Some(format!("side B: {why}"));
             return;
         }
@@ -221,15 +269,11 @@ impl Reducible for State {
                     let t = s.playhead_ms;
                     let events = &run.events;
                     s.playhead_ms = if forward {
-                        let i = events.partition_point(|e| e.t <= t);
-                        events.get(i).map_or(run.end_ms, |e| e.t)
+                        let i = events.partition_point_t(|e| e <= t);
+                        events.t(i).unwrap_or(run.end_ms)
                     } else {
-                        let i = events.partition_point(|e| e.t < t);
-                        if i == 0 {
-                            0
-                        } else {
-                            events[i - 1].t
-                        }
+                        let i = events.partition_point_t(|e| e < t);
+                        i.checked_sub(1).and_then(|i| events.t(i)).unwrap_or(0)
                     };
                 }
             }
@@ -280,6 +324,29 @@ impl Reducible for State {
                     *step = i.min(last);
                 }
             }
+            Command::RunProgress(id, p) => match &mut s.pending {
+                Some(pending) if pending.id == id => pending.progress = Some(p),
+                _ => return self,
+            },
+            Command::RunArrived(id, run) => {
+                if s.pending.as_ref().is_none_or(|p| p.id != id) {
+                    return self;
+                }
+                s.pending = None;
+                s.install(run);
+            }
+            Command::RunFailed(id, why) => {
+                if s.pending.as_ref().is_none_or(|p| p.id != id) {
+                    return self;
+                }
+                s.pending = None;
+                s.error = Some(why);
+            }
+            Command::CancelRun => {
+                if s.pending.take().is_some() {
+                    s.cancelled = true;
+                }
+            }
             Command::CompareStart => {
                 s.b = Some(s.scenario.clone());
                 s.run_b = s.run.clone();
@@ -324,6 +391,10 @@ pub fn app() -> Html {
     crate::link::use_follow_history(dispatch.clone());
     let page = use_node_ref();
     crate::link::use_report_height(state.embed, page.clone());
+    crate::background_run::use_background_run(
+        state.pending.as_ref().map(|p| (p.id, p.scenario.clone())),
+        dispatch.clone(),
+    );
     let reader = use_mut_ref(|| None);
     let on_drop = {
         let dispatch = dispatch.clone();
@@ -406,6 +477,15 @@ pub fn app() -> Html {
                     <ul>{ for state.notices.iter().map(|n| html! { <li>{n.clone()}</li> }) }</ul>
                     <button type="button" onclick={dispatch.reform(|_: MouseEvent| Command::DismissNotices)}>{"Dismiss"}</button>
                 </div>
+            }
+            if let Some(pending) = &state.pending {
+                <PendingStatus pending={pending.clone()} on_command={dispatch.clone()} />
+            }
+            if state.cancelled {
+                <CancelledNotice showing={state.run.is_some()} />
+            }
+            if let Some(run) = state.run.as_ref().filter(|r| r.summarised.is_some()) {
+                <SummarisedNotice run={run.clone()} />
             }
             if let Some(why) = state.run.as_ref().and_then(|r| r.stopped()) {
                 <div class="notices" role="status" id="run-stopped">

@@ -53,6 +53,27 @@ pub enum Command {
     CompareEdit(bool),
     CompareCopy,
     CompareStop,
+    /// The background worker's progress on run `id`.
+    RunProgress(u32, RunProgress),
+    /// Run `id` finished in the background worker.
+    RunArrived(u32, crate::run_handle::RunHandle),
+    /// Run `id` could not run in the background worker, and why.
+    RunFailed(u32, String),
+    /// Stop the background run under way; the last finished run stays.
+    CancelRun,
+}
+
+/// How far a background run has got.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RunProgress {
+    /// Simulated time reached, of `end_ms`.
+    pub now_ms: u64,
+    pub end_ms: u64,
+    pub events: u64,
+    /// Messages deleted or dead-lettered so far.
+    pub settled: u64,
+    /// Wall-clock ms since the worker took the job.
+    pub elapsed_ms: f64,
 }
 
 impl PartialEq for Command {

@@ -23,7 +23,7 @@ pub fn import_text(file_name: &str, text: &str) -> Imported {
             )
         })
         .collect();
-    if let Err(why) = crate::budget::check(&scenario) {
+    if let Err(why) = crate::budget::fits(&scenario) {
         return Err(format!("{name}: {why}"));
     }
     Ok((scenario, unknown))
@@ -78,10 +78,10 @@ mod tests {
     fn a_run_too_large_for_the_page_is_refused_at_import() {
         let why = import_text(
             "big.json",
-            r#"{"arrivals": {"backlog": 1000000, "rate_per_s": 0}}"#,
+            r#"{"arrivals": {"backlog": 5000000, "rate_per_s": 0}}"#,
         )
         .unwrap_err();
-        assert!(why.contains("at most 100,000"), "{why}");
+        assert!(why.contains("at most 1,000,000"), "{why}");
     }
 
     #[test]

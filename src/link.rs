@@ -32,7 +32,7 @@ pub fn initial_state() -> State {
 pub fn state_from_query(query: &str) -> State {
     let mut st = State::new();
     // The page's own budget, so that a link never opens on a refused run.
-    let (link, notices) = decode_within(query, &crate::budget::check);
+    let (link, notices) = decode_within(query, &crate::budget::fits);
     st.notices = notices.iter().map(|n| n.to_string()).collect();
     let Some(link) = link else {
         return st;

@@ -4,6 +4,7 @@
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 mod app;
+mod background_run;
 mod budget;
 mod charts;
 mod command;
@@ -19,6 +20,8 @@ mod link;
 mod panels;
 mod playback;
 mod run_handle;
+mod run_job;
+mod run_status;
 mod scenario_info;
 mod shortcuts;
 mod sweep_job;

@@ -23,9 +23,11 @@ pub struct Counts {
     pub dlq_failed: u64,
 }
 
-/// Totals up to `t` (inclusive), from the event log and the deliveries.
+/// Totals up to `t` (inclusive), from the event log and the deliveries. A
+/// summarised run keeps its log only up to `kept_until_ms`: from there on
+/// the totals are the whole run's (the notice above the picture says so).
 pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
-    if t >= run.end_ms {
+    if t >= run.end_ms || past_the_kept_log(run, t) {
         let r = &run.report.totals;
         return Counts {
             delivered: r.deliveries,
@@ -37,9 +39,9 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
             dlq_failed: r.dead_lettered_failed,
         };
     }
-    let n = run.events.partition_point(|e| e.t <= t);
+    let n = run.events.partition_point_t(|e| e <= t);
     let mut c = Counts::default();
-    for e in &run.events[..n] {
+    for e in run.events.iter().take(n) {
         match e.kind {
             K::Receive => {
                 c.delivered += 1;
@@ -60,6 +62,13 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
         .filter(|d| d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= t))
         .count() as u64;
     c
+}
+
+/// Whether `t` is past what a summarised run kept of its log.
+pub fn past_the_kept_log(run: &lease_sim::Run, t: u64) -> bool {
+    run.summarised
+        .as_ref()
+        .is_some_and(|s| t >= s.kept_until_ms)
 }
 
 #[function_component(Totals)]
@@ -93,8 +102,12 @@ pub fn totals(props: &TotalsProps) -> Html {
                 </div>
             }
         };
+    let whole = past_the_kept_log(run, props.playhead_ms) && props.playhead_ms < run.end_ms;
     html! {
         <section class="totals" id="totals" aria-label="Run totals">
+            if whole {
+                <p class="totals-whole" id="totals-whole">{"Whole run (past the summarised log):"}</p>
+            }
             {item("total-delivered", "Delivered", c.delivered.to_string(), false, "Deliveries: each hands a message out with a new lease and receipt")}
             {item("total-acked", "Acked", c.acked.to_string(), false, "Acks the broker accepted (the message is deleted)")}
             {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}

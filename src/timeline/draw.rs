@@ -1,16 +1,18 @@
 //! Painting the timeline on a 2D canvas from the run's columns. Only what is
-//! in the visible window and already played is drawn; sub-pixel runs that
-//! land on a pixel already painted in their row are counted, not painted, so
-//! 100k deliveries cost at most a few thousand rectangles.
+//! in the visible window and already played is drawn; runs narrower than a
+//! pixel are binned into a density strip per row (`strip.rs`), so 100k
+//! deliveries cost a few hundred rectangles, not one each.
 
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
-    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, MessageRows, Outages,
-    Row, RunIndex, State, TimeScale, WorkerLanes,
+    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
+    Outages, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
 };
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
+use super::bars::NarrowBars;
+use super::strip::Batches;
 use super::TimelineView;
 
 /// Height of the time axis along the top.
@@ -41,6 +43,9 @@ pub struct Palette {
     pub available: &'static str,
     pub deleted: &'static str,
     pub halo: &'static str,
+    /// The density strip's ink, as `r,g,b`: a neutral slate, since one
+    /// pixel column holds runs of many messages.
+    pub strip: &'static str,
 }
 
 pub const LIGHT: Palette = Palette {
@@ -61,6 +66,7 @@ pub const LIGHT: Palette = Palette {
     available: "rgba(179,92,0,0.35)",
     deleted: "rgba(22,129,58,0.45)",
     halo: "rgba(255,255,255,0.85)",
+    strip: "52,64,92",
 };
 
 pub const DARK: Palette = Palette {
@@ -81,6 +87,7 @@ pub const DARK: Palette = Palette {
     available: "rgba(255,173,77,0.35)",
     deleted: "rgba(76,208,125,0.45)",
     halo: "rgba(20,23,29,0.85)",
+    strip: "170,184,212",
 };
 
 /// Everything one paint needs.
@@ -108,10 +115,12 @@ pub struct Drawn {
     /// Centre of the widest run bar drawn, in CSS pixels of the canvas.
     pub target: Option<(f64, f64)>,
     target_w: f64,
+    /// Pixel columns of density strip painted (runs under a pixel wide).
+    pub density_columns: u32,
 }
 
 impl Drawn {
-    fn consider(&mut self, x0: f64, x1: f64, y: f64) {
+    pub(super) fn consider(&mut self, x0: f64, x1: f64, y: f64) {
         if x1 - x0 > self.target_w {
             self.target_w = x1 - x0;
             self.target = Some(((x0 + x1) / 2.0, y));
@@ -133,7 +142,7 @@ impl Frame<'_> {
         }
     }
     /// Canvas x of a time.
-    fn x(&self, t: u64) -> f64 {
+    pub(super) fn x(&self, t: u64) -> f64 {
         GUTTER_PX + self.scale.x_of(t as f64)
     }
     fn window(&self) -> (u64, u64) {
@@ -141,7 +150,7 @@ impl Frame<'_> {
         let t1 = (self.scale.end_ms.ceil() as u64).min(self.playhead);
         (t0, t1)
     }
-    fn faded(&self, message: u32) -> bool {
+    pub(super) fn faded(&self, message: u32) -> bool {
         self.highlight.is_some_and(|h| h != message)
     }
 }
@@ -158,6 +167,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         TimelineView::Messages => paint_messages(ctx, f),
     };
 
+    paint_not_kept(ctx, f);
     paint_unplayed(ctx, f);
     paint_axis(ctx, f);
     if let Some(c) = f.cursor {
@@ -201,35 +211,77 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
     ctx.clip();
 
-    // Collect what is drawn, row by row, so links can be drawn after bars.
-    let mut in_view: Vec<u32> = Vec::new();
-    for row in f.index.all_rows() {
-        let (y, h) = lanes.row_span(row);
-        if y + h < AXIS_PX || y > f.height {
-            continue;
+    // Row by row: runs a pixel wide or more become bars, narrower ones are
+    // binned into the row's density strip. Strips go under the bars, marks
+    // (overlaps, expiries, dead letters) over them, links last.
+    let mut strip = Strip::new(&f.scale);
+    let mut strips = Batches::default();
+    let mut bars: Vec<(u32, Row, f64, f64)> = Vec::new();
+    // Every run in view, and whether it went into a strip.
+    let mut in_view: Vec<(u32, bool)> = Vec::new();
+    let rows: Vec<(Row, f64, f64)> = f
+        .index
+        .all_rows()
+        .map(|row| {
+            let (y, h) = lanes.row_span(row);
+            (row, y, h)
+        })
+        .filter(|(_, y, h)| y + h >= AXIS_PX && *y <= f.height)
+        .collect();
+    // Links need every run in view, binned or not, but only while there are
+    // few; past that they are drawn for the highlighted message alone, whose
+    // runs are never binned. The index bounds the count without reading runs.
+    let bound: usize = rows
+        .iter()
+        .map(|(row, _, _)| f.index.visible_bound(*row, t0, t1))
+        .sum();
+    let window = BinWindow {
+        scale: f.scale,
+        t0,
+        t1,
+        playhead: f.playhead,
+        keep: f.highlight,
+    };
+    let (mut wide, mut binned) = (Vec::new(), Vec::new());
+    for &(row, y, h) in &rows {
+        strip.clear();
+        wide.clear();
+        let keep_binned = (bound <= LINK_LIMIT as usize).then_some(&mut binned);
+        drawn.runs += f
+            .index
+            .bin_row(row, &window, &mut strip, &mut wide, keep_binned);
+        for &ix in &wide {
+            bars.push((ix, row, y, h));
+            in_view.push((ix, false));
         }
-        let mut last_px = f64::NEG_INFINITY;
-        for ix in f.index.visible(row, t0, t1) {
-            let d = &run.deliveries[ix as usize];
-            if d.received_at > f.playhead {
-                continue;
-            }
-            in_view.push(ix);
-            drawn.runs += 1;
-            let bar = bar_of(d, run.end_ms);
-            let x0 = f.x(bar.start);
-            let x1 = f.x(bar.end.min(f.playhead));
-            // Sub-pixel runs on an already painted pixel: counted, not painted.
-            if x1 - x0 < 1.0 && x0.floor() <= last_px && f.highlight.is_none() {
-                continue;
-            }
-            last_px = x1.floor();
-            paint_delivery(ctx, f, ix, d, row, y, h, &mut drawn);
+        strips.add(&strip, y, h);
+    }
+    in_view.extend(binned.iter().map(|&ix| (ix, true)));
+    let faded = if f.highlight.is_some() { 0.35 } else { 1.0 };
+    strips.paint_shades(ctx, p.strip, 0.85 * faded);
+    let mut narrow = NarrowBars::default();
+    let mut full = Vec::new();
+    for &(ix, row, y, h) in &bars {
+        let d = &run.deliveries[ix as usize];
+        if !narrow.take(f, ix, d, row, y, h, &mut drawn) {
+            full.push((ix, row, y, h));
         }
     }
+    ctx.set_global_alpha(if f.highlight.is_some() { 0.22 } else { 1.0 });
+    narrow.paint_bars(ctx, f.dark);
+    ctx.set_global_alpha(1.0);
+    for &(ix, row, y, h) in &full {
+        let d = &run.deliveries[ix as usize];
+        paint_delivery(ctx, f, ix, d, row, y, h, &mut drawn);
+    }
+    ctx.set_global_alpha(faded);
+    narrow.paint_marks(ctx, p);
+    strips.paint_marks(ctx, p);
+    ctx.set_global_alpha(1.0);
+    drawn.density_columns = strips.columns;
 
     let few = drawn.runs <= LINK_LIMIT;
-    for &ix in &in_view {
+    for &(ix, _) in &in_view {
         let d = &run.deliveries[ix as usize];
         if few || f.highlight == Some(d.message) {
             paint_links(ctx, f, ix, d);
@@ -238,6 +290,29 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     paint_dead_letters(ctx, f, &in_view);
     ctx.restore();
     drawn
+}
+
+/// A sub-pixel run into its row's strip, with what went wrong around it.
+fn bin(strip: &mut Strip, f: &Frame, ix: u32, d: &Delivery, start: u64, end: u64) {
+    let overlap = d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead);
+    strip.add_run(start, end, overlap);
+    if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
+        strip.add_expiry(d.lease_ended_at);
+    }
+    if let Some(at) = dead_lettered_at(f, ix, d) {
+        strip.add_dead_letter(at);
+    }
+}
+
+/// When the message of its last delivery `ix` went to the dead-letter queue.
+fn dead_lettered_at(f: &Frame, ix: u32, d: &Delivery) -> Option<u64> {
+    if f.index.next_of(ix).is_some() {
+        return None;
+    }
+    match f.run.messages.get(d.message as usize).map(|m| m.fate) {
+        Some(Fate::DeadLettered { at, .. }) if at <= f.playhead => Some(at),
+        _ => None,
+    }
 }
 
 /// The lease band, the run bar, the overlap outline and the marks of one delivery.
@@ -449,39 +524,48 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
     }
 }
 
-/// "DLQ expired" / "DLQ failed" where the message's last delivery sits.
-fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[u32]) {
+/// "DLQ expired" / "DLQ failed" where the message's last delivery sits. A
+/// binned run's dead letter is a mark on its strip instead: labels every
+/// 70 px along every lane would bury a zoomed-out view.
+fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32, bool)]) {
     let p = f.pal();
     let slots = f.index.slots;
-    let mut last_label: Vec<f64> = vec![f64::NEG_INFINITY; f.index.workers as usize];
-    for &ix in in_view {
-        if f.index.next_of(ix).is_some() {
+    // Labels already placed, per worker: runs arrive row by row, not in x
+    // order, so a label is checked against all of its lane's, not the last.
+    let mut placed: Vec<Vec<f64>> = vec![Vec::new(); f.index.workers as usize];
+    // Labels go on after every mark, so that no mark cuts through one.
+    let mut labels: Vec<(String, f64, f64, f64)> = Vec::new();
+    for &(ix, binned) in in_view {
+        let d = &f.run.deliveries[ix as usize];
+        if binned || dead_lettered_at(f, ix, d).is_none() {
             continue;
         }
-        let d = &f.run.deliveries[ix as usize];
         let Some(Fate::DeadLettered { at, cause }) =
             f.run.messages.get(d.message as usize).map(|m| m.fate)
         else {
             continue;
         };
-        if at > f.playhead {
-            continue;
-        }
         let (y, h) = f.lanes.row_span(row_of(d, slots));
         let x = f.x(at);
         ctx.set_global_alpha(if f.faded(d.message) { 0.25 } else { 1.0 });
         ctx.set_fill_style_str(p.dlq);
         ctx.fill_rect(x - 1.0, y, 2.5, h);
         let w = d.worker as usize;
-        let text = format!("DLQ {}", cause_word(cause));
-        if x - last_label.get(w).copied().unwrap_or(f64::NEG_INFINITY) > 70.0 {
-            label(ctx, &text, x + 3.0, y + h / 2.0, p.dlq, p.halo);
-            if let Some(l) = last_label.get_mut(w) {
-                *l = x;
+        if let Some(lane) = placed.get_mut(w) {
+            if lane.iter().all(|l| (x - l).abs() > 70.0) {
+                let text = format!("DLQ {}", cause_word(cause));
+                let alpha = if f.faded(d.message) { 0.25 } else { 1.0 };
+                labels.push((text, x + 3.0, y + h / 2.0, alpha));
+                lane.push(x);
             }
         }
         ctx.set_global_alpha(1.0);
     }
+    for (text, x, y, alpha) in labels {
+        ctx.set_global_alpha(alpha);
+        label(ctx, &text, x, y, p.dlq, p.halo);
+    }
+    ctx.set_global_alpha(1.0);
 }
 
 /// Crashes, restarts and pauses across the worker's whole lane.
@@ -562,6 +646,8 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let (t0, t1) = f.window();
     let mut drawn = Drawn::default();
     paint_grid(ctx, f);
+    let mut strip = Strip::new(&f.scale);
+    let mut strips = Batches::default();
     let range = rows.visible(AXIS_PX, f.height);
     for m in range {
         let y = rows.row_top(m);
@@ -584,6 +670,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
         ctx.clip();
         let inner = (h - 1.0).max(1.0);
+        strip.clear();
         for s in message_states(run, m, f.playhead) {
             if s.to < t0 || s.from > t1.max(t0) {
                 continue;
@@ -600,8 +687,18 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                     ctx.set_fill_style_str(&hsla(m, f.dark, 0.4));
                     ctx.fill_rect(x0, y, x1 - x0, inner);
                     // The handler's run inside its lease, solid.
-                    if let Some(st) = d.started_at.filter(|st| *st <= f.playhead) {
-                        let bar = bar_of(d, run.end_ms);
+                    let bar = bar_of(d, run.end_ms);
+                    let end = bar.end.min(f.playhead);
+                    let started = d.started_at.filter(|st| *st <= f.playhead);
+                    if started.is_some()
+                        && f.x(end) - f.x(bar.start) < 1.0
+                        && f.highlight != Some(m)
+                    {
+                        drawn.runs += 1;
+                        bin(&mut strip, f, delivery, d, bar.start, end);
+                        continue;
+                    }
+                    if let Some(st) = started {
                         let rx0 = f.x(st);
                         let rx1 = f.x(bar.end.min(f.playhead)).max(rx0 + 1.0);
                         ctx.set_fill_style_str(&hsla(m, f.dark, 1.0));
@@ -643,6 +740,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                 }
             }
         }
+        strips.add(&strip, y + inner * 0.2, inner * 0.6);
         if f.highlight == Some(m) {
             ctx.set_stroke_style_str(p.text);
             ctx.set_line_width(1.0);
@@ -656,6 +754,16 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         ctx.restore();
         ctx.set_global_alpha(1.0);
     }
+    ctx.save();
+    ctx.begin_path();
+    ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
+    ctx.clip();
+    let faded = if f.highlight.is_some() { 0.35 } else { 1.0 };
+    strips.paint_shades(ctx, p.strip, 0.85 * faded);
+    ctx.set_global_alpha(faded);
+    strips.paint_marks(ctx, p);
+    ctx.restore();
+    drawn.density_columns = strips.columns;
     drawn
 }
 
@@ -682,6 +790,40 @@ fn paint_unplayed(ctx: &CanvasRenderingContext2d, f: &Frame) {
         ctx.set_stroke_style_str(p.text);
         ctx.set_line_width(1.5);
         line(ctx, x, AXIS_PX, x, f.height);
+    }
+}
+
+/// A summarised run keeps its deliveries only up to `kept_until_ms`: past it
+/// the lanes are empty because nothing was kept, not because nothing ran.
+fn paint_not_kept(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let Some(s) = &f.run.summarised else {
+        return;
+    };
+    if s.kept_until_ms >= f.run.end_ms {
+        return;
+    }
+    let p = f.pal();
+    let x = f.x(s.kept_until_ms).max(GUTTER_PX);
+    if x >= f.width {
+        return;
+    }
+    ctx.set_fill_style_str(p.pause);
+    ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
+    ctx.set_stroke_style_str(p.muted);
+    ctx.set_line_width(1.0);
+    dash(ctx, &[4.0, 3.0]);
+    line(ctx, x.round() + 0.5, AXIS_PX, x.round() + 0.5, f.height);
+    dash(ctx, &[]);
+    if f.width - x > 180.0 {
+        ctx.set_text_align("left");
+        label(
+            ctx,
+            "runs past here not kept (summarised run)",
+            x + 6.0,
+            AXIS_PX + 12.0,
+            p.muted,
+            p.halo,
+        );
     }
 }
 

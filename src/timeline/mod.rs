@@ -5,10 +5,12 @@
 //! the canvas, the input and the DOM overlay (hover card, details panel,
 //! legend). Every view change goes through `ViewCommand` and `apply`.
 
+mod bars;
 mod details;
 mod draw;
 mod hover;
 mod input;
+mod strip;
 
 use std::rc::Rc;
 
@@ -93,6 +95,10 @@ pub enum Msg {
     Key(KeyboardEvent),
     Wheel(WheelEvent),
     Repaint,
+    /// The legend must change (the density strip came or went).
+    Rerender,
+    /// Panning or zooming has paused: tell the page the range.
+    RangeSettled,
     Close,
 }
 
@@ -113,7 +119,17 @@ pub struct Timeline {
     paints: u64,
     paint_after_render: bool,
     last_range: (u64, u64),
+    /// Reports the range once a pan or zoom pauses (`RANGE_SETTLE_MS`).
+    range_timer: Option<gloo::timers::callback::Timeout>,
+    /// The last paint binned runs into density strips: the legend explains them.
+    density_shown: bool,
 }
+
+/// The page hears of a new visible range this long after the last pan or
+/// zoom step. Every report re-renders the whole page (the share link, the
+/// other side of a comparison); reporting each frame of a drag would cost
+/// more than painting the timeline itself.
+const RANGE_SETTLE_MS: u32 = 120;
 
 /// The canvas grows with its lanes up to this height, then scrolls.
 const MAX_HEIGHT_PX: f64 = 480.0;
@@ -143,6 +159,8 @@ impl Component for Timeline {
             paints: 0,
             paint_after_render: false,
             last_range: (0, 0),
+            range_timer: None,
+            density_shown: false,
         }
     }
 
@@ -192,6 +210,12 @@ impl Component for Timeline {
             }
             Msg::Repaint => {
                 self.schedule(ctx);
+                false
+            }
+            Msg::Rerender => true,
+            Msg::RangeSettled => {
+                self.range_timer = None;
+                ctx.props().on_range.emit(self.last_range);
                 false
             }
             Msg::Command(cmd) => {
@@ -298,8 +322,13 @@ impl Component for Timeline {
         } else if std::mem::take(&mut self.paint_after_render) {
             self.raf = None;
             // The height the paint settles on is written to the canvas by
-            // hand and reaches the vdom at the next render.
+            // hand and reaches the vdom at the next render; a legend that
+            // must change asks for that render now.
+            let legend_was = self.density_shown;
             self.paint(ctx);
+            if self.density_shown != legend_was {
+                ctx.link().send_message(Msg::Rerender);
+            }
         }
     }
 
@@ -363,7 +392,7 @@ impl Component for Timeline {
                     { for empty_note(&props.run) }
                 </div>
                 { for details }
-                { legend(self.view) }
+                { legend(self.view, self.density_shown) }
             </div>
         }
     }
@@ -482,7 +511,11 @@ impl Timeline {
         );
         if range != self.last_range {
             self.last_range = range;
-            ctx.props().on_range.emit(range);
+            let link = ctx.link().clone();
+            self.range_timer = Some(gloo::timers::callback::Timeout::new(
+                RANGE_SETTLE_MS,
+                move || link.send_message(Msg::RangeSettled),
+            ));
         }
         self.schedule(ctx);
     }
@@ -536,8 +569,8 @@ impl Timeline {
         }
     }
 
-    /// Paints one frame; true when the canvas's height changed and the
-    /// view must re-render to keep it.
+    /// Paints one frame; true when the canvas's height changed (or the
+    /// density strip came or went) and the view must re-render to keep it.
     fn paint(&mut self, ctx: &Context<Self>) -> bool {
         let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
             return false;
@@ -596,11 +629,20 @@ impl Timeline {
             cursor: props.cursor_ms,
             dark,
         };
+        let clock = window.performance();
+        let started = clock.as_ref().map_or(0.0, |p| p.now());
         let drawn = draw::paint(&c2d, &frame);
+        // What a frame costs the timeline itself, apart from the page
+        // around it: the pan benchmark reads it.
+        let paint_ms = clock.map_or(0.0, |p| p.now()) - started;
         // The latency benchmark and the browser tests wait on this count.
         self.paints += 1;
         let _ = canvas.set_attribute("data-paints", &self.paints.to_string());
         let _ = canvas.set_attribute("data-drawn-runs", &drawn.runs.to_string());
+        let _ = canvas.set_attribute("data-paint-ms", &format!("{paint_ms:.2}"));
+        let _ = canvas.set_attribute("data-density-columns", &drawn.density_columns.to_string());
+        let strip_changed = (drawn.density_columns > 0) != self.density_shown;
+        self.density_shown = drawn.density_columns > 0;
         let (tx, ty) = drawn.target.unwrap_or((-1.0, -1.0));
         let _ = canvas.set_attribute("data-first-run-x", &format!("{tx:.1}"));
         let _ = canvas.set_attribute("data-first-run-y", &format!("{ty:.1}"));
@@ -613,7 +655,7 @@ impl Timeline {
                 TimelineView::Messages => "messages",
             },
         );
-        resized
+        resized || strip_changed
     }
 }
 
@@ -667,11 +709,11 @@ fn summary(run: &RunHandle) -> String {
     )
 }
 
-fn legend(view: TimelineView) -> Html {
+fn legend(view: TimelineView, density: bool) -> Html {
     let item = |class: &'static str, glyph: &'static str, text: &'static str| {
         html! { <li><span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>{ text }</li> }
     };
-    let items = match view {
+    let mut items = match view {
         TimelineView::Workers => vec![
             item("lg-run", "", "run (colour = message)"),
             item("lg-buffered", "", "leased, waiting in the buffer"),
@@ -698,5 +740,18 @@ fn legend(view: TimelineView) -> Html {
             item("lg-deleted", "", "deleted"),
         ],
     };
+    // Only while a strip is on the canvas: zoomed in, it would explain nothing.
+    if density {
+        items.extend([
+            item(
+                "lg-strip",
+                "",
+                "runs under a pixel wide, binned per pixel (darker: more run time)",
+            ),
+            item("lg-strip-overlap", "", "pixel with an overlapping run"),
+            item("lg-strip-expiry", "", "pixel with a lease expiry"),
+            item("lg-strip-dlq", "", "pixel with a dead letter"),
+        ]);
+    }
     html! { <ul class="timeline-legend" aria-label="Legend">{ for items }</ul> }
 }

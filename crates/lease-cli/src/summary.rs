@@ -117,5 +117,19 @@ pub fn render(run: &Run) -> String {
         let _ = writeln!(o, "  {k:>4} x {v}");
     }
     let _ = writeln!(o, "\n{} events", t.events);
+    let _ = writeln!(o, "{}", memory(run));
     o
+}
+
+/// What the stored run takes (`Run::footprint`): the figure issue "Scale and
+/// speed" asks us to report, per event and per message.
+fn memory(run: &Run) -> String {
+    let f = run.footprint();
+    format!(
+        "memory: {:.1} MB stored, {:.1} B per event, {:.0} B per message (events {:.1} B each)",
+        f.total() as f64 / 1e6,
+        f.bytes_per_event(),
+        f.bytes_per_message(),
+        f.event_bytes_each()
+    )
 }

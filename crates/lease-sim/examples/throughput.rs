@@ -1,6 +1,7 @@
 //! `cargo run --profile native -p lease-sim --example throughput [100k|1m]`: events
 //! per second on the 100,000-message scenario, and the wall time and peak
-//! memory of a 1,000,000-message run (both by default). Prints figures;
+//! memory of a 1,000,000-message run (both by default), and the bytes the
+//! stored run takes per event and per message (`Run::footprint`). Prints figures;
 //! asserts nothing. CPU time (user + system) is printed next to wall time
 //! because on a shared machine the wall clock also counts other processes.
 //!
@@ -10,6 +11,7 @@
 
 use std::time::Instant;
 
+use lease_sim::log::BYTES_PER_EVENT;
 use lease_sim::run::{Delivery, Event, Mark, MessageRecord, Run};
 use lease_sim::{bench_scenarios, simulate, Options};
 
@@ -33,30 +35,36 @@ fn cpu_s() -> Option<(f64, f64)> {
     Some((tick(11)?, tick(12)?))
 }
 
-/// Bytes the recorded run holds in use (lengths, not capacities): the log,
-/// deliveries, marks, message records and their delivery lists.
-fn run_bytes(run: &Run) -> usize {
-    run.events.len() * size_of::<Event>()
-        + run.deliveries.len() * size_of::<Delivery>()
-        + run.marks.len() * size_of::<Mark>()
-        + run.messages.len() * size_of::<MessageRecord>()
-        + run
-            .messages
-            .iter()
-            .map(|m| m.deliveries.len() * size_of::<u32>())
-            .sum::<usize>()
+/// What the stored run takes, per event and per message (`Run::footprint`).
+fn print_footprint(label: &str, run: &Run) {
+    let f = run.footprint();
+    println!(
+        "{label}: recorded run {:.1} MB in use, {:.1} bytes per event, {:.0} bytes per message \
+         (events {:.1} B each: {:.1} MB; deliveries {:.1} MB; marks {:.1} MB; messages {:.1} MB; series {:.2} MB)",
+        f.total() as f64 / 1e6,
+        f.bytes_per_event(),
+        f.bytes_per_message(),
+        f.event_bytes_each(),
+        f.events as f64 / 1e6,
+        f.deliveries as f64 / 1e6,
+        f.marks as f64 / 1e6,
+        f.messages as f64 / 1e6,
+        f.series as f64 / 1e6,
+    );
 }
 
 fn hundred_thousand() {
     let s = bench_scenarios::hundred_thousand();
     let mut best = f64::INFINITY;
     let mut events = 0;
+    let mut last = None;
     let before = cpu_s();
     for _ in 0..5 {
         let t = Instant::now();
         let run = simulate(&s, &Options::default()).expect("the bench scenario is valid");
         best = best.min(t.elapsed().as_secs_f64());
         events = run.events.len();
+        last = Some(run);
     }
     let cpu = match (before, cpu_s()) {
         (Some(a), Some(b)) => format!(
@@ -71,6 +79,9 @@ fn hundred_thousand() {
         best,
         events as f64 / best / 1e6
     );
+    if let Some(run) = last {
+        print_footprint("100k messages", &run);
+    }
 }
 
 fn one_million() {
@@ -90,18 +101,14 @@ fn one_million() {
         events as f64 / wall / 1e6,
         peak_mib().unwrap_or(f64::NAN)
     );
-    let bytes = run_bytes(&run);
-    println!(
-        "1M messages: recorded run {:.0} MiB in use, {:.1} bytes per event",
-        bytes as f64 / (1 << 20) as f64,
-        bytes as f64 / events as f64
-    );
+    print_footprint("1M messages", &run);
 }
 
 fn main() {
     println!(
-        "bytes: event {}, delivery {}, mark {}, message record {}",
+        "bytes: event {} ({} stored by column), delivery {}, mark {}, message record {}",
         size_of::<Event>(),
+        BYTES_PER_EVENT,
         size_of::<Delivery>(),
         size_of::<Mark>(),
         size_of::<MessageRecord>()

@@ -2,11 +2,19 @@
 //! lease-based message delivery (visibility timeout, peek-lock, ack deadline).
 //! MODEL.md is the contract. No web dependency: the page, the command line and
 //! the tests all call `simulate`.
+//!
+//! Scale: the event log is stored by column (`EventLog`, 17 bytes an entry);
+//! `simulate_with_progress` reports as it goes (for the page's Web Worker);
+//! `Run::summarise` cuts a large run to a prefix the page can hold;
+//! `Run::footprint` counts what a run holds; `wire` moves a run from the
+//! worker to the page as little-endian columns.
 
 pub mod arrivals;
 pub mod bench_scenarios;
 pub mod clock;
 pub mod engine;
+pub mod footprint;
+pub mod log;
 pub mod parse;
 pub mod report;
 pub mod resolve;
@@ -14,15 +22,20 @@ pub mod run;
 pub mod scenario;
 pub mod shipped;
 pub mod store;
+pub mod summarise;
 pub mod validate;
+pub mod wire;
 pub mod work;
 
-pub use engine::simulate;
+pub use engine::{simulate, simulate_with_progress, Progress};
+pub use footprint::Footprint;
+pub use log::EventLog;
 pub use parse::{parse_scenario, ParseError};
 pub use report::Report;
 pub use run::Run;
 pub use scenario::Scenario;
 pub use shipped::ShippedScenario;
+pub use summarise::{Summarised, SummaryLimits};
 pub use validate::{estimate, validate, Estimate};
 
 /// How to run a scenario, beyond what the scenario says.
@@ -35,6 +48,11 @@ pub struct Options {
     /// A smaller cap on the log than the engine's own (the page's budget).
     /// Whichever cap is lower stops the run: see `Report::stopped`.
     pub max_events: Option<u64>,
+    /// Store at most this many log entries; later ones are counted, not
+    /// stored (`EventLog::dropped`). Unlike `max_events` it never stops the
+    /// run: the report, the deliveries and the messages are those of the
+    /// whole run, only the raw log is a prefix.
+    pub keep_events: Option<u64>,
 }
 
 /// Why a scenario cannot run. Every message names the field, the value and

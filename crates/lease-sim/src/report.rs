@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Report {
@@ -24,7 +24,8 @@ pub struct Report {
     pub stopped: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+/// `Deserialize` for the wire format (`wire.rs`); the JSON is unchanged.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Totals {
     pub arrived: u64,
     pub deleted: u64,
@@ -59,7 +60,7 @@ pub struct Totals {
     pub end_ms: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct AckLatency {
     /// `None` (JSON null) when no ack was accepted.
     pub p50: Option<u64>,

@@ -5,8 +5,10 @@
 
 use serde::Serialize;
 
+use crate::log::EventLog;
 use crate::report::Report;
 use crate::scenario::Scenario;
+use crate::summarise::Summarised;
 
 /// Index into `Run::deliveries`.
 pub type DeliveryIx = u32;
@@ -18,7 +20,8 @@ pub type WorkerId = u32;
 /// Stands for "no message / no worker / no receipt" in an `Event`.
 pub const NONE: u32 = u32::MAX;
 
-/// One entry of the event log. 24 bytes; fields that do not apply hold `NONE`.
+/// One entry of the event log; fields that do not apply hold `NONE`. The
+/// run stores these by column (`EventLog`, 17 bytes an entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Event {
     pub t: u64,
@@ -28,8 +31,11 @@ pub struct Event {
     pub receipt: u32,
 }
 
+/// One byte (`repr(u8)`): the log stores it as is, `log_hash` and the wire
+/// format write `kind as u8`, so the order of the variants is fixed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[repr(u8)]
 pub enum EventKind {
     Arrive,
     /// The broker hands the message out: a new lease and receipt.
@@ -232,7 +238,10 @@ pub struct Run {
     pub concurrency: u32,
     /// When the run stopped: `duration_ms`, the time limit, or when all was settled.
     pub end_ms: u64,
-    pub events: Vec<Event>,
+    /// Every event the run logged, or a prefix of them (`Options::keep_events`,
+    /// `summarise`): `EventLog::total` is the whole count.
+    pub events: EventLog,
+    /// In receive-time order (a delivery is recorded when it is handed out).
     pub deliveries: Vec<Delivery>,
     /// Sorted by time.
     pub marks: Vec<Mark>,
@@ -240,6 +249,10 @@ pub struct Run {
     pub worker_marks: Vec<WorkerMark>,
     pub messages: Vec<MessageRecord>,
     pub report: Report,
+    /// Set by `summarise` when it cut the stored run to a prefix: what was
+    /// cut, and every message's outcome. Absent from the JSON when `None`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summarised: Option<Summarised>,
 }
 
 impl Run {
@@ -255,17 +268,23 @@ impl Run {
     pub fn log_hash(&self) -> String {
         use sha2::{Digest, Sha256};
         let mut h = Sha256::new();
+        // The layout of the `Vec<Event>` days (t as u64), so hashes pinned
+        // then still hold.
         let mut buf = Vec::with_capacity(21 * 4096);
-        for chunk in self.events.chunks(4096) {
+        let log = &self.events;
+        let mut start = 0;
+        while start < log.len() {
+            let end = (start + 4096).min(log.len());
             buf.clear();
-            for e in chunk {
-                buf.extend_from_slice(&e.t.to_le_bytes());
-                buf.push(e.kind as u8);
-                buf.extend_from_slice(&e.message.to_le_bytes());
-                buf.extend_from_slice(&e.worker.to_le_bytes());
-                buf.extend_from_slice(&e.receipt.to_le_bytes());
+            for i in start..end {
+                buf.extend_from_slice(&u64::from(log.ts()[i]).to_le_bytes());
+                buf.push(log.kinds()[i] as u8);
+                buf.extend_from_slice(&log.messages()[i].to_le_bytes());
+                buf.extend_from_slice(&log.workers()[i].to_le_bytes());
+                buf.extend_from_slice(&log.receipts()[i].to_le_bytes());
             }
             h.update(&buf);
+            start = end;
         }
         h.finalize().iter().map(|b| format!("{b:02x}")).collect()
     }

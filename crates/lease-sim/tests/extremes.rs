@@ -167,7 +167,7 @@ fn a_caller_cap_stops_a_heartbeat_every_millisecond_at_the_same_event() {
     let whole = finishes(&s, &Options::default());
     assert!(whole.stopped().is_none());
     assert!(whole.events.len() > 3_000_000);
-    assert_eq!(a.events[..], whole.events[..a.events.len()]);
+    assert!(a.events.iter().eq(whole.events.iter().take(a.events.len())));
     // The report says so; a whole run's JSON has no `stopped` at all.
     let json = serde_json::to_value(&a.report).unwrap();
     assert_eq!(json["stopped"], serde_json::Value::String(why));

@@ -6,6 +6,8 @@ use lease_sim::scenario::*;
 use lease_sim::{simulate, Options};
 use proptest::prelude::*;
 
+mod summary_check;
+
 fn dist() -> impl Strategy<Value = Dist> {
     let leaf = prop_oneof![
         (1u64..20_000).prop_map(|ms| Dist::Constant { ms }),
@@ -182,7 +184,7 @@ proptest! {
         prop_assert_eq!(by_count, t.deliveries);
         prop_assert_eq!(t.deliveries, run.deliveries.len() as u64);
         prop_assert_eq!(t.deleted, t.acks_ok);
-        prop_assert!(run.events.windows(2).all(|w| w[0].t <= w[1].t), "log out of time order");
+        prop_assert!(run.events.ts().windows(2).all(|w| w[0] <= w[1]), "log out of time order");
         prop_assert!(run.marks.windows(2).all(|w| w[0].t <= w[1].t));
         if s.store.fence == Fence::UniqueConstraint {
             prop_assert!(run.messages.iter().all(|m| m.effects <= 1));
@@ -208,5 +210,29 @@ proptest! {
         prop_assert_eq!(&a.events, &b.events);
         prop_assert_eq!(a.log_hash(), b.log_hash());
         prop_assert_eq!(&a.report, &b.report);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Summarising keeps every index valid and keeps exactly the prefix of
+    /// the run before its cut; within the limits it changes nothing; the
+    /// result survives the wire format.
+    #[test]
+    fn summarising_keeps_a_consistent_prefix(
+        s in scenario(),
+        deliveries in prop_oneof![0usize..40, Just(usize::MAX)],
+        events in prop_oneof![0usize..400, Just(usize::MAX)],
+    ) {
+        prop_assume!(lease_sim::validate(&s).is_ok());
+        let run = simulate(&s, &Options::default()).unwrap();
+        summary_check::round_trip(&run).map_err(TestCaseError::fail)?;
+        let limits = lease_sim::SummaryLimits { deliveries, events };
+        summary_check::check(&run, limits).map_err(TestCaseError::fail)?;
+        // Limits of exactly the run's sizes are a no-op.
+        let exact = lease_sim::SummaryLimits { deliveries: run.deliveries.len(), events: run.events.len() };
+        let same = summary_check::check(&run, exact).map_err(TestCaseError::fail)?;
+        prop_assert!(same.summarised.is_none());
     }
 }

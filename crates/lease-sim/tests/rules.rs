@@ -1109,8 +1109,10 @@ fn gc_pause_lets_the_lease_expire_while_the_worker_is_alive() {
 #[test]
 fn backlog_is_enqueued_at_zero_in_id_order_before_any_poll() {
     let r = run(json!({"arrivals": {"backlog": 3}}));
-    let first: Vec<_> = r.events[..3]
+    let first: Vec<_> = r
+        .events
         .iter()
+        .take(3)
         .map(|e| (e.t, e.kind, e.message))
         .collect();
     assert_eq!(

@@ -1,7 +1,7 @@
 //! Hand-built runs for the tests, shaped like the seeds' stories.
 
 use lease_sim::run::*;
-use lease_sim::{Report, Scenario};
+use lease_sim::{EventLog, Report, Scenario};
 
 pub fn run(workers: u32, concurrency: u32, end_ms: u64) -> Run {
     Run {
@@ -10,12 +10,13 @@ pub fn run(workers: u32, concurrency: u32, end_ms: u64) -> Run {
         worker_count: workers,
         concurrency,
         end_ms,
-        events: Vec::new(),
+        events: EventLog::new(),
         deliveries: Vec::new(),
         marks: Vec::new(),
         worker_marks: Vec::new(),
         messages: Vec::new(),
         report: Report::default(),
+        summarised: None,
     }
 }
 

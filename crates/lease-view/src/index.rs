@@ -1,11 +1,41 @@
 //! Which deliveries fall in a time window, fast enough to repaint 100k runs
 //! on every slider move: one vector per row, sorted by receive time, with a
 //! running maximum of end times so that a binary search skips everything
-//! that ended before the window.
+//! that ended before the window. Each row also keeps the few numbers a
+//! density strip needs per run, side by side, so that binning 100k runs on
+//! a zoomed-out frame reads one compact array instead of every `Delivery`.
 
-use lease_sim::run::{DeliveryIx, Run};
+use lease_sim::run::{DeliveryIx, Fate, LeaseEnd, Run};
 
-use crate::lanes::{extent_of, row_of, Row};
+use crate::density::Strip;
+use crate::lanes::{bar_of, extent_of, row_of, Row};
+use crate::scale::TimeScale;
+
+/// What a strip needs of one run, in the row's receive order.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+struct Binnable {
+    bar_start: u64,
+    bar_end: u64,
+    /// When the lease expired; `u64::MAX` if it did not.
+    expired_at: u64,
+    /// When the message was dead-lettered, on its last delivery; else `u64::MAX`.
+    dead_at: u64,
+    message: u32,
+    /// It ran while another run of the same message did (and did start).
+    overlaps: bool,
+}
+
+/// One frame's view of a row for `RunIndex::bin_row`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BinWindow {
+    pub scale: TimeScale,
+    pub t0: u64,
+    pub t1: u64,
+    /// Nothing after this has been played yet.
+    pub playhead: u64,
+    /// This message's runs stay bars however narrow (it is highlighted).
+    pub keep: Option<u32>,
+}
 
 #[derive(Debug, Clone, Default, PartialEq)]
 struct RowIndex {
@@ -15,13 +45,18 @@ struct RowIndex {
     /// `max_end[i]` = the latest end among `items[..=i]`: non-decreasing, so
     /// the first item that can reach into a window is a binary search away.
     max_end: Vec<u64>,
+    bins: Vec<Binnable>,
 }
 
 impl RowIndex {
-    fn visible(&self, t0: u64, t1: u64) -> impl Iterator<Item = DeliveryIx> + '_ {
+    fn range(&self, t0: u64, t1: u64) -> std::ops::Range<usize> {
         let first = self.max_end.partition_point(|e| *e < t0);
         let last = self.starts.partition_point(|s| *s <= t1);
-        (first..last.max(first))
+        first..last.max(first)
+    }
+
+    fn visible(&self, t0: u64, t1: u64) -> impl Iterator<Item = DeliveryIx> + '_ {
+        self.range(t0, t1)
             .filter(move |i| self.ends[*i] >= t0)
             .map(move |i| self.items[i])
     }
@@ -74,6 +109,27 @@ impl RunIndex {
             r.starts.push(start);
             r.ends.push(end);
             r.max_end.push(max);
+            let bar = bar_of(d, run.end_ms);
+            let last = run
+                .messages
+                .get(d.message as usize)
+                .and_then(|m| m.deliveries.last())
+                == Some(&ix);
+            r.bins.push(Binnable {
+                bar_start: bar.start,
+                bar_end: bar.end,
+                expired_at: if d.lease_end == LeaseEnd::Expired {
+                    d.lease_ended_at
+                } else {
+                    u64::MAX
+                },
+                dead_at: match run.messages.get(d.message as usize).map(|m| m.fate) {
+                    Some(Fate::DeadLettered { at, .. }) if last => at,
+                    _ => u64::MAX,
+                },
+                message: d.message,
+                overlaps: d.overlaps.is_some() && d.started_at.is_some(),
+            });
         }
 
         let mut counts = vec![0u32; run.deliveries.len() + 1];
@@ -124,6 +180,57 @@ impl RunIndex {
             .get(row_slot(row, self.slots))
             .into_iter()
             .flat_map(move |r| r.visible(t0, t1))
+    }
+
+    /// At most this many deliveries in `row` are drawn in `[t0, t1]`: a
+    /// cheap bound, without looking at any of them.
+    pub fn visible_bound(&self, row: Row, t0: u64, t1: u64) -> usize {
+        self.rows
+            .get(row_slot(row, self.slots))
+            .map_or(0, |r| r.range(t0, t1).len())
+    }
+
+    /// The row's runs in the window, played by `w.playhead`: those narrower
+    /// than a pixel go into `strip` (with their overlaps, expiries and dead
+    /// letters), the others into `wide` to be drawn as bars, and, when
+    /// `binned` is given, the binned ones there too. Returns how many runs
+    /// were in view.
+    pub fn bin_row(
+        &self,
+        row: Row,
+        w: &BinWindow,
+        strip: &mut Strip,
+        wide: &mut Vec<DeliveryIx>,
+        mut binned: Option<&mut Vec<DeliveryIx>>,
+    ) -> u32 {
+        let Some(r) = self.rows.get(row_slot(row, self.slots)) else {
+            return 0;
+        };
+        let px = w.scale.ms_per_px();
+        let mut seen = 0;
+        for i in r.range(w.t0, w.t1) {
+            if r.ends[i] < w.t0 || r.starts[i] > w.playhead {
+                continue;
+            }
+            seen += 1;
+            let b = &r.bins[i];
+            let end = b.bar_end.min(w.playhead);
+            if Some(b.message) == w.keep || end.saturating_sub(b.bar_start) as f64 >= px {
+                wide.push(r.items[i]);
+                continue;
+            }
+            strip.add_run(b.bar_start, end, b.overlaps && b.bar_start <= w.playhead);
+            if b.expired_at <= w.playhead {
+                strip.add_expiry(b.expired_at);
+            }
+            if b.dead_at <= w.playhead {
+                strip.add_dead_letter(b.dead_at);
+            }
+            if let Some(v) = binned.as_deref_mut() {
+                v.push(r.items[i]);
+            }
+        }
+        seen
     }
 
     /// Indices into `Run::marks` of one delivery's marks, in time order.
@@ -203,6 +310,95 @@ mod tests {
         assert_eq!(seen, vec![250]);
         let hung = Row::Slot { worker: 1, slot: 0 };
         assert_eq!(ix.visible(hung, 1_900_000, 1_900_001).count(), 1);
+    }
+
+    fn window(start_ms: f64, end_ms: f64, width_px: f64, playhead: u64) -> BinWindow {
+        BinWindow {
+            scale: TimeScale {
+                start_ms,
+                end_ms,
+                width_px,
+                limit_ms: 2_000_000.0,
+            },
+            t0: start_ms as u64,
+            t1: end_ms as u64,
+            playhead,
+            keep: None,
+        }
+    }
+
+    #[test]
+    fn zoomed_out_short_runs_are_binned_and_a_hung_one_stays_a_bar() {
+        let run = fixture::many_short_runs_and_one_hung(1000);
+        let ix = RunIndex::new(&run);
+        // 2000 s over 200 px: 10 s a pixel, five runs a column.
+        let w = window(0.0, 2_000_000.0, 200.0, 2_000_000);
+        let mut strip = Strip::new(&w.scale);
+        let mut wide = Vec::new();
+        let short = Row::Slot { worker: 0, slot: 0 };
+        assert_eq!(ix.bin_row(short, &w, &mut strip, &mut wide, None), 1000);
+        assert!(wide.is_empty());
+        let runs: u32 = strip.columns().iter().map(|c| c.runs).sum();
+        assert_eq!(runs, 1000);
+        assert_eq!(strip.columns()[0].runs, 5);
+        assert!((strip.coverage(0) - 0.5).abs() < 1e-9, "busy half the time");
+        strip.clear();
+        let hung = Row::Slot { worker: 1, slot: 0 };
+        assert_eq!(ix.bin_row(hung, &w, &mut strip, &mut wide, None), 1);
+        assert_eq!(wide, vec![1000]);
+        assert_eq!(strip.painted(), 0);
+    }
+
+    #[test]
+    fn the_playhead_cuts_the_binned_runs_and_a_kept_message_stays_a_bar() {
+        let run = fixture::many_short_runs_and_one_hung(1000);
+        let ix = RunIndex::new(&run);
+        let row = Row::Slot { worker: 0, slot: 0 };
+        let mut w = window(0.0, 2_000_000.0, 200.0, 100_500);
+        let mut strip = Strip::new(&w.scale);
+        let (mut wide, mut binned) = (Vec::new(), Vec::new());
+        // Runs received at 0, 2, ... 100 s: 51 of them.
+        assert_eq!(
+            ix.bin_row(row, &w, &mut strip, &mut wide, Some(&mut binned)),
+            51
+        );
+        assert_eq!(binned.len(), 51);
+        w.keep = Some(7);
+        strip.clear();
+        binned.clear();
+        ix.bin_row(row, &w, &mut strip, &mut wide, Some(&mut binned));
+        assert_eq!(wide, vec![7]);
+        assert_eq!(binned.len(), 50);
+    }
+
+    #[test]
+    fn a_binned_overlap_and_its_expiry_are_marked() {
+        let run = fixture::ninety_second_message();
+        let ix = RunIndex::new(&run);
+        // 150 s over 1 px: every run is under a pixel.
+        let w = window(0.0, 150_000.0, 1.0, 150_000);
+        let mut strip = Strip::new(&w.scale);
+        let mut wide = Vec::new();
+        ix.bin_row(
+            Row::Slot { worker: 0, slot: 0 },
+            &w,
+            &mut strip,
+            &mut wide,
+            None,
+        );
+        ix.bin_row(
+            Row::Slot { worker: 1, slot: 0 },
+            &w,
+            &mut strip,
+            &mut wide,
+            None,
+        );
+        let c = strip.columns()[0];
+        assert_eq!((c.runs, c.overlaps, c.expiries), (2, 1, 1));
+        assert_eq!(
+            ix.visible_bound(Row::Slot { worker: 1, slot: 0 }, 0, 150_000),
+            1
+        );
     }
 
     #[test]

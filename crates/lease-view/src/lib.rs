@@ -3,6 +3,7 @@
 //! natively. The page reads a `lease_sim::Run` through these functions and
 //! never re-derives a broker rule.
 
+pub mod density;
 pub mod export;
 pub mod format;
 pub mod hit;
@@ -17,9 +18,10 @@ pub mod ticks;
 #[cfg(test)]
 mod fixture;
 
+pub use density::{Column, Span, Strip};
 pub use format::{clock, duration};
 pub use hit::{hit_message_view, hit_worker_view};
-pub use index::RunIndex;
+pub use index::{BinWindow, RunIndex};
 pub use lanes::{bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes};
 pub use outages::{Outage, Outages};
 pub use scale::{TimeScale, MIN_SPAN_MS};

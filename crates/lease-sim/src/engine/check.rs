@@ -71,7 +71,8 @@ impl Sim<'_> {
             ));
         }
         // Every deletion matches an accepted ack carrying the current receipt.
-        if let Some(e) = self.events.last() {
+        // `last_event`, not the stored log: the log may be capped (`keep_events`).
+        if let Some(e) = self.last_event {
             if e.kind == EventKind::AckOk {
                 let m = &self.msgs[e.message as usize];
                 if m.state != State::Deleted || m.receive_count != e.receipt {

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 
 use crate::arrivals::ArrivalProcess;
 use crate::clock::{Call, Clock, Ev, Reply};
+use crate::log::EventLog;
 use crate::resolve::{resolve, Config};
 use crate::run::{
     DeadLetterCause, Delivery, DeliveryIx, Effect, Event, EventKind, LeaseEnd, Mark, MessageId,
@@ -152,7 +153,13 @@ pub(crate) struct Sim<'a> {
     /// When the scheduled `Finish` (of `finish_generation`) falls.
     pub finish_at: Option<u64>,
     pub slowdown: f64,
-    pub events: Vec<Event>,
+    /// The stored log: the first `keep_events` entries.
+    pub events: EventLog,
+    /// Entries logged, stored or not: what the budget and `Totals::events` count.
+    pub logged: u64,
+    pub keep_events: u64,
+    /// The latest entry logged, stored or not (the invariant checks read it).
+    pub last_event: Option<Event>,
     pub marks: Vec<Mark>,
     pub worker_marks: Vec<WorkerMark>,
     pub rec: Recorder,
@@ -208,13 +215,49 @@ impl Budget {
     }
 }
 
+/// How far a run has got: `simulate_with_progress` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    /// Simulated time reached.
+    pub now_ms: u64,
+    /// When the run will stop at the latest; at the last report, when it stopped.
+    pub end_ms: u64,
+    /// Log entries so far (stored or not).
+    pub events: u64,
+    /// Messages deleted or dead-lettered so far. A backlog run stops once
+    /// every message is settled, often long before `end_ms`: this, against
+    /// the messages expected, says how far it has got when time does not.
+    pub settled: u64,
+}
+
+/// Log entries between two progress reports: often enough for a progress
+/// bar (a 1M-message run logs millions), rare enough to cost nothing.
+pub const PROGRESS_EVERY: u64 = 1 << 16;
+
 pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError> {
+    simulate_with_progress(scenario, options, &mut |_| {})
+}
+
+/// `simulate`, calling `on_progress` about every `PROGRESS_EVERY` log
+/// entries and once at the end (then `now_ms == end_ms == Run::end_ms`).
+/// The page's Web Worker posts these to draw a progress bar.
+pub fn simulate_with_progress(
+    scenario: &Scenario,
+    options: &Options,
+    on_progress: &mut dyn FnMut(Progress),
+) -> Result<Run, SimError> {
     crate::validate::validate(scenario)?;
     let end = options
         .until_ms
         .map_or(scenario.duration_ms, |u| u.min(scenario.duration_ms));
-    let mut sim = Sim::new(scenario, end, options.check_invariants, options.max_events);
-    sim.run()?;
+    let mut sim = Sim::new(scenario, end, options);
+    sim.run(on_progress)?;
+    on_progress(Progress {
+        now_ms: sim.end,
+        end_ms: sim.end,
+        events: sim.logged,
+        settled: sim.deleted_count + sim.dead_count,
+    });
     Ok(sim.into_run())
 }
 
@@ -232,7 +275,8 @@ impl<'a> Sim<'a> {
         })
     }
 
-    fn new(scenario: &'a Scenario, end: u64, check: bool, max_events: Option<u64>) -> Self {
+    fn new(scenario: &'a Scenario, end: u64, options: &Options) -> Self {
+        let keep_events = options.keep_events.unwrap_or(u64::MAX);
         let cfg = resolve(scenario);
         let seed = scenario.seed;
         let workers = (0..cfg.workers)
@@ -252,7 +296,7 @@ impl<'a> Sim<'a> {
             seed,
             end,
             now: 0,
-            check,
+            check: options.check_invariants,
             clock: Clock::with_capacity(1024),
             msgs: Vec::with_capacity(messages),
             available: queue::Available::new(cfg.single_group_fifo),
@@ -269,13 +313,17 @@ impl<'a> Sim<'a> {
             finish_generation: 0,
             finish_at: None,
             slowdown: 1.0,
-            events: Vec::with_capacity(messages * 6 + 64),
+            // No more than the cap: a capped log is for a run too big to store.
+            events: EventLog::with_capacity((messages as u64 * 6 + 64).min(keep_events) as usize),
+            logged: 0,
+            keep_events,
+            last_event: None,
             marks: Vec::new(),
             worker_marks: Vec::new(),
             rec,
             in_transit: 0,
             handlers_alive: 0,
-            budget: Budget::new(scenario, end, max_events),
+            budget: Budget::new(scenario, end, options.max_events),
             steps: 0,
             stopped: None,
             cfg,
@@ -283,13 +331,20 @@ impl<'a> Sim<'a> {
     }
 
     pub(crate) fn log(&mut self, kind: EventKind, message: u32, worker: u32, receipt: u32) {
-        self.events.push(Event {
+        let e = Event {
             t: self.now,
             kind,
             message,
             worker,
             receipt,
-        });
+        };
+        if self.logged < self.keep_events {
+            self.events.push(e);
+        } else {
+            self.events.count_dropped();
+        }
+        self.logged += 1;
+        self.last_event = Some(e);
     }
 
     pub(crate) fn mark(&mut self, delivery: DeliveryIx, kind: crate::run::MarkKind) {
@@ -300,7 +355,8 @@ impl<'a> Sim<'a> {
         });
     }
 
-    fn run(&mut self) -> Result<(), SimError> {
+    fn run(&mut self, on_progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
+        let mut next_progress = PROGRESS_EVERY;
         // The backlog is enqueued at t = 0, in id order, before any worker polls.
         for _ in 0..self.scenario.arrivals.backlog {
             self.arrive();
@@ -331,6 +387,15 @@ impl<'a> Sim<'a> {
                 break;
             }
             self.steps += 1;
+            if self.logged >= next_progress {
+                next_progress = self.logged + PROGRESS_EVERY;
+                on_progress(Progress {
+                    now_ms: self.now,
+                    end_ms: self.end,
+                    events: self.logged,
+                    settled: self.deleted_count + self.dead_count,
+                });
+            }
             if let Some(why) = self.over_budget() {
                 // The run so far is kept, as if it had been asked to stop here.
                 self.stopped = Some(why);
@@ -353,7 +418,7 @@ impl<'a> Sim<'a> {
     fn over_budget(&self) -> Option<String> {
         use crate::validate::{thousands, REDUCE_EVENTS, STEPS_PER_EVENT};
         let b = &self.budget;
-        let events = self.events.len() as u64;
+        let events = self.logged;
         // Called after every event: decide before formatting anything.
         if events <= b.events && self.steps <= b.steps {
             return None;

@@ -374,7 +374,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             totals.wasted_work_ms += d.work_done_ms;
         }
     }
-    totals.events = sim.events.len() as u64;
+    totals.events = sim.logged;
     totals.end_ms = end;
 
     let mut lat = std::mem::take(&mut sim.rec.ack_latencies);
@@ -408,6 +408,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
         worker_marks: sim.worker_marks,
         messages,
         report,
+        summarised: None,
     }
 }
 

@@ -62,7 +62,7 @@ pub fn of(run: &Run, kind: EventKind) -> Vec<(u64, u32, u32, u32)> {
     run.events
         .iter()
         .filter(|e| e.kind == kind)
-        .map(|e: &Event| (e.t, e.message, e.worker, e.receipt))
+        .map(|e: Event| (e.t, e.message, e.worker, e.receipt))
         .collect()
 }
 

@@ -69,7 +69,7 @@ pub fn check_scenario(s: &Scenario) {
         Ok(run) => {
             assert!(run.end_ms <= until, "run ended at {} > {until}", run.end_ms);
             assert!(
-                run.events.windows(2).all(|w| w[0].t <= w[1].t),
+                run.events.ts().windows(2).all(|w| w[0] <= w[1]),
                 "event log out of time order"
             );
             let _ = run.log_hash();

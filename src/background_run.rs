@@ -1,0 +1,209 @@
+//! The page's side of large runs: it hands the pending run to the background
+//! worker (`run_job.rs`), passes the worker's progress on, and takes the
+//! finished run. A newer pending run, or none (cancel), stops the worker
+//! mid-run: the engine's loop never yields, so the only way to stop it is to
+//! terminate the worker and start a fresh one.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
+use lease_sim::Scenario;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use yew::prelude::*;
+
+use crate::command::{Command, RunProgress};
+use crate::run_handle::RunHandle;
+use crate::run_job::{RunJob, RunReply, RunRequest};
+
+/// The worker's loader, beside the page (Trunk names workers by binary).
+const WORKER_URL: &str = "./lease-worker_loader.js";
+
+/// The worker, its listeners, and the job it holds.
+#[derive(Default)]
+struct Slot {
+    worker: Option<Worker>,
+    listeners: Vec<EventListener>,
+    ready: bool,
+    /// The job posted to it (or waiting for it to load), if not yet answered.
+    busy: Option<u32>,
+    queued: Option<String>,
+    /// The handover of a finished run to the reducer, in a task of its own.
+    handover: Option<Timeout>,
+}
+
+impl Slot {
+    fn stop(&mut self) {
+        if let Some(w) = self.worker.take() {
+            w.terminate();
+        }
+        self.listeners.clear();
+        self.ready = false;
+        self.busy = None;
+        self.queued = None;
+        self.handover = None;
+    }
+}
+
+/// Keeps the background worker doing `job` (id and scenario), or nothing.
+#[hook]
+pub fn use_background_run(job: Option<(u32, Rc<Scenario>)>, dispatch: Callback<Command>) {
+    let slot = use_mut_ref(Slot::default);
+    {
+        let slot = slot.clone();
+        use_effect_with((), move |_| move || slot.borrow_mut().stop());
+    }
+    let id = job.as_ref().map(|(id, _)| *id);
+    use_effect_with(id, move |_| {
+        let mut s = slot.borrow_mut();
+        let Some((id, scenario)) = job else {
+            // Cancelled, or replaced by a run on the page: stop what runs.
+            if s.busy.is_some() {
+                s.stop();
+            }
+            return;
+        };
+        // A worker in the middle of an older run cannot take a new one.
+        if s.busy.is_some() {
+            s.stop();
+        }
+        if s.worker.is_none() {
+            if let Err(why) = start(&mut s, &slot, &dispatch) {
+                drop(s);
+                dispatch.emit(Command::RunFailed(id, why));
+                return;
+            }
+        }
+        let text = RunRequest {
+            run: RunJob {
+                id,
+                scenario: (*scenario).clone(),
+            },
+        }
+        .to_json();
+        s.busy = Some(id);
+        if s.ready {
+            if let Some(w) = &s.worker {
+                let _ = w.post_message(&text.into());
+            }
+        } else {
+            s.queued = Some(text);
+        }
+    });
+}
+
+fn start(
+    s: &mut Slot,
+    slot: &Rc<RefCell<Slot>>,
+    dispatch: &Callback<Command>,
+) -> Result<(), String> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Classic);
+    let worker = Worker::new_with_options(WORKER_URL, &opts)
+        .map_err(|_| "the browser would not start the background worker".to_string())?;
+    let on_message = {
+        let (slot, dispatch, worker2) = (slot.clone(), dispatch.clone(), worker.clone());
+        EventListener::new(&worker, "message", move |e| {
+            let Some(e) = e.dyn_ref::<MessageEvent>() else {
+                return;
+            };
+            receive(&slot, &dispatch, &worker2, &e.data());
+        })
+    };
+    let on_error = {
+        let (slot, dispatch) = (slot.clone(), dispatch.clone());
+        EventListener::new(&worker, "error", move |_| {
+            let Ok(mut s) = slot.try_borrow_mut() else {
+                return;
+            };
+            if let Some(id) = s.busy {
+                s.stop();
+                drop(s);
+                dispatch.emit(Command::RunFailed(
+                    id,
+                    "the background worker failed to load or stopped".into(),
+                ));
+            }
+        })
+    };
+    s.worker = Some(worker);
+    s.listeners = vec![on_message, on_error];
+    s.ready = false;
+    Ok(())
+}
+
+fn receive(
+    slot: &Rc<RefCell<Slot>>,
+    dispatch: &Callback<Command>,
+    worker: &Worker,
+    data: &wasm_bindgen::JsValue,
+) {
+    // A finished run: [reply, bytes].
+    if let Some(pair) = data.dyn_ref::<js_sys::Array>() {
+        let reply = pair.get(0).as_string().unwrap_or_default();
+        let Ok(RunReply::Done { id, .. }) = serde_json::from_str::<RunReply>(&reply) else {
+            return;
+        };
+        let Ok(mut s) = slot.try_borrow_mut() else {
+            return;
+        };
+        if s.busy != Some(id) {
+            return;
+        }
+        s.busy = None;
+        let bytes = js_sys::Uint8Array::new(&pair.get(1)).to_vec();
+        // Decoding is one task and the page's re-render another, so that
+        // neither holds the page for long.
+        let run = lease_sim::wire::decode(&bytes);
+        let dispatch = dispatch.clone();
+        s.handover = Some(Timeout::new(0, move || match run {
+            Ok(run) => dispatch.emit(Command::RunArrived(id, RunHandle::new(run))),
+            Err(e) => dispatch.emit(Command::RunFailed(
+                id,
+                format!("the run came back from the background worker unreadable: {e}"),
+            )),
+        }));
+        return;
+    }
+    let text = data.as_string().unwrap_or_default();
+    if text.contains(r#""kind":"ready""#) {
+        let Ok(mut s) = slot.try_borrow_mut() else {
+            return;
+        };
+        s.ready = true;
+        if let Some(job) = s.queued.take() {
+            let _ = worker.post_message(&job.into());
+        }
+        return;
+    }
+    match serde_json::from_str::<RunReply>(&text) {
+        Ok(RunReply::Progress {
+            id,
+            now_ms,
+            end_ms,
+            events,
+            settled,
+            elapsed_ms,
+        }) => dispatch.emit(Command::RunProgress(
+            id,
+            RunProgress {
+                now_ms,
+                end_ms,
+                events,
+                settled,
+                elapsed_ms,
+            },
+        )),
+        Ok(RunReply::Failed { id, why }) => {
+            if let Ok(mut s) = slot.try_borrow_mut() {
+                if s.busy == Some(id) || id == 0 {
+                    s.busy = None;
+                }
+            }
+            dispatch.emit(Command::RunFailed(id, why));
+        }
+        _ => {}
+    }
+}

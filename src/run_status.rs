@@ -1,0 +1,174 @@
+//! What the page says about the run itself, above the picture: a large run
+//! under way in the background (progress, time left, cancel), a cancelled
+//! one, and a finished run that the page keeps summarised (what was dropped,
+//! what still covers the whole run).
+
+use lease_sim::validate::thousands;
+use lease_view::clock;
+use yew::prelude::*;
+
+use crate::app::PendingRun;
+use crate::command::{Command, RunProgress};
+use crate::run_handle::RunHandle;
+
+#[derive(Properties, PartialEq)]
+pub struct PendingProps {
+    pub pending: PendingRun,
+    pub on_command: Callback<Command>,
+}
+
+/// How much of the run is done, 0 to 1: the further of simulated time and
+/// settled messages. A run ends at its length or once every message is
+/// settled, whichever comes first (a backlog run often ends early), so
+/// either can be the one that tells.
+pub fn fraction_done(p: &RunProgress, messages: u64) -> f64 {
+    let time = if p.end_ms == 0 {
+        0.0
+    } else {
+        p.now_ms as f64 / p.end_ms as f64
+    };
+    let settled = if messages == 0 {
+        0.0
+    } else {
+        p.settled as f64 / messages as f64
+    };
+    time.max(settled).clamp(0.0, 1.0)
+}
+
+/// Seconds left, from the share done in the elapsed wall time. `None` until
+/// there is enough to go on.
+pub fn seconds_left(done: f64, elapsed_ms: f64) -> Option<f64> {
+    if done <= 0.0 || elapsed_ms <= 0.0 {
+        return None;
+    }
+    Some(elapsed_ms * (1.0 - done.min(1.0)) / done / 1000.0)
+}
+
+#[function_component(PendingStatus)]
+pub fn pending_status(p: &PendingProps) -> Html {
+    let cancel = p.on_command.reform(|_: MouseEvent| Command::CancelRun);
+    let (fraction, detail) = match &p.pending.progress {
+        Some(g) => {
+            let fraction = fraction_done(g, p.pending.messages);
+            let left = match seconds_left(fraction, g.elapsed_ms) {
+                Some(s) if s < 1.0 => "under a second left".to_string(),
+                Some(s) => format!("about {s:.0} s left"),
+                None => "estimating the time left".to_string(),
+            };
+            (
+                fraction,
+                format!(
+                    "{} of {} simulated, {} messages settled, {} events so far, {left}.",
+                    clock(g.now_ms),
+                    clock(g.end_ms),
+                    thousands(g.settled),
+                    thousands(g.events)
+                ),
+            )
+        }
+        None => (0.0, "Starting the background worker.".to_string()),
+    };
+    html! {
+        <div class="run-status" role="status" id="run-progress" aria-live="polite">
+            <strong>{ format!("Computing a large run in the background (up to {} messages). ", thousands(p.pending.messages)) }</strong>
+            <span>{ "The controls stay live: moving one starts over with the new setting. " }</span>
+            <progress max="1" value={format!("{fraction:.3}")} aria-label="Run progress" />
+            <span class="run-status-detail" id="run-progress-detail">{ detail }</span>
+            <button type="button" id="run-cancel" onclick={cancel}>{"Cancel"}</button>
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct SummaryProps {
+    pub run: RunHandle,
+}
+
+/// The notice of a summarised run, or nothing.
+#[function_component(SummarisedNotice)]
+pub fn summarised_notice(p: &SummaryProps) -> Html {
+    let Some(s) = &p.run.summarised else {
+        return html! {};
+    };
+    let f = p.run.footprint();
+    let kept_deliveries = p.run.deliveries.len() as u64;
+    let kept_events = p.run.events.len() as u64;
+    html! {
+        <div class="notices run-summarised" role="status" id="run-summarised">
+            <strong>{ "This run is summarised. " }</strong>
+            { format!(
+                "It has {} messages, {} deliveries and {} events. The timeline and the event log keep the first {} deliveries and {} events, up to {} of {}; ",
+                thousands(s.messages_total),
+                thousands(s.deliveries_total),
+                thousands(s.events_total),
+                thousands(kept_deliveries),
+                thousands(kept_events),
+                clock(s.kept_until_ms),
+                clock(p.run.end_ms),
+            ) }
+            { "the totals, the charts and every message's outcome cover the whole run. " }
+            <span class="run-footprint" id="run-footprint">{ format!(
+                "Kept in the page: {} ({:.1} bytes per event, {:.0} per message of the whole run).",
+                mebibytes(f.total() as u64),
+                f.bytes_per_event(),
+                f.bytes_per_message(),
+            ) }</span>
+        </div>
+    }
+}
+
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.1} MB", bytes as f64 / 1_048_576.0)
+}
+
+#[derive(Properties, PartialEq)]
+pub struct CancelledProps {
+    /// Whether an earlier run is still shown.
+    pub showing: bool,
+}
+
+#[function_component(CancelledNotice)]
+pub fn cancelled_notice(p: &CancelledProps) -> Html {
+    html! {
+        <div class="notices" role="status" id="run-cancelled">
+            <strong>{ "Run cancelled. " }</strong>
+            { if p.showing {
+                "The picture below is the last run that finished; move a control to run again."
+            } else {
+                "Move a control to run again, or make the run smaller first."
+            } }
+        </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(now_ms: u64, settled: u64) -> RunProgress {
+        RunProgress {
+            now_ms,
+            end_ms: 100,
+            events: 0,
+            settled,
+            elapsed_ms: 1000.0,
+        }
+    }
+
+    #[test]
+    fn progress_is_the_further_of_time_and_settled_messages() {
+        // A backlog draining fast: a tenth of the time, half the messages.
+        assert_eq!(fraction_done(&at(10, 500), 1000), 0.5);
+        // Arrivals over time: the clock leads.
+        assert_eq!(fraction_done(&at(40, 100), 1000), 0.4);
+        assert_eq!(fraction_done(&at(0, 0), 0), 0.0);
+        assert_eq!(fraction_done(&at(100, 2000), 1000), 1.0);
+    }
+
+    #[test]
+    fn time_left_scales_the_elapsed_time_by_what_remains() {
+        assert_eq!(seconds_left(0.0, 50.0), None);
+        assert_eq!(seconds_left(0.25, 1000.0), Some(3.0));
+        assert_eq!(seconds_left(1.0, 1000.0), Some(0.0));
+    }
+}

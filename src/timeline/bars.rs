@@ -1,0 +1,163 @@
+//! Narrow bars in bulk. Between the density strip (under a pixel) and a bar
+//! wide enough to carry its marks, a zoom level shows thousands of bars a
+//! few pixels wide; painted one by one (a colour string, a fill, glyphs for
+//! every heartbeat and ack) they cost a quarter of a second per frame on a
+//! 100k-run timeline. Here they are batched by hue: at that width a hue
+//! rounded to one of 24 reads the same, and a batch is one fill. What went
+//! wrong stays visible: an overlapping run is filled red, an expiry is an
+//! orange tick, and a rejected call or a duplicate commit a red dot where
+//! its glyph would be (the glyphs cost a path each and would not fit).
+
+use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
+use lease_view::{bar_of, message_hsl, Row};
+use web_sys::CanvasRenderingContext2d;
+
+use super::draw::{Drawn, Frame, Palette, GUTTER_PX};
+use super::strip::fill_all;
+
+/// Narrower than this, a bar's glyphs (heartbeat ticks, ✓, ◆) would overlap.
+pub const DETAIL_PX: f64 = 12.0;
+const HUES: usize = 24;
+
+type Rect = (f64, f64, f64, f64);
+
+pub struct NarrowBars {
+    /// Per hue: run bars, lease bands, and bars of runs that never started.
+    solid: Vec<Vec<Rect>>,
+    band: Vec<Vec<Rect>>,
+    waiting: Vec<Vec<Rect>>,
+    overlaps: Vec<Rect>,
+    expiries: Vec<Rect>,
+    rejected: Vec<Rect>,
+}
+
+impl Default for NarrowBars {
+    fn default() -> Self {
+        NarrowBars {
+            solid: vec![Vec::new(); HUES],
+            band: vec![Vec::new(); HUES],
+            waiting: vec![Vec::new(); HUES],
+            overlaps: Vec::new(),
+            expiries: Vec::new(),
+            rejected: Vec::new(),
+        }
+    }
+}
+
+impl NarrowBars {
+    /// Takes the delivery if its bar is narrow and plain enough to batch;
+    /// `false`: paint it in full.
+    #[allow(clippy::too_many_arguments)]
+    pub fn take(
+        &mut self,
+        f: &Frame,
+        ix: u32,
+        d: &Delivery,
+        row: Row,
+        y: f64,
+        h: f64,
+        drawn: &mut Drawn,
+    ) -> bool {
+        let bar = bar_of(d, f.run.end_ms);
+        let x0 = f.x(bar.start);
+        let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
+        if x1 - x0 >= DETAIL_PX || f.highlight == Some(d.message) {
+            return false;
+        }
+        let hue = hue_of(d.message, f.dark);
+        let buffered = matches!(row, Row::Buffer { .. });
+        let band_h = if buffered {
+            h
+        } else {
+            (h * 0.18).clamp(2.0, 4.0)
+        };
+        if !buffered {
+            let lx0 = f.x(d.received_at);
+            let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
+            self.band[hue].push((lx0, y + h - band_h - 1.0, lx1 - lx0, band_h));
+        }
+        let (by, bh) = if buffered {
+            (y, h - 1.0)
+        } else {
+            (y + 2.0, (h - band_h - 4.0).max(2.0))
+        };
+        let r = (x0, by, x1 - x0, bh);
+        if bar.buffered {
+            self.waiting[hue].push(r);
+        } else {
+            self.solid[hue].push(r);
+            if !f.faded(d.message) {
+                drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
+            }
+        }
+        if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
+            self.overlaps.push(r);
+        }
+        if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
+            let ex = f.x(d.lease_ended_at).round();
+            self.expiries.push((ex - 0.5, y, 2.0, h));
+        }
+        let mid = by + bh / 2.0;
+        for t in bad_marks(f, ix, d) {
+            self.rejected.push((f.x(t) - 1.5, mid - 1.5, 3.0, 3.0));
+        }
+        true
+    }
+
+    /// Bands and bars, under the fully painted ones.
+    pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
+        for (hue, rects) in self.band.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 0.45), rects);
+        }
+        for (hue, rects) in self.waiting.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 0.35), rects);
+        }
+        for (hue, rects) in self.solid.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 1.0), rects);
+        }
+    }
+
+    /// Overlaps and expiries, over every bar.
+    pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Palette) {
+        fill_all(ctx, p.bad, &self.overlaps);
+        fill_all(ctx, p.expiry, &self.expiries);
+        fill_all(ctx, p.halo, &grown(&self.rejected));
+        fill_all(ctx, p.bad, &self.rejected);
+    }
+}
+
+/// Times of a rejected heartbeat, ack or release, or of a commit that did
+/// harm (a duplicate, a lost update): what the glyphs would have said.
+fn bad_marks<'a>(f: &'a Frame, ix: u32, d: &'a Delivery) -> impl Iterator<Item = u64> + 'a {
+    let harm = matches!(d.effect, Effect::Duplicate | Effect::LostUpdate);
+    f.index.marks_of(ix).iter().filter_map(move |&mi| {
+        let m = f.run.marks.get(mi as usize)?;
+        let bad = match m.kind {
+            MarkKind::ExtendRejected | MarkKind::AckRejected | MarkKind::ReleaseRejected => true,
+            MarkKind::Commit => harm,
+            _ => false,
+        };
+        (bad && m.t <= f.playhead).then_some(m.t)
+    })
+}
+
+/// A halo a pixel around each dot, so red reads over a red-filled bar.
+fn grown(rects: &[Rect]) -> Vec<Rect> {
+    rects
+        .iter()
+        .map(|&(x, y, w, h)| (x - 1.0, y - 1.0, w + 2.0, h + 2.0))
+        .collect()
+}
+
+/// The message's hue, rounded to one of `HUES` along `message_hsl`'s range.
+fn hue_of(message: u32, dark: bool) -> usize {
+    let (h, _, _) = message_hsl(message, dark);
+    let frac = ((h - 35.0) / 290.0).clamp(0.0, 1.0);
+    (frac * (HUES - 1) as f64).round() as usize
+}
+
+fn colour(hue: usize, dark: bool, a: f64) -> String {
+    let (_, s, l) = message_hsl(0, dark);
+    let h = 35.0 + hue as f64 / (HUES - 1) as f64 * 290.0;
+    format!("hsla({h:.1},{s}%,{l}%,{a})")
+}

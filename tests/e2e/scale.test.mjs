@@ -1,0 +1,90 @@
+// Large runs: computed in the background worker with a progress bar, an
+// estimate and cancel, while the controls stay live; a finished large run is
+// summarised with a notice of what was kept.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+/** 300,000 messages waiting at the start: a few seconds in the worker. */
+const LARGE = 'scenario=sub-second-work&backlog=300000&rate=0&workers=50&conc=10&duration=15min&seed=1';
+
+async function openLink(page, query) {
+  await page.evaluate((q) => {
+    history.pushState(null, '', `?${q}`);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
+}
+
+test('a large run computes in the background with progress, then shows summarised', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await openLink(page, LARGE);
+  const status = page.locator('#run-progress');
+  await status.waitFor();
+  assert.match(await status.innerText(), /Computing a large run in the background \(up to 300,000 messages\)/);
+  // Progress arrives: simulated time, events so far, and the time left.
+  await page.waitForFunction(() => /events so far/.test(document.querySelector('#run-progress-detail')?.innerText || ''), null, { timeout: 30000 });
+  assert.match(await page.locator('#run-progress-detail').innerText(), /of .* simulated, [\d,]+ messages settled, [\d,]+ events so far, (about \d+ s left|under a second left|estimating the time left)\./);
+  await screenshot(page, 'scale-progress');
+  // The controls stay live while it computes.
+  const t0 = Date.now();
+  await page.locator('#ctl-seed').fill('7');
+  await page.locator('#ctl-seed').blur();
+  assert.ok(Date.now() - t0 < 5000, 'the page answered while the worker computed');
+
+  const notice = page.locator('#run-summarised');
+  await notice.waitFor({ timeout: 120000 });
+  await status.waitFor({ state: 'detached' });
+  const text = await notice.innerText();
+  assert.match(text, /This run is summarised/);
+  assert.match(text, /keep the first [\d,]+ deliveries/);
+  assert.match(text, /bytes per event/);
+  // The totals are the whole run's: every one of the messages was delivered.
+  const delivered = Number((await page.locator('#total-delivered').innerText()).replace(/\D/g, ''));
+  assert.ok(delivered >= 300000, `delivered ${delivered}`);
+  const label = await page.locator('.timeline-canvas').first().getAttribute('aria-label');
+  const kept = Number(/Timeline of (\d+) deliveries/.exec(label)[1]);
+  assert.ok(kept > 50000 && kept <= 100000, label);
+  await screenshot(page, 'scale-summarised');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('cancel stops a large run and the last picture stays', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await openLink(page, LARGE);
+  await page.locator('#run-summarised').waitFor({ timeout: 120000 });
+  const before = await page.locator('#total-delivered').innerText();
+  // A new seed: the same large run again, in the background; cancel it at once.
+  await page.locator('#ctl-seed').fill('2');
+  await page.locator('#ctl-seed').blur();
+  await page.locator('#run-progress').waitFor();
+  await page.locator('#run-cancel').click();
+  await page.locator('#run-cancelled').waitFor();
+  await page.locator('#run-progress').waitFor({ state: 'detached' });
+  assert.match(await page.locator('#run-cancelled').innerText(), /last run that finished/);
+  assert.equal(await page.locator('#total-delivered').innerText(), before, 'the last finished run stays');
+  // A newer setting starts over (here a small one, computed at once).
+  await openLink(page, 'scenario=ninety-second-message');
+  await page.locator('#run-cancelled').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#run-progress').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a newer setting replaces the large run under way', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await openLink(page, 'scenario=sub-second-work&backlog=1000000&rate=0&workers=100&conc=10&duration=15min&seed=1');
+  await page.locator('#run-progress').waitFor();
+  await openLink(page, LARGE);
+  await page.waitForFunction(() => /up to 300,000 messages/.test(document.querySelector('#run-progress')?.innerText || ''));
+  const notice = page.locator('#run-summarised');
+  await notice.waitFor({ timeout: 120000 });
+  assert.match(await notice.innerText(), /It has 300,000 messages/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
