@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
+use lease_sim::wire::Decoding;
 use lease_sim::Scenario;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
@@ -30,8 +31,9 @@ struct Slot {
     /// The job posted to it (or waiting for it to load), if not yet answered.
     busy: Option<u32>,
     queued: Option<String>,
-    /// The handover of a finished run to the reducer, in a task of its own.
-    handover: Option<Timeout>,
+    /// Bumped when the worker is stopped: a handover under way for an older
+    /// worker checks it and gives up.
+    generation: u32,
 }
 
 impl Slot {
@@ -43,8 +45,21 @@ impl Slot {
         self.ready = false;
         self.busy = None;
         self.queued = None;
-        self.handover = None;
+        self.generation = self.generation.wrapping_add(1);
     }
+}
+
+/// Runs `f` in a task of its own, unless the worker was stopped meanwhile.
+/// Each step of taking a finished run (copy, decode, index, show) is short;
+/// run back to back in one task they would hold the page for over 50 ms.
+fn then(slot: &Rc<RefCell<Slot>>, generation: u32, f: impl FnOnce() + 'static) {
+    let slot = slot.clone();
+    Timeout::new(0, move || {
+        if slot.try_borrow().is_ok_and(|s| s.generation == generation) {
+            f();
+        }
+    })
+    .forget();
 }
 
 /// Keeps the background worker doing `job` (id and scenario), or nothing.
@@ -134,6 +149,39 @@ fn start(
     Ok(())
 }
 
+/// One section of the run per task, then its index, then the page shows it.
+fn decode_step(
+    slot: Rc<RefCell<Slot>>,
+    generation: u32,
+    dispatch: Callback<Command>,
+    id: u32,
+    mut decoding: Decoding,
+) {
+    let slot2 = slot.clone();
+    then(&slot, generation, move || {
+        match crate::timing::measure("lease:decode-run", || decoding.step()) {
+            Ok(None) => decode_step(slot2, generation, dispatch, id, decoding),
+            Ok(Some(run)) => {
+                let run = RunHandle::new(run);
+                let slot3 = slot2.clone();
+                then(&slot2, generation, move || {
+                    // The timeline's index, before the page renders with the run.
+                    crate::timing::measure("lease:index-run", || run.index());
+                    then(&slot3, generation, move || {
+                        crate::timing::measure("lease:show-run", || {
+                            dispatch.emit(Command::RunArrived(id, run))
+                        })
+                    });
+                });
+            }
+            Err(e) => dispatch.emit(Command::RunFailed(
+                id,
+                format!("the run came back from the background worker unreadable: {e}"),
+            )),
+        }
+    });
+}
+
 fn receive(
     slot: &Rc<RefCell<Slot>>,
     dispatch: &Callback<Command>,
@@ -153,18 +201,14 @@ fn receive(
             return;
         }
         s.busy = None;
-        let bytes = js_sys::Uint8Array::new(&pair.get(1)).to_vec();
-        // Decoding is one task and the page's re-render another, so that
-        // neither holds the page for long.
-        let run = lease_sim::wire::decode(&bytes);
-        let dispatch = dispatch.clone();
-        s.handover = Some(Timeout::new(0, move || match run {
-            Ok(run) => dispatch.emit(Command::RunArrived(id, RunHandle::new(run))),
-            Err(e) => dispatch.emit(Command::RunFailed(
-                id,
-                format!("the run came back from the background worker unreadable: {e}"),
-            )),
-        }));
+        let generation = s.generation;
+        drop(s);
+        let buffer = js_sys::Uint8Array::new(&pair.get(1));
+        let (slot2, dispatch) = (slot.clone(), dispatch.clone());
+        then(slot, generation, move || {
+            let bytes = crate::timing::measure("lease:copy-run", || buffer.to_vec());
+            decode_step(slot2, generation, dispatch, id, Decoding::new(bytes));
+        });
         return;
     }
     let text = data.as_string().unwrap_or_default();

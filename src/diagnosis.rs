@@ -37,14 +37,16 @@ fn window_around(f: &Finding, end_ms: u64, timeout_ms: u64) -> (u64, u64) {
 
 #[function_component(Diagnosis)]
 pub fn diagnosis(p: &DiagnosisProps) -> Html {
+    let run = crate::run_handle::use_deferred_run(&p.run);
     let findings = {
-        let run = p.run.clone();
-        let scenario = p.scenario.clone();
+        let run = run.clone();
         // Detectors read the whole run: once per run, not per render.
-        use_memo(run.clone(), move |_| diagnose(&scenario, &run))
+        use_memo(run.clone(), move |_| {
+            crate::timing::measure("lease:diagnose", || diagnose(&run.scenario, &run))
+        })
     };
-    let end = p.run.end_ms;
-    let timeout = p.run.visibility_timeout_ms;
+    let end = run.end_ms;
+    let timeout = run.visibility_timeout_ms;
     let items = findings.iter().map(|f| {
         let show = {
             let cb = p.on_command.clone();

@@ -26,6 +26,7 @@ mod scenario_info;
 mod shortcuts;
 mod sweep_job;
 mod timeline;
+mod timing;
 mod totals;
 mod url;
 

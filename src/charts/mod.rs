@@ -183,7 +183,8 @@ fn minutes(v: &[u64]) -> Vec<f64> {
 
 #[function_component(Charts)]
 pub fn charts(p: &ChartsProps) -> Html {
-    let s = &p.run.report.series;
+    let run = crate::run_handle::use_deferred_run(&p.run);
+    let s = &run.report.series;
     let bucket = s.bucket_ms;
     let per_bucket = if bucket == 60_000 {
         "per min"
@@ -192,12 +193,11 @@ pub fn charts(p: &ChartsProps) -> Html {
     };
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
-            <LineChart {id} {title} {unit} {lines} bucket_ms={bucket} end_ms={p.run.end_ms}
+            <LineChart {id} {title} {unit} {lines} bucket_ms={bucket} end_ms={run.end_ms}
                 playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_cursor.clone()} />
         }
     };
-    let mut counts: Vec<(u64, u64)> = p
-        .run
+    let mut counts: Vec<(u64, u64)> = run
         .report
         .receive_counts
         .iter()

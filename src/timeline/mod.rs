@@ -144,7 +144,7 @@ impl Component for Timeline {
         let props = ctx.props();
         Timeline {
             canvas: NodeRef::default(),
-            index: Rc::new(RunIndex::new(&props.run)),
+            index: props.run.index(),
             scale: initial_scale(props.axis_end(), props.range_ms),
             scroll_px: 0.0,
             view: props.view,
@@ -170,7 +170,7 @@ impl Component for Timeline {
             self.scale.set_limit(props.axis_end() as f64);
         }
         if props.run != old.run {
-            self.index = Rc::new(RunIndex::new(&props.run));
+            self.index = props.run.index();
             self.summary = summary(&props.run);
             self.hover = None;
             // A slider moved: paint right after this render rather than on

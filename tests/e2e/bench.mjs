@@ -103,7 +103,16 @@ async function millionRun(page) {
   );
   const long = await longTasksSince(page, t0);
   const notice = await page.locator('#run-summarised').innerText();
-  return { seconds: (t1 - t0) / 1000, long, notice };
+  // The page's own User Timing measures of the steps that take a run in.
+  const steps = await page.evaluate(
+    (t0) =>
+      performance
+        .getEntriesByType('measure')
+        .filter((m) => m.name.startsWith('lease:') && m.startTime >= t0)
+        .map((m) => `${m.name.slice(6)} ${m.duration.toFixed(0)} ms`),
+    t0,
+  );
+  return { seconds: (t1 - t0) / 1000, long, notice, t0, steps };
 }
 
 async function downloadSizes() {
@@ -155,6 +164,8 @@ try {
       '0',
     ]);
     if (i === 0) console.log(`The page said: ${m.notice.replace(/\s+/g, ' ')}`);
+    console.log(`Steps of run ${i + 1} on the page's thread: ${m.steps.join(', ')}`);
+    if (m.long.length) console.log(`Long tasks during run ${i + 1} (ms after the link opened: duration): ${m.long.map((t) => `${(t.start - m.t0).toFixed(0)}: ${t.ms.toFixed(0)}`).join(', ')}`);
     if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
     await page.close();
   }

@@ -114,6 +114,23 @@ impl EventLog {
         self.dropped += cut;
     }
 
+    /// Keep the stored entries `keep` accepts, in order; the rest count as dropped.
+    pub fn retain(&mut self, keep: impl Fn(Event) -> bool) {
+        let mut w = 0;
+        for r in 0..self.len() {
+            let e = self.get(r).expect("r < len");
+            if keep(e) {
+                self.t[w] = self.t[r];
+                self.kind[w] = self.kind[r];
+                self.message[w] = self.message[r];
+                self.worker[w] = self.worker[r];
+                self.receipt[w] = self.receipt[r];
+                w += 1;
+            }
+        }
+        self.truncate(w);
+    }
+
     /// Give back spare capacity (after `truncate`).
     pub fn shrink_to_fit(&mut self) {
         self.t.shrink_to_fit();

@@ -12,10 +12,10 @@
 //! the instant instead would keep every message of a backlog, since a
 //! backlog arrives at t = 0: a million records the page never draws, and
 //! about 85 ms of decoding on its main thread. Every message's outcome is
-//! still in `Summarised::fates` and `receive_counts`. Log entries of
-//! messages past the kept ones (a backlog's `Arrive`s at t = 0) may remain
-//! in the kept log, so a reader must check an entry's message id against
-//! `Run::messages` before indexing it.
+//! still in `Summarised::fates` and `receive_counts`. The kept log follows
+//! the kept messages: it is the run's log before the cut without the
+//! entries of messages past the kept ones (a million-message backlog logs a
+//! million `Arrive`s at t = 0, which would be most of what the page keeps).
 
 use serde::Serialize;
 
@@ -211,6 +211,9 @@ impl Run {
             .unwrap_or(0)
             .min(self.messages.len());
         self.messages.truncate(n);
+        let kept_messages = n as u32;
+        self.events
+            .retain(|e| e.message == crate::run::NONE || e.message < kept_messages);
         let kept = kept as u32;
         for m in &mut self.messages {
             // Indices grow along a message's list: the kept ones are a prefix.

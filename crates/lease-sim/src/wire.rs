@@ -46,6 +46,7 @@ use crate::run::{
     DeadLetterCause, Delivery, Effect, EventKind, Fate, LeaseEnd, Mark, MarkKind, MessageRecord,
     Outcome, Run, WorkerMark, WorkerMarkKind,
 };
+use crate::scenario::Scenario;
 use crate::summarise::{
     fate_code, Summarised, FATE_AVAILABLE, FATE_DEAD_LETTERED_EXPIRED, FATE_DEAD_LETTERED_FAILED,
     FATE_DELETED, FATE_IN_FLIGHT,
@@ -220,8 +221,95 @@ pub fn encode(run: &Run) -> Vec<u8> {
     w.0
 }
 
+/// Reads a run that `encode` wrote, in one go.
 pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
-    let mut r = Reader { b: bytes, pos: 0 };
+    let mut d = Decoding::new(bytes.to_vec());
+    loop {
+        if let Some(run) = d.step()? {
+            return Ok(run);
+        }
+    }
+}
+
+/// Reading a run a section at a time: the page takes a large run from its
+/// worker in several short tasks rather than one long one (a browser counts
+/// a task over 50 ms as a stall, and a wasm function run once, as a decoder
+/// is, runs in the browser's quick first-tier code).
+pub struct Decoding {
+    bytes: Vec<u8>,
+    pos: usize,
+    head: Option<(Scenario, Head)>,
+    events: Option<EventLog>,
+    deliveries: Option<Vec<Delivery>>,
+    marks: Option<(Vec<Mark>, Vec<WorkerMark>)>,
+    messages: Option<Vec<MessageRecord>>,
+}
+
+impl Decoding {
+    pub fn new(bytes: Vec<u8>) -> Self {
+        Decoding {
+            bytes,
+            pos: 0,
+            head: None,
+            events: None,
+            deliveries: None,
+            marks: None,
+            messages: None,
+        }
+    }
+
+    /// Reads the next section: `Ok(Some(run))` after the last one.
+    pub fn step(&mut self) -> Result<Option<Run>, WireError> {
+        let mut r = Reader {
+            b: &self.bytes,
+            pos: self.pos,
+        };
+        let done = if self.head.is_none() {
+            self.head = Some(read_head(&mut r)?);
+            None
+        } else if self.events.is_none() {
+            self.events = Some(read_events(&mut r)?);
+            None
+        } else if self.deliveries.is_none() {
+            self.deliveries = Some(read_deliveries(&mut r)?);
+            None
+        } else if self.marks.is_none() {
+            let n = self.deliveries.as_ref().map_or(0, Vec::len);
+            self.marks = Some(read_marks(&mut r, n)?);
+            None
+        } else if self.messages.is_none() {
+            let deliveries = self.deliveries.as_deref().unwrap_or_default();
+            self.messages = Some(read_messages(&mut r, deliveries)?);
+            None
+        } else {
+            let (scenario, head) = self.head.take().ok_or_else(used_up)?;
+            let (series, summarised) = read_rest(&mut r, head.bucket_ms)?;
+            if r.pos != self.bytes.len() {
+                return Err(WireError::Trailing(self.bytes.len() - r.pos));
+            }
+            let (marks, worker_marks) = self.marks.take().ok_or_else(used_up)?;
+            Some(assemble(
+                scenario,
+                head,
+                self.events.take().ok_or_else(used_up)?,
+                self.deliveries.take().ok_or_else(used_up)?,
+                marks,
+                worker_marks,
+                self.messages.take().ok_or_else(used_up)?,
+                series,
+                summarised,
+            ))
+        };
+        self.pos = r.pos;
+        Ok(done)
+    }
+}
+
+fn used_up() -> WireError {
+    WireError::Invalid("the run was already read".into())
+}
+
+fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     if r.take(MAGIC.len(), "the header").ok() != Some(MAGIC.as_slice()) {
         return Err(WireError::NotARun);
     }
@@ -236,7 +324,10 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
         .map_err(|e| WireError::Head(format!("the scenario: {e}")))?;
     let head: Head = serde_json::from_str(r.text("the report's totals")?)
         .map_err(|e| WireError::Head(format!("the report's totals: {e}")))?;
+    Ok((scenario, head))
+}
 
+fn read_events(r: &mut Reader) -> Result<EventLog, WireError> {
     let n = r.count(5, "the event log")?;
     let dropped = r.u64("the event log")?;
     let t = r.narrow32(n, "event times")?;
@@ -251,6 +342,10 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
     let events = EventLog::from_columns(t, kind, message, worker, receipt, dropped)
         .ok_or_else(|| WireError::Invalid("event columns differ in length".into()))?;
 
+    Ok(events)
+}
+
+fn read_deliveries(r: &mut Reader) -> Result<Vec<Delivery>, WireError> {
     let n = r.count(87, "the deliveries")?;
     let message = r.col32(n, "delivery messages")?;
     let receipt = r.col32(n, "delivery receipts")?;
@@ -306,14 +401,21 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
         });
     }
 
+    Ok(deliveries)
+}
+
+fn read_marks(
+    r: &mut Reader,
+    deliveries: usize,
+) -> Result<(Vec<Mark>, Vec<WorkerMark>), WireError> {
     let n = r.count(13, "the marks")?;
     let t = r.col64(n, "mark times")?;
     let delivery = r.col32(n, "mark deliveries")?;
     let kind = r.code_bytes(n, "mark kinds", MARK_KINDS.len())?;
-    if let Some(i) = max32(delivery).filter(|&d| d as usize >= deliveries.len()) {
+    if let Some(i) = max32(delivery).filter(|&d| d as usize >= deliveries) {
         return Err(WireError::Invalid(format!(
             "a mark names delivery {i} of {}",
-            deliveries.len()
+            deliveries
         )));
     }
     let marks: Vec<Mark> = (0..n)
@@ -336,6 +438,10 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
         })
         .collect();
 
+    Ok((marks, worker_marks))
+}
+
+fn read_messages(r: &mut Reader, deliveries: &[Delivery]) -> Result<Vec<MessageRecord>, WireError> {
     let n = r.count(37, "the messages")?;
     let arrived_at = r.col64(n, "message arrival times")?;
     let work_ms = r.col64(n, "message work")?;
@@ -366,7 +472,12 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
             deliveries.len()
         )));
     }
-    if let Some(m) = max32(message).filter(|&m| m as usize >= n) {
+    if let Some(m) = deliveries
+        .iter()
+        .map(|d| d.message)
+        .max()
+        .filter(|&m| m as usize >= n)
+    {
         return Err(WireError::Invalid(format!(
             "a delivery is of message {m} of {n}"
         )));
@@ -409,8 +520,12 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
         })
         .collect();
 
+    Ok(messages)
+}
+
+fn read_rest(r: &mut Reader, bucket_ms: u64) -> Result<(Series, Option<Summarised>), WireError> {
     let mut series = Series {
-        bucket_ms: head.bucket_ms,
+        bucket_ms,
         ..Series::default()
     };
     for v in u64_series_mut(&mut series) {
@@ -455,11 +570,23 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
         }
         b => return Err(WireError::Invalid(format!("summary flag {b}"))),
     };
-    if r.pos != bytes.len() {
-        return Err(WireError::Trailing(bytes.len() - r.pos));
-    }
 
-    Ok(Run {
+    Ok((series, summarised))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn assemble(
+    scenario: Scenario,
+    head: Head,
+    events: EventLog,
+    deliveries: Vec<Delivery>,
+    marks: Vec<Mark>,
+    worker_marks: Vec<WorkerMark>,
+    messages: Vec<MessageRecord>,
+    series: Series,
+    summarised: Option<Summarised>,
+) -> Run {
+    Run {
         scenario,
         visibility_timeout_ms: head.visibility_timeout_ms,
         worker_count: head.worker_count,
@@ -480,7 +607,7 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
             stopped: head.stopped,
         },
         summarised,
-    })
+    }
 }
 
 fn encoded_size_hint(run: &Run) -> usize {
