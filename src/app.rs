@@ -385,8 +385,10 @@ pub fn app() -> Html {
     };
     // Encoding checks itself by decoding; do it only when the link changes
     // (not on every playback frame or cursor move).
-    let query = (*use_memo(crate::link::link_of(&state), crate::url::encode)).clone();
-    crate::link::use_write_query(query.clone());
+    // Encoding checks itself by decoding: it is done when the address is
+    // written (a pause after the last change), not on every slider step.
+    let link = crate::link::link_of(&state);
+    crate::link::use_write_query(link.clone());
     crate::link::use_page_keys(dispatch.clone(), state.panel);
     crate::link::use_follow_history(dispatch.clone());
     let page = use_node_ref();
@@ -500,7 +502,7 @@ pub fn app() -> Html {
                 </div>
             }
             if let (Some(Panel::Export), Some(run)) = (state.panel, &run) {
-                <ExportPanel run={run.clone()} scenario={state.scenario.clone()} link={crate::link::absolute(&query)}
+                <ExportPanel run={run.clone()} scenario={state.scenario.clone()} link={crate::link::absolute(&crate::url::encode(&link))}
                     view={state.view} range={state.range} on_command={dispatch.clone()} />
             }
             if state.panel == Some(Panel::Embed) {

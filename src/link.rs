@@ -124,12 +124,13 @@ pub fn absolute(query: &str) -> String {
     }
 }
 
-/// Writes `query` to the address bar once the hand has stopped moving.
+/// Writes the link to the address bar once the hand has stopped moving.
 #[hook]
-pub fn use_write_query(query: String) {
-    use_effect_with(query, |query| {
-        let query = query.clone();
+pub fn use_write_query(link: Link) {
+    use_effect_with(link, |link| {
+        let link = link.clone();
         let timeout = Timeout::new(WRITE_DELAY_MS, move || {
+            let query = crate::url::encode(&link);
             let window = gloo::utils::window();
             let current = window.location().search().unwrap_or_default();
             let wanted = if query.is_empty() {
