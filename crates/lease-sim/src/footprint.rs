@@ -55,28 +55,14 @@ impl Footprint {
 }
 
 fn series_bytes(s: &Series) -> usize {
-    let u = [
-        &s.arrivals,
-        &s.acks,
-        &s.redeliveries,
-        &s.expiries,
-        &s.dead_letter_expired,
-        &s.dead_letter_failed,
-        &s.extensions_ok,
-        &s.extensions_rejected,
-        &s.queue_depth,
-        &s.in_flight,
-        &s.running_handlers,
-        &s.oldest_in_flight_age_ms,
-        &s.oldest_message_age_ms,
-    ];
-    let f = [
-        &s.completions_per_min,
-        &s.useful_completions_per_min,
-        &s.duplicate_completions_per_min,
-    ];
-    u.iter().map(|v| v.len() * size_of::<u64>()).sum::<usize>()
-        + f.iter().map(|v| v.len() * size_of::<f64>()).sum::<usize>()
+    Series::u64_columns(s)
+        .iter()
+        .map(|v| v.len() * size_of::<u64>())
+        .sum::<usize>()
+        + Series::f64_columns(s)
+            .iter()
+            .map(|v| v.len() * size_of::<f64>())
+            .sum::<usize>()
 }
 
 impl Run {

@@ -96,3 +96,59 @@ pub struct Series {
     pub oldest_in_flight_age_ms: Vec<u64>,
     pub oldest_message_age_ms: Vec<u64>,
 }
+
+/// Every series as a column, in one fixed order: the wire format writes them
+/// so, and the footprint counts them so.
+impl Series {
+    pub fn u64_columns(s: &Series) -> [&Vec<u64>; 13] {
+        [
+            &s.arrivals,
+            &s.acks,
+            &s.redeliveries,
+            &s.expiries,
+            &s.dead_letter_expired,
+            &s.dead_letter_failed,
+            &s.extensions_ok,
+            &s.extensions_rejected,
+            &s.queue_depth,
+            &s.in_flight,
+            &s.running_handlers,
+            &s.oldest_in_flight_age_ms,
+            &s.oldest_message_age_ms,
+        ]
+    }
+
+    pub fn u64_columns_mut(s: &mut Series) -> [&mut Vec<u64>; 13] {
+        [
+            &mut s.arrivals,
+            &mut s.acks,
+            &mut s.redeliveries,
+            &mut s.expiries,
+            &mut s.dead_letter_expired,
+            &mut s.dead_letter_failed,
+            &mut s.extensions_ok,
+            &mut s.extensions_rejected,
+            &mut s.queue_depth,
+            &mut s.in_flight,
+            &mut s.running_handlers,
+            &mut s.oldest_in_flight_age_ms,
+            &mut s.oldest_message_age_ms,
+        ]
+    }
+
+    pub fn f64_columns(s: &Series) -> [&Vec<f64>; 3] {
+        [
+            &s.completions_per_min,
+            &s.useful_completions_per_min,
+            &s.duplicate_completions_per_min,
+        ]
+    }
+
+    pub fn f64_columns_mut(s: &mut Series) -> [&mut Vec<f64>; 3] {
+        [
+            &mut s.completions_per_min,
+            &mut s.useful_completions_per_min,
+            &mut s.duplicate_completions_per_min,
+        ]
+    }
+}

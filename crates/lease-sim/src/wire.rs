@@ -184,11 +184,11 @@ pub fn encode(run: &Run) -> Vec<u8> {
     w.put32(listed, m.iter().flat_map(|m| m.deliveries.iter().copied()));
 
     let s = &r.series;
-    for v in u64_series(s) {
+    for v in Series::u64_columns(s) {
         w.u64(v.len() as u64);
         w.u64s(v.iter().copied());
     }
-    for v in f64_series(s) {
+    for v in Series::f64_columns(s) {
         w.u64(v.len() as u64);
         w.u64s(v.iter().map(|x| x.to_bits()));
     }
@@ -528,11 +528,11 @@ fn read_rest(r: &mut Reader, bucket_ms: u64) -> Result<(Series, Option<Summarise
         bucket_ms,
         ..Series::default()
     };
-    for v in u64_series_mut(&mut series) {
+    for v in Series::u64_columns_mut(&mut series) {
         let n = r.count(8, "a series")?;
         *v = u64s(r.col64(n, "a series")?);
     }
-    for v in f64_series_mut(&mut series) {
+    for v in Series::f64_columns_mut(&mut series) {
         let n = r.count(8, "a series")?;
         *v = r
             .col64(n, "a series")?
@@ -648,58 +648,6 @@ fn u64s(c: &[[u8; 8]]) -> Vec<u64> {
 /// then checks every index in it.
 fn max32(c: &[[u8; 4]]) -> Option<u32> {
     c.iter().map(|&b| u32::from_le_bytes(b)).max()
-}
-
-fn u64_series(s: &Series) -> [&Vec<u64>; 13] {
-    [
-        &s.arrivals,
-        &s.acks,
-        &s.redeliveries,
-        &s.expiries,
-        &s.dead_letter_expired,
-        &s.dead_letter_failed,
-        &s.extensions_ok,
-        &s.extensions_rejected,
-        &s.queue_depth,
-        &s.in_flight,
-        &s.running_handlers,
-        &s.oldest_in_flight_age_ms,
-        &s.oldest_message_age_ms,
-    ]
-}
-
-fn u64_series_mut(s: &mut Series) -> [&mut Vec<u64>; 13] {
-    [
-        &mut s.arrivals,
-        &mut s.acks,
-        &mut s.redeliveries,
-        &mut s.expiries,
-        &mut s.dead_letter_expired,
-        &mut s.dead_letter_failed,
-        &mut s.extensions_ok,
-        &mut s.extensions_rejected,
-        &mut s.queue_depth,
-        &mut s.in_flight,
-        &mut s.running_handlers,
-        &mut s.oldest_in_flight_age_ms,
-        &mut s.oldest_message_age_ms,
-    ]
-}
-
-fn f64_series(s: &Series) -> [&Vec<f64>; 3] {
-    [
-        &s.completions_per_min,
-        &s.useful_completions_per_min,
-        &s.duplicate_completions_per_min,
-    ]
-}
-
-fn f64_series_mut(s: &mut Series) -> [&mut Vec<f64>; 3] {
-    [
-        &mut s.completions_per_min,
-        &mut s.useful_completions_per_min,
-        &mut s.duplicate_completions_per_min,
-    ]
 }
 
 /// Enum values by wire code (their declaration order, `as u8`), as a table
@@ -866,22 +814,21 @@ impl<'a> Reader<'a> {
     /// `0..n` know the column's length and check no index.
     #[inline]
     fn col32(&mut self, n: usize, what: &'static str) -> Result<&'a [[u8; 4]], WireError> {
-        let bytes = n.checked_mul(4).ok_or(WireError::Truncated {
-            what,
-            need: u64::MAX,
-            left: self.left(),
-        })?;
-        let (c, _) = self.take(bytes, what)?.as_chunks();
-        c.get(..n).ok_or(WireError::Truncated {
-            what,
-            need: bytes as u64,
-            left: self.left(),
-        })
+        self.col::<4>(n, what)
     }
 
     #[inline]
     fn col64(&mut self, n: usize, what: &'static str) -> Result<&'a [[u8; 8]], WireError> {
-        let bytes = n.checked_mul(8).ok_or(WireError::Truncated {
+        self.col::<8>(n, what)
+    }
+
+    #[inline]
+    fn col<const W: usize>(
+        &mut self,
+        n: usize,
+        what: &'static str,
+    ) -> Result<&'a [[u8; W]], WireError> {
+        let bytes = n.checked_mul(W).ok_or(WireError::Truncated {
             what,
             need: u64::MAX,
             left: self.left(),
