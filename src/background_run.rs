@@ -10,7 +10,8 @@ use std::rc::Rc;
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use lease_sim::wire::Decoding;
-use lease_sim::Scenario;
+use lease_sim::{Run, Scenario};
+use lease_view::IndexBuilder;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 use yew::prelude::*;
@@ -162,23 +163,43 @@ fn decode_step(
         match crate::timing::measure("lease:decode-run", || decoding.step()) {
             Ok(None) => decode_step(slot2, generation, dispatch, id, decoding),
             Ok(Some(run)) => {
-                let run = RunHandle::new(run);
-                let slot3 = slot2.clone();
-                then(&slot2, generation, move || {
-                    // The timeline's index, before the page renders with the run.
-                    crate::timing::measure("lease:index-run", || run.index());
-                    then(&slot3, generation, move || {
-                        crate::timing::measure("lease:show-run", || {
-                            dispatch.emit(Command::RunArrived(id, run))
-                        })
-                    });
-                });
+                let builder = IndexBuilder::new(&run);
+                index_step(slot2, generation, dispatch, id, run, builder);
             }
             Err(e) => dispatch.emit(Command::RunFailed(
                 id,
                 format!("the run came back from the background worker unreadable: {e}"),
             )),
         }
+    });
+}
+
+/// Deliveries indexed per task: a large run's index in several short steps.
+const INDEX_STEP: usize = 25_000;
+
+/// The timeline's index of the run, a stretch per task, then the page shows it.
+fn index_step(
+    slot: Rc<RefCell<Slot>>,
+    generation: u32,
+    dispatch: Callback<Command>,
+    id: u32,
+    run: Run,
+    mut builder: IndexBuilder,
+) {
+    let slot2 = slot.clone();
+    then(&slot, generation, move || {
+        let done = crate::timing::measure("lease:index-run", || builder.step(&run, INDEX_STEP));
+        if !done {
+            index_step(slot2, generation, dispatch, id, run, builder);
+            return;
+        }
+        let index = crate::timing::measure("lease:index-run", || builder.finish(&run));
+        let run = RunHandle::new(run).with_index(index);
+        then(&slot2, generation, move || {
+            crate::timing::measure("lease:show-run", || {
+                dispatch.emit(Command::RunArrived(id, run))
+            })
+        });
     });
 }
 

@@ -27,6 +27,12 @@ impl RunHandle {
             .get_or_init(|| Rc::new(RunIndex::new(&self.0)))
             .clone()
     }
+
+    /// Gives the run the index built for it beforehand, in steps.
+    pub fn with_index(self, index: RunIndex) -> Self {
+        let _ = self.1.set(Rc::new(index));
+        self
+    }
 }
 
 impl PartialEq for RunHandle {

@@ -79,99 +79,9 @@ pub struct RunIndex {
 
 impl RunIndex {
     pub fn new(run: &Run) -> Self {
-        // Trust the data over the header: a delivery on a worker or slot
-        // beyond the stated counts still gets a lane.
-        let workers = run
-            .deliveries
-            .iter()
-            .map(|d| d.worker + 1)
-            .chain(run.worker_marks.iter().map(|m| m.worker + 1))
-            .chain(std::iter::once(run.worker_count))
-            .max()
-            .unwrap_or(0);
-        let slots = run
-            .deliveries
-            .iter()
-            .filter_map(|d| d.slot.map(|s| s + 1))
-            .chain(std::iter::once(run.concurrency.max(1)))
-            .max()
-            .unwrap_or(1);
-        let per_lane = slots as usize + 1;
-        let mut rows = vec![RowIndex::default(); workers as usize * per_lane];
-        let mut order: Vec<DeliveryIx> = (0..run.deliveries.len() as DeliveryIx).collect();
-        order.sort_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
-        for ix in order {
-            let d = &run.deliveries[ix as usize];
-            let (start, end) = extent_of(d, run.end_ms);
-            let r = &mut rows[row_slot(row_of(d, slots), slots)];
-            let max = r.max_end.last().copied().unwrap_or(0).max(end);
-            r.items.push(ix);
-            r.starts.push(start);
-            r.ends.push(end);
-            r.max_end.push(max);
-            let bar = bar_of(d, run.end_ms);
-            let last = run
-                .messages
-                .get(d.message as usize)
-                .and_then(|m| m.deliveries.last())
-                == Some(&ix);
-            r.bins.push(Binnable {
-                bar_start: bar.start,
-                bar_end: bar.end,
-                expired_at: if d.lease_end == LeaseEnd::Expired {
-                    d.lease_ended_at
-                } else {
-                    u64::MAX
-                },
-                dead_at: match run.messages.get(d.message as usize).map(|m| m.fate) {
-                    Some(Fate::DeadLettered { at, .. }) if last => at,
-                    _ => u64::MAX,
-                },
-                message: d.message,
-                overlaps: d.overlaps.is_some() && d.started_at.is_some(),
-            });
-        }
-
-        let mut counts = vec![0u32; run.deliveries.len() + 1];
-        for m in &run.marks {
-            if let Some(c) = counts.get_mut(m.delivery as usize + 1) {
-                *c += 1;
-            }
-        }
-        for i in 1..counts.len() {
-            counts[i] += counts[i - 1];
-        }
-        let mut fill = counts.clone();
-        let mut mark_ixs = vec![0u32; run.marks.len()];
-        let mut placed = 0;
-        for (mi, m) in run.marks.iter().enumerate() {
-            if let Some(f) = fill.get_mut(m.delivery as usize) {
-                if (m.delivery as usize) < run.deliveries.len() {
-                    mark_ixs[*f as usize] = mi as u32;
-                    *f += 1;
-                    placed += 1;
-                }
-            }
-        }
-        mark_ixs.truncate(placed);
-
-        let mut next = vec![None; run.deliveries.len()];
-        for msg in &run.messages {
-            for w in msg.deliveries.windows(2) {
-                if let Some(n) = next.get_mut(w[0] as usize) {
-                    *n = Some(w[1]);
-                }
-            }
-        }
-        RunIndex {
-            workers,
-            slots,
-            rows,
-            mark_offsets: counts,
-            mark_ixs,
-            next,
-            end_ms: run.end_ms,
-        }
+        let mut b = IndexBuilder::new(run);
+        while !b.step(run, usize::MAX) {}
+        b.finish(run)
     }
 
     /// Deliveries in `row` drawn anywhere in `[t0, t1]`, in receive order.
@@ -265,6 +175,139 @@ fn row_slot(row: Row, slots: u32) -> usize {
     }
 }
 
+/// Building a `RunIndex` a stretch of deliveries at a time: the page builds
+/// a large run's index in several short tasks rather than one long one.
+pub struct IndexBuilder {
+    workers: u32,
+    slots: u32,
+    rows: Vec<RowIndex>,
+    order: Vec<DeliveryIx>,
+    at: usize,
+}
+
+impl IndexBuilder {
+    pub fn new(run: &Run) -> Self {
+        // Trust the data over the header: a delivery on a worker or slot
+        // beyond the stated counts still gets a lane.
+        let workers = run
+            .deliveries
+            .iter()
+            .map(|d| d.worker + 1)
+            .chain(run.worker_marks.iter().map(|m| m.worker + 1))
+            .chain(std::iter::once(run.worker_count))
+            .max()
+            .unwrap_or(0);
+        let slots = run
+            .deliveries
+            .iter()
+            .filter_map(|d| d.slot.map(|s| s + 1))
+            .chain(std::iter::once(run.concurrency.max(1)))
+            .max()
+            .unwrap_or(1);
+        let per_lane = slots as usize + 1;
+        let rows = vec![RowIndex::default(); workers as usize * per_lane];
+        let mut order: Vec<DeliveryIx> = (0..run.deliveries.len() as DeliveryIx).collect();
+        order.sort_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
+        IndexBuilder {
+            workers,
+            slots,
+            rows,
+            order,
+            at: 0,
+        }
+    }
+
+    /// Indexes up to `n` more deliveries; `true` once all are in.
+    pub fn step(&mut self, run: &Run, n: usize) -> bool {
+        let slots = self.slots;
+        let end = self.at.saturating_add(n).min(self.order.len());
+        for &ix in &self.order[self.at..end] {
+            let rows = &mut self.rows;
+            let d = &run.deliveries[ix as usize];
+            let (start, end) = extent_of(d, run.end_ms);
+            let r = &mut rows[row_slot(row_of(d, slots), slots)];
+            let max = r.max_end.last().copied().unwrap_or(0).max(end);
+            r.items.push(ix);
+            r.starts.push(start);
+            r.ends.push(end);
+            r.max_end.push(max);
+            let bar = bar_of(d, run.end_ms);
+            let last = run
+                .messages
+                .get(d.message as usize)
+                .and_then(|m| m.deliveries.last())
+                == Some(&ix);
+            r.bins.push(Binnable {
+                bar_start: bar.start,
+                bar_end: bar.end,
+                expired_at: if d.lease_end == LeaseEnd::Expired {
+                    d.lease_ended_at
+                } else {
+                    u64::MAX
+                },
+                dead_at: match run.messages.get(d.message as usize).map(|m| m.fate) {
+                    Some(Fate::DeadLettered { at, .. }) if last => at,
+                    _ => u64::MAX,
+                },
+                message: d.message,
+                overlaps: d.overlaps.is_some() && d.started_at.is_some(),
+            });
+        }
+        self.at = end;
+        self.at == self.order.len()
+    }
+
+    /// The marks and the redelivery links, once every delivery is in.
+    pub fn finish(self, run: &Run) -> RunIndex {
+        let IndexBuilder {
+            workers,
+            slots,
+            rows,
+            ..
+        } = self;
+        let mut counts = vec![0u32; run.deliveries.len() + 1];
+        for m in &run.marks {
+            if let Some(c) = counts.get_mut(m.delivery as usize + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..counts.len() {
+            counts[i] += counts[i - 1];
+        }
+        let mut fill = counts.clone();
+        let mut mark_ixs = vec![0u32; run.marks.len()];
+        let mut placed = 0;
+        for (mi, m) in run.marks.iter().enumerate() {
+            if let Some(f) = fill.get_mut(m.delivery as usize) {
+                if (m.delivery as usize) < run.deliveries.len() {
+                    mark_ixs[*f as usize] = mi as u32;
+                    *f += 1;
+                    placed += 1;
+                }
+            }
+        }
+        mark_ixs.truncate(placed);
+
+        let mut next = vec![None; run.deliveries.len()];
+        for msg in &run.messages {
+            for w in msg.deliveries.windows(2) {
+                if let Some(n) = next.get_mut(w[0] as usize) {
+                    *n = Some(w[1]);
+                }
+            }
+        }
+        RunIndex {
+            workers,
+            slots,
+            rows,
+            mark_offsets: counts,
+            mark_ixs,
+            next,
+            end_ms: run.end_ms,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,6 +325,22 @@ mod tests {
         assert_eq!(ix.visible(w0, 90_001, 200_000).count(), 0);
         assert_eq!(ix.next_of(0), Some(1));
         assert_eq!(ix.next_of(1), None);
+    }
+
+    #[test]
+    fn an_index_built_a_stretch_at_a_time_is_the_same_index() {
+        for run in [
+            fixture::ninety_second_message(),
+            fixture::many_short_runs_and_one_hung(1000),
+        ] {
+            let mut b = IndexBuilder::new(&run);
+            let mut steps = 1;
+            while !b.step(&run, 7) {
+                steps += 1;
+            }
+            assert!(steps > 1 || run.deliveries.len() <= 7);
+            assert_eq!(b.finish(&run), RunIndex::new(&run));
+        }
     }
 
     #[test]

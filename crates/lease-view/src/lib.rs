@@ -21,7 +21,7 @@ mod fixture;
 pub use density::{Column, Span, Strip};
 pub use format::{clock, duration};
 pub use hit::{hit_message_view, hit_worker_view};
-pub use index::{BinWindow, RunIndex};
+pub use index::{BinWindow, IndexBuilder, RunIndex};
 pub use lanes::{bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes};
 pub use outages::{Outage, Outages};
 pub use scale::{TimeScale, MIN_SPAN_MS};
