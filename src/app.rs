@@ -129,20 +129,32 @@ impl State {
             }
         };
         if route == crate::budget::Route::Worker {
-            self.pending = Some(PendingRun {
-                id: next_job_id(),
-                scenario: self.scenario.clone(),
-                messages: lease_sim::estimate(&self.scenario).messages,
-                progress: None,
-            });
-            self.error = None;
-            return;
+            return self.send_to_worker();
         }
+        let tried = crate::timing::measure("lease:simulate", || {
+            crate::budget::try_on_page(&self.scenario, &crate::timing::now_ms)
+        });
+        let run = match tried {
+            crate::budget::Tried::Outgrew => return self.send_to_worker(),
+            crate::budget::Tried::Done(run) => *run,
+        };
         self.pending = None;
-        match simulate(&self.scenario, &crate::budget::options()) {
+        match run {
             Ok(run) => self.install(RunHandle::new(run)),
             Err(e) => self.error = Some(e.to_string()),
         }
+    }
+
+    /// Hand the scenario to the background worker; a run already under way
+    /// there is replaced.
+    fn send_to_worker(&mut self) {
+        self.pending = Some(PendingRun {
+            id: next_job_id(),
+            scenario: self.scenario.clone(),
+            messages: lease_sim::estimate(&self.scenario).messages,
+            progress: None,
+        });
+        self.error = None;
     }
 
     /// Show a finished run: computed here or arrived from the worker.
@@ -177,7 +189,7 @@ impl State {
             self.error = Some(format!("side B: {why}"));
             return;
         }
-        match simulate(&b, &crate::budget::options()) {
+        match simulate(&b, &crate::budget::options_side_b()) {
             Ok(run) => {
                 self.run_b = Some(RunHandle::new(run));
                 self.error = None;

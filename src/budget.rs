@@ -1,18 +1,39 @@
 //! Where the page computes a run. Every slider move re-simulates: a run the
-//! engine's estimate calls small is computed at once on the page's own
-//! thread, so the picture follows the hand; a larger one goes to the
-//! background worker (`run_job.rs`), with a progress bar and cancel, so that
-//! the page never stops answering; one past the engine's limits is refused up
-//! front, with what to reduce.
+//! engine's estimate calls small is tried at once on the page's own thread,
+//! so the picture follows the hand; one that outgrows what a frame can hold
+//! there, or that the estimate already calls large, goes to the background
+//! worker (`run_job.rs`), with a progress bar and cancel, so that the page
+//! never stops answering; one past the engine's limits is refused up front,
+//! with what to reduce.
 
 use lease_sim::validate::{thousands, MAX_EVENTS, MAX_MESSAGES};
-use lease_sim::{estimate, Options, Scenario};
+use std::ops::ControlFlow;
 
-/// Log entries, by the engine's upper-bound estimate, that the page still
-/// computes on its own thread. The estimate is pessimistic (three to five
-/// times the events a shipped scenario logs), so a run at this bound takes a
-/// few tens of ms in the page's wasm; every shipped scenario is under it.
+use lease_sim::{estimate, simulate_with_progress, Options, Run, Scenario, SimError};
+
+/// Log entries, by the engine's upper-bound estimate, past which a run goes
+/// straight to the worker. The estimate is pessimistic (one to thirteen times
+/// the events a shipped scenario logs), so below it a run is only tried here:
+/// see `PAGE_TRY_EVENTS`. Every shipped scenario is under it.
 pub const PAGE_SYNC_EVENTS: u64 = 150_000;
+
+/// Log entries a run may actually reach on the page's thread before the page
+/// gives up and hands it to the worker; the largest shipped scenario logs
+/// about 23,000.
+pub const PAGE_TRY_EVENTS: u64 = 30_000;
+
+/// How long a try may hold the page's thread before the page hands the run
+/// to the worker, whatever its count: the page's wasm is built for size, runs
+/// at one to three million events a second depending on the scenario and the
+/// machine, and the paint after the run needs the rest of a 50 ms task.
+pub const PAGE_TRY_MS: f64 = 20.0;
+
+/// Log entries between two looks at the clock during a try: a few ms of work.
+const TRY_PROGRESS_EVERY: u64 = 2_048;
+
+/// Log entries side B of a comparison may reach: B is always computed on the
+/// page's thread, and is stopped (and says so) past this.
+const SIDE_B_EVENTS: u64 = PAGE_SYNC_EVENTS * 4;
 
 /// Messages a run may have at most (backlog plus expected arrivals): the
 /// engine's own limit, in the worker as on the command line.
@@ -20,23 +41,67 @@ pub const PAGE_MAX_MESSAGES: u64 = MAX_MESSAGES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
-    /// Small: simulate now, on the page's thread.
+    /// Small: try now, on the page's thread (`outgrew_page` says if the
+    /// worker must take it after all).
     Page,
     /// Large: simulate in the background worker.
     Worker,
 }
 
-/// How the page runs a scenario on its own thread: with a cap on the log, so
-/// that a run the estimate let through can never grow past what a frame can
-/// hold (the engine then stops it and says so in `Run::stopped`).
+/// How the page tries a scenario on its own thread: with a cap on the log,
+/// so that a run the estimate let through stops before it holds the page.
 pub fn options() -> Options {
     Options {
-        max_events: Some(PAGE_SYNC_EVENTS * 4),
+        max_events: Some(PAGE_TRY_EVENTS),
+        progress_every: Some(TRY_PROGRESS_EVERY),
         ..Options::default()
     }
 }
 
-/// Where `s` runs; `Err` says, in a sentence, why it cannot and what to change.
+/// What came of trying a run on the page's thread.
+pub enum Tried {
+    /// It finished (or failed, or stopped on its own) within the try.
+    Done(Box<Result<Run, SimError>>),
+    /// It outgrew the try: the worker computes it whole.
+    Outgrew,
+}
+
+/// Runs `s` on the page's thread within `PAGE_TRY_EVENTS` and `PAGE_TRY_MS`
+/// of `clock` (milliseconds).
+pub fn try_on_page(s: &Scenario, clock: &dyn Fn() -> f64) -> Tried {
+    let started = clock();
+    let mut late = false;
+    let run = simulate_with_progress(s, &options(), &mut |_| {
+        late = clock() - started > PAGE_TRY_MS;
+        if late {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    match run {
+        Ok(run) if late || outgrew_page(s, &run) => Tried::Outgrew,
+        done => Tried::Done(Box::new(done)),
+    }
+}
+
+/// How the page runs side B of a comparison, which has no worker to go to.
+pub fn options_side_b() -> Options {
+    Options {
+        max_events: Some(SIDE_B_EVENTS),
+        ..Options::default()
+    }
+}
+
+/// Whether a run tried with `options()` stopped at the page's cap rather
+/// than finishing: then the worker computes it whole. A run that stops on its
+/// own (past its estimate, say) stops the same way in the worker, so it is
+/// shown as it is.
+fn outgrew_page(s: &Scenario, run: &Run) -> bool {
+    run.stopped().is_some() && estimate(s).events > PAGE_TRY_EVENTS
+}
+
+/// Where `s` is tried first; `Err` says, in a sentence, why it cannot and what to change.
 pub fn route(s: &Scenario) -> Result<Route, String> {
     let e = estimate(s);
     if e.messages > PAGE_MAX_MESSAGES {
@@ -91,6 +156,88 @@ mod tests {
             assert_eq!(route(&s.scenario), Ok(Route::Page), "{}", s.name);
             assert_eq!(fits_side_b(&s.scenario), Ok(()), "{}", s.name);
         }
+    }
+
+    /// A clock that never moves: only the count of events limits a try.
+    fn frozen() -> f64 {
+        0.0
+    }
+
+    fn outgrew(t: &Tried) -> bool {
+        matches!(t, Tried::Outgrew)
+    }
+
+    #[test]
+    fn every_shipped_scenario_finishes_within_the_pages_try() {
+        for s in lease_sim::shipped::all() {
+            match try_on_page(&s.scenario, &frozen) {
+                Tried::Done(done) => {
+                    let run = done.unwrap_or_else(|e| panic!("{}: {e}", s.name));
+                    assert_eq!(run.stopped(), None, "{}", s.name);
+                }
+                Tried::Outgrew => panic!("{} outgrew the page's try", s.name),
+            }
+        }
+    }
+
+    /// Small by the estimate, about 72,000 events: too many for one task.
+    fn twelve_thousand_waiting() -> Scenario {
+        let mut s = lease_sim::shipped::find("sub-second-work")
+            .unwrap()
+            .scenario;
+        s.arrivals.backlog = 12_000;
+        s.arrivals.rate_per_s = 0.0;
+        s.workers.count = 100;
+        s.workers.concurrency = 10;
+        s.duration_ms = 15 * 60_000;
+        s.broker.visibility_timeout_ms = Some(3_600_000);
+        s
+    }
+
+    #[test]
+    fn a_run_past_the_pages_count_goes_to_the_worker() {
+        let s = twelve_thousand_waiting();
+        assert_eq!(route(&s), Ok(Route::Page));
+        assert!(outgrew(&try_on_page(&s, &frozen)));
+        // The page's try stops at the cap (one step may log a few entries past it).
+        let tried = lease_sim::simulate(&s, &options()).unwrap();
+        assert!(outgrew_page(&s, &tried));
+        let logged = tried.events.len() as u64;
+        assert!(
+            (PAGE_TRY_EVENTS..PAGE_TRY_EVENTS + 100).contains(&logged),
+            "{logged}"
+        );
+        // The worker's run of it (no page cap) is whole.
+        let whole = lease_sim::simulate(&s, &Options::default()).unwrap();
+        assert_eq!(whole.stopped(), None);
+        assert!(whole.events.len() as u64 > PAGE_TRY_EVENTS);
+    }
+
+    #[test]
+    fn a_run_past_the_pages_time_goes_to_the_worker() {
+        // A shipped scenario well within the count, on a clock that has
+        // moved past the try's time at the first look.
+        let s = lease_sim::shipped::find("clip-surge-smaller-steps")
+            .unwrap()
+            .scenario;
+        let looks = std::cell::Cell::new(0.0);
+        let slow = || {
+            looks.set(looks.get() + PAGE_TRY_MS);
+            looks.get()
+        };
+        assert!(outgrew(&try_on_page(&s, &slow)));
+        assert!(!outgrew(&try_on_page(&s, &frozen)));
+    }
+
+    #[test]
+    fn a_run_stopped_by_its_own_estimate_is_not_handed_over() {
+        // The same stop would happen in the worker: show it here, as it is.
+        let mut s = Scenario::default();
+        s.arrivals.backlog = 10;
+        let mut run = lease_sim::simulate(&s, &options()).unwrap();
+        assert!(estimate(&s).events <= PAGE_TRY_EVENTS);
+        run.report.stopped = Some("stopped by its estimate".into());
+        assert!(!outgrew_page(&s, &run));
     }
 
     #[test]

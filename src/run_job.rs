@@ -114,6 +114,8 @@ pub fn run(
                 elapsed_ms: now - started,
             });
         }
+        // The page stops a run here by ending the worker.
+        std::ops::ControlFlow::Continue(())
     });
     let mut run = match simulated {
         Ok(run) => run,

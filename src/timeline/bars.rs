@@ -2,8 +2,9 @@
 //! wide enough to carry its marks, a zoom level shows thousands of bars a
 //! few pixels wide; painted one by one (a colour string, a fill, glyphs for
 //! every heartbeat and ack) they cost a quarter of a second per frame on a
-//! 100k-run timeline. Here they are batched by hue: at that width a hue
-//! rounded to one of 24 reads the same, and a batch is one fill. What went
+//! 100k-run timeline. Here they are batched by hue: a hue rounded to one of
+//! 24 reads the same, and a batch is one fill (wide bars are filled by hue
+//! too, so that a message keeps its colour at every zoom). What went
 //! wrong stays visible: an overlapping run is filled red, an expiry is an
 //! orange tick, and a rejected call or a duplicate commit a red dot where
 //! its glyph would be (the glyphs cost a path each and would not fit).
@@ -19,29 +20,58 @@ use super::strip::fill_all;
 pub const DETAIL_PX: f64 = 12.0;
 const HUES: usize = 24;
 
-type Rect = (f64, f64, f64, f64);
+pub type Rect = (f64, f64, f64, f64);
 
-pub struct NarrowBars {
-    /// Per hue: run bars, lease bands, and bars of runs that never started.
+/// Run bars, lease bands and bars of runs that never started, by hue: each
+/// batch is one fill. Wide runs are batched the same way (`draw.rs`), so a
+/// message keeps its colour at every zoom.
+pub struct Fills {
     solid: Vec<Vec<Rect>>,
     band: Vec<Vec<Rect>>,
     waiting: Vec<Vec<Rect>>,
-    overlaps: Vec<Rect>,
-    expiries: Vec<Rect>,
-    rejected: Vec<Rect>,
 }
 
-impl Default for NarrowBars {
+impl Default for Fills {
     fn default() -> Self {
-        NarrowBars {
+        Fills {
             solid: vec![Vec::new(); HUES],
             band: vec![Vec::new(); HUES],
             waiting: vec![Vec::new(); HUES],
-            overlaps: Vec::new(),
-            expiries: Vec::new(),
-            rejected: Vec::new(),
         }
     }
+}
+
+impl Fills {
+    pub fn band(&mut self, message: u32, dark: bool, r: Rect) {
+        self.band[hue_of(message, dark)].push(r);
+    }
+    pub fn solid(&mut self, message: u32, dark: bool, r: Rect) {
+        self.solid[hue_of(message, dark)].push(r);
+    }
+    pub fn waiting(&mut self, message: u32, dark: bool, r: Rect) {
+        self.waiting[hue_of(message, dark)].push(r);
+    }
+
+    /// Bands, then the bars over them.
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
+        for (hue, rects) in self.band.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 0.45), rects);
+        }
+        for (hue, rects) in self.waiting.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 0.35), rects);
+        }
+        for (hue, rects) in self.solid.iter().enumerate() {
+            fill_all(ctx, &colour(hue, dark, 1.0), rects);
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct NarrowBars {
+    fills: Fills,
+    overlaps: Vec<Rect>,
+    expiries: Vec<Rect>,
+    rejected: Vec<Rect>,
 }
 
 impl NarrowBars {
@@ -64,7 +94,6 @@ impl NarrowBars {
         if x1 - x0 >= DETAIL_PX || f.highlight == Some(d.message) {
             return false;
         }
-        let hue = hue_of(d.message, f.dark);
         let buffered = matches!(row, Row::Buffer { .. });
         let band_h = if buffered {
             h
@@ -74,7 +103,8 @@ impl NarrowBars {
         if !buffered {
             let lx0 = f.x(d.received_at);
             let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
-            self.band[hue].push((lx0, y + h - band_h - 1.0, lx1 - lx0, band_h));
+            let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
+            self.fills.band(d.message, f.dark, band);
         }
         let (by, bh) = if buffered {
             (y, h - 1.0)
@@ -83,9 +113,9 @@ impl NarrowBars {
         };
         let r = (x0, by, x1 - x0, bh);
         if bar.buffered {
-            self.waiting[hue].push(r);
+            self.fills.waiting(d.message, f.dark, r);
         } else {
-            self.solid[hue].push(r);
+            self.fills.solid(d.message, f.dark, r);
             if !f.faded(d.message) {
                 drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
             }
@@ -106,15 +136,7 @@ impl NarrowBars {
 
     /// Bands and bars, under the fully painted ones.
     pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
-        for (hue, rects) in self.band.iter().enumerate() {
-            fill_all(ctx, &colour(hue, dark, 0.45), rects);
-        }
-        for (hue, rects) in self.waiting.iter().enumerate() {
-            fill_all(ctx, &colour(hue, dark, 0.35), rects);
-        }
-        for (hue, rects) in self.solid.iter().enumerate() {
-            fill_all(ctx, &colour(hue, dark, 1.0), rects);
-        }
+        self.fills.paint(ctx, dark);
     }
 
     /// Overlaps and expiries, over every bar.
@@ -150,13 +172,13 @@ fn grown(rects: &[Rect]) -> Vec<Rect> {
 }
 
 /// The message's hue, rounded to one of `HUES` along `message_hsl`'s range.
-fn hue_of(message: u32, dark: bool) -> usize {
+pub fn hue_of(message: u32, dark: bool) -> usize {
     let (h, _, _) = message_hsl(message, dark);
     let frac = ((h - 35.0) / 290.0).clamp(0.0, 1.0);
     (frac * (HUES - 1) as f64).round() as usize
 }
 
-fn colour(hue: usize, dark: bool, a: f64) -> String {
+pub fn colour(hue: usize, dark: bool, a: f64) -> String {
     let (_, s, l) = message_hsl(0, dark);
     let h = 35.0 + hue as f64 / (HUES - 1) as f64 * 290.0;
     format!("hsla({h:.1},{s}%,{l}%,{a})")

@@ -11,7 +11,8 @@ use lease_view::{
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::bars::NarrowBars;
+use super::bars::{Fills, NarrowBars};
+use super::glyphs::Layer;
 use super::strip::Batches;
 use super::TimelineView;
 
@@ -22,6 +23,8 @@ pub const GUTTER_PX: f64 = 72.0;
 /// Above this many runs in view, redelivery arrows and connectors are drawn
 /// only for the highlighted message: beyond it they are a grey fog.
 const LINK_LIMIT: u32 = 1500;
+/// Opacity of the runs of other messages while one is highlighted.
+const FADED: f64 = 0.22;
 
 /// Colours, light and dark (prefers-color-scheme). Red is reserved for what
 /// went wrong: overlapping runs, rejected calls, crashes.
@@ -270,10 +273,21 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     ctx.set_global_alpha(if f.highlight.is_some() { 0.22 } else { 1.0 });
     narrow.paint_bars(ctx, f.dark);
     ctx.set_global_alpha(1.0);
+    // Glyphs as they are, and faded while another message is highlighted.
+    let mut fills = [Fills::default(), Fills::default()];
+    let mut glyphs = [Layer::default(), Layer::default()];
     for &(ix, row, y, h) in &full {
         let d = &run.deliveries[ix as usize];
-        paint_delivery(ctx, f, ix, d, row, y, h, &mut drawn);
+        let faded = usize::from(f.faded(d.message));
+        let (fill, layer) = (&mut fills[faded], &mut glyphs[faded]);
+        paint_delivery(f, ix, d, row, y, h, fill, layer, &mut drawn);
     }
+    ctx.set_global_alpha(FADED);
+    fills[1].paint(ctx, f.dark);
+    ctx.set_global_alpha(1.0);
+    fills[0].paint(ctx, f.dark);
+    glyphs[1].paint(ctx, p, FADED);
+    glyphs[0].paint(ctx, p, 1.0);
     ctx.set_global_alpha(faded);
     narrow.paint_marks(ctx, p);
     strips.paint_marks(ctx, p);
@@ -315,22 +329,20 @@ fn dead_lettered_at(f: &Frame, ix: u32, d: &Delivery) -> Option<u64> {
     }
 }
 
-/// The lease band, the run bar, the overlap outline and the marks of one delivery.
+/// The lease band, the run bar, the outline and the marks of one delivery,
+/// into the batches they are painted in with all the others.
 #[allow(clippy::too_many_arguments)]
 fn paint_delivery(
-    ctx: &CanvasRenderingContext2d,
     f: &Frame,
     ix: u32,
     d: &Delivery,
     row: Row,
     y: f64,
     h: f64,
+    fills: &mut Fills,
+    layer: &mut Layer,
     drawn: &mut Drawn,
 ) {
-    let p = f.pal();
-    let faded = f.faded(d.message);
-    let lit = f.highlight == Some(d.message);
-    let alpha = if faded { 0.22 } else { 1.0 };
     let bar = bar_of(d, f.run.end_ms);
     let buffered = matches!(row, Row::Buffer { .. });
 
@@ -343,10 +355,9 @@ fn paint_delivery(
     } else {
         (h * 0.18).clamp(2.0, 4.0)
     };
-    let band_y = y + h - band_h - 1.0;
     if !buffered {
-        ctx.set_fill_style_str(&hsla(d.message, f.dark, 0.45 * alpha));
-        ctx.fill_rect(lx0, band_y, lx1 - lx0, band_h);
+        let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
+        fills.band(d.message, f.dark, band);
     }
 
     let x0 = f.x(bar.start);
@@ -356,65 +367,37 @@ fn paint_delivery(
     } else {
         (y + 2.0, (h - band_h - 4.0).max(2.0))
     };
+    let r = (x0, by, x1 - x0, bh);
     if bar.buffered {
         // Leased but never started: faded with a dashed outline.
-        ctx.set_fill_style_str(&hsla(d.message, f.dark, 0.35 * alpha));
-        ctx.fill_rect(x0, by, x1 - x0, bh);
+        fills.waiting(d.message, f.dark, r);
         if x1 - x0 > 6.0 && bh > 3.0 {
-            ctx.set_stroke_style_str(&hsla(d.message, f.dark, 0.9 * alpha));
-            ctx.set_line_width(1.0);
-            dash(ctx, &[2.0, 2.0]);
-            ctx.stroke_rect(x0 + 0.5, by + 0.5, x1 - x0 - 1.0, bh - 1.0);
-            dash(ctx, &[]);
+            layer.waiting.push((r, hsla(d.message, f.dark, 0.9)));
         }
     } else {
-        ctx.set_fill_style_str(&hsla(d.message, f.dark, alpha));
-        ctx.fill_rect(x0, by, x1 - x0, bh);
-        if !faded {
+        fills.solid(d.message, f.dark, r);
+        if !f.faded(d.message) {
             drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
         }
     }
-    if lit {
-        ctx.set_stroke_style_str(p.text);
-        ctx.set_line_width(1.5);
-        ctx.stroke_rect(x0 - 0.75, by - 0.75, x1 - x0 + 1.5, bh + 1.5);
+    if f.highlight == Some(d.message) {
+        layer.lit.push(r);
     }
     // An overlapping run cannot be missed: a red outline and a red flag at its start.
     if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
-        ctx.set_stroke_style_str(p.bad);
-        ctx.set_line_width(2.0);
-        ctx.set_global_alpha(alpha.max(0.5));
-        ctx.stroke_rect(x0 + 1.0, by + 1.0, (x1 - x0 - 2.0).max(1.0), bh - 2.0);
-        ctx.set_fill_style_str(p.bad);
-        ctx.begin_path();
-        ctx.move_to(x0, by - 1.0);
-        ctx.line_to(x0 + 7.0, by - 1.0);
-        ctx.line_to(x0, by + 6.0);
-        ctx.close_path();
-        ctx.fill();
-        ctx.set_global_alpha(1.0);
+        layer.overlaps.push((x0, by, x1 - x0, bh));
     }
     // The expiry: a tick across the row where the lease ran out.
     if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
-        let ex = f.x(d.lease_ended_at).round() + 0.5;
-        ctx.set_global_alpha(alpha);
-        ctx.set_stroke_style_str(p.expiry);
-        ctx.set_line_width(2.0);
-        line(ctx, ex, y, ex, y + h);
-        ctx.set_fill_style_str(p.expiry);
-        ctx.begin_path();
-        ctx.move_to(ex - 4.0, y);
-        ctx.line_to(ex + 4.0, y);
-        ctx.line_to(ex, y + 5.0);
-        ctx.close_path();
-        ctx.fill();
-        ctx.set_global_alpha(1.0);
+        layer
+            .expiries
+            .push((f.x(d.lease_ended_at).round() + 0.5, y, h));
     }
 
     // Marks: heartbeats along the top edge, commit and ack at the middle.
     let mid = by + bh / 2.0;
+    let glyph_r = (bh / 2.0).clamp(3.0, 5.0);
     let mut last_x = [f64::NEG_INFINITY; 7];
-    ctx.set_global_alpha(alpha);
     for &mi in f.index.marks_of(ix) {
         let Some(m) = f.run.marks.get(mi as usize) else {
             continue;
@@ -432,40 +415,22 @@ fn paint_delivery(
         }
         last_x[k] = x;
         match m.kind {
-            MarkKind::ExtendOk => {
-                ctx.set_stroke_style_str(p.text);
-                ctx.set_line_width(1.0);
-                line(ctx, x.round() + 0.5, by - 2.0, x.round() + 0.5, by + 3.0);
-            }
-            MarkKind::ExtendRejected => cross(ctx, x, by + 1.0, 3.0, p.bad, 1.5),
-            MarkKind::AckOk => check(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0), p.ok),
-            MarkKind::AckRejected => {
-                cross(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0) + 1.0, p.halo, 4.0);
-                cross(ctx, x, mid, (bh / 2.0).clamp(3.0, 5.0), p.bad, 2.0);
-            }
-            MarkKind::Release | MarkKind::ReleaseRejected => {
-                let c = if m.kind == MarkKind::Release {
-                    p.muted
-                } else {
-                    p.bad
-                };
-                ctx.set_stroke_style_str(c);
-                ctx.set_line_width(1.5);
-                ctx.begin_path();
-                let _ = ctx.arc(x, mid, 3.0, 0.0, std::f64::consts::TAU);
-                ctx.stroke();
-            }
+            MarkKind::ExtendOk => layer.heartbeats.push((x, by - 2.0, by + 3.0)),
+            MarkKind::ExtendRejected => layer.rejected_heartbeats.push((x, by + 1.0, 3.0)),
+            MarkKind::AckOk => layer.acks.push((x, mid, glyph_r)),
+            MarkKind::AckRejected => layer.rejected_acks.push((x, mid, glyph_r)),
+            MarkKind::Release => layer.releases[0].push((x, mid)),
+            MarkKind::ReleaseRejected => layer.releases[1].push((x, mid)),
             MarkKind::Commit => {
-                let c = match d.effect {
-                    Effect::Applied => p.text,
-                    Effect::Duplicate | Effect::LostUpdate => p.bad,
-                    Effect::FenceRejected | Effect::NoCommit => p.muted,
+                let kind = match d.effect {
+                    Effect::Applied => 0,
+                    Effect::Duplicate | Effect::LostUpdate => 1,
+                    Effect::FenceRejected | Effect::NoCommit => 2,
                 };
-                diamond(ctx, x, mid, 3.5, c, p.halo);
+                layer.commits[kind].push((x, mid));
             }
         }
     }
-    ctx.set_global_alpha(1.0);
 }
 
 /// A redelivery arrow from an expiry or release to the next delivery, and
@@ -870,47 +835,12 @@ fn line(ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, x1: f64, y1: f64) {
     ctx.stroke();
 }
 
-fn dash(ctx: &CanvasRenderingContext2d, segments: &[f64]) {
+pub(super) fn dash(ctx: &CanvasRenderingContext2d, segments: &[f64]) {
     let arr = js_sys::Array::new();
     for s in segments {
         arr.push(&JsValue::from_f64(*s));
     }
     let _ = ctx.set_line_dash(&arr);
-}
-
-fn cross(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, colour: &str, width: f64) {
-    ctx.set_stroke_style_str(colour);
-    ctx.set_line_width(width);
-    ctx.begin_path();
-    ctx.move_to(x - r, y - r);
-    ctx.line_to(x + r, y + r);
-    ctx.move_to(x + r, y - r);
-    ctx.line_to(x - r, y + r);
-    ctx.stroke();
-}
-
-fn check(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, colour: &str) {
-    ctx.set_stroke_style_str(colour);
-    ctx.set_line_width(2.0);
-    ctx.begin_path();
-    ctx.move_to(x - r, y);
-    ctx.line_to(x - r / 3.0, y + r * 0.7);
-    ctx.line_to(x + r, y - r * 0.8);
-    ctx.stroke();
-}
-
-fn diamond(ctx: &CanvasRenderingContext2d, x: f64, y: f64, r: f64, fill: &str, halo: &str) {
-    ctx.begin_path();
-    ctx.move_to(x, y - r);
-    ctx.line_to(x + r, y);
-    ctx.line_to(x, y + r);
-    ctx.line_to(x - r, y);
-    ctx.close_path();
-    ctx.set_fill_style_str(fill);
-    ctx.fill();
-    ctx.set_stroke_style_str(halo);
-    ctx.set_line_width(1.0);
-    ctx.stroke();
 }
 
 fn arrow_head(ctx: &CanvasRenderingContext2d, x: f64, y: f64, fx: f64, fy: f64, colour: &str) {

@@ -8,6 +8,7 @@
 mod bars;
 mod details;
 mod draw;
+mod glyphs;
 mod hover;
 mod input;
 mod strip;
@@ -572,6 +573,10 @@ impl Timeline {
     /// Paints one frame; true when the canvas's height changed (or the
     /// density strip came or went) and the view must re-render to keep it.
     fn paint(&mut self, ctx: &Context<Self>) -> bool {
+        crate::timing::measure("lease:paint", || self.paint_now(ctx))
+    }
+
+    fn paint_now(&mut self, ctx: &Context<Self>) -> bool {
         let Some(canvas) = self.canvas.cast::<HtmlCanvasElement>() else {
             return false;
         };

@@ -88,3 +88,30 @@ test('a newer setting replaces the large run under way', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a run the page tries and outgrows is finished whole in the worker', async () => {
+  // Small by the estimate (so tried on the page), but about 72,000 events:
+  // the page stops at its cap and the worker computes the whole run.
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  const t0 = await page.evaluate(() => performance.now());
+  await openLink(page, 'scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&timeout=1h&seed=1');
+  await page.waitForFunction(
+    () => Number((document.querySelector('#total-delivered')?.innerText || '').replace(/\D/g, '')) >= 12000,
+    null,
+    { timeout: 60000 },
+  );
+  // Tried on the page, then taken from the worker.
+  const steps = await page.evaluate(
+    (t0) => performance.getEntriesByType('measure').filter((m) => m.startTime >= t0).map((m) => m.name),
+    t0,
+  );
+  assert.ok(steps.includes('lease:simulate'), steps.join(' '));
+  assert.ok(steps.includes('lease:copy-run'), steps.join(' '));
+  // Whole: not stopped at the page's cap, and not summarised either.
+  assert.equal(await page.locator('#run-stopped').count(), 0);
+  assert.equal(await page.locator('#run-summarised').count(), 0);
+  assert.equal(await page.locator('#run-progress').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -53,6 +53,10 @@ pub struct Options {
     /// run: the report, the deliveries and the messages are those of the
     /// whole run, only the raw log is a prefix.
     pub keep_events: Option<u64>,
+    /// Log entries between two progress reports of `simulate_with_progress`
+    /// (`engine::PROGRESS_EVERY` if unset): the page asks often, so that it
+    /// can stop a run that holds its thread too long.
+    pub progress_every: Option<u64>,
 }
 
 /// Why a scenario cannot run. Every message names the field, the value and

@@ -5,6 +5,8 @@ mod random;
 mod summary_check;
 
 use lease_sim::run::Run;
+use std::ops::ControlFlow;
+
 use lease_sim::{
     bench_scenarios, shipped, simulate, simulate_with_progress, wire, Options, Progress,
     SummaryLimits,
@@ -67,7 +69,11 @@ fn the_work_budget_counts_entries_the_cap_did_not_store() {
 fn progress_is_monotone_and_ends_at_the_end() {
     let s = bench_scenarios::hundred_thousand();
     let mut seen: Vec<Progress> = Vec::new();
-    let run = simulate_with_progress(&s, &Options::default(), &mut |p| seen.push(p)).unwrap();
+    let run = simulate_with_progress(&s, &Options::default(), &mut |p| {
+        seen.push(p);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     let total = run.events.total();
     assert!(seen.len() as u64 >= total / lease_sim::engine::PROGRESS_EVERY);
     assert!(seen
@@ -87,7 +93,11 @@ fn progress_is_monotone_and_ends_at_the_end() {
 fn a_small_run_reports_progress_once() {
     let s = &shipped::all()[0].scenario;
     let mut seen = Vec::new();
-    let run = simulate_with_progress(s, &Options::default(), &mut |p| seen.push(p)).unwrap();
+    let run = simulate_with_progress(s, &Options::default(), &mut |p| {
+        seen.push(p);
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     assert_eq!(
         seen,
         vec![Progress {
@@ -264,4 +274,46 @@ fn a_backlog_keeps_only_the_messages_its_kept_deliveries_name() {
     )
     .unwrap();
     assert!(none.messages.is_empty());
+}
+
+#[test]
+fn a_caller_that_stops_the_run_gets_the_run_so_far() {
+    let s = bench_scenarios::hundred_thousand();
+    let options = Options {
+        progress_every: Some(1_000),
+        ..Options::default()
+    };
+    let mut seen = Vec::new();
+    let cut = simulate_with_progress(&s, &options, &mut |p| {
+        seen.push(p.events);
+        if seen.len() == 5 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    })
+    .unwrap();
+    // Asked about every thousand entries (the backlog's arrivals are logged
+    // before the first report), stopped at the fifth report.
+    assert_eq!(seen.len(), 6, "five reports, then the final one");
+    assert!(
+        seen[1..5]
+            .windows(2)
+            .all(|w| (1_000..1_010).contains(&(w[1] - w[0]))),
+        "{seen:?}"
+    );
+    let logged = cut.report.totals.events;
+    assert_eq!(logged, seen[4]);
+    let why = cut.stopped().expect("a stopped run says so");
+    assert!(why.contains("the caller stopped it"), "{why}");
+    // What was run is the start of the whole run, entry for entry.
+    let whole = simulate(&s, &Options::default()).unwrap();
+    assert!(whole.stopped().is_none());
+    assert!(whole.report.totals.events > logged);
+    let n = cut.events.len();
+    assert!(n > 0);
+    assert_eq!(
+        (0..n).map(|i| cut.events.get(i)).collect::<Vec<_>>(),
+        (0..n).map(|i| whole.events.get(i)).collect::<Vec<_>>()
+    );
 }

@@ -11,6 +11,7 @@ mod record;
 mod worker;
 
 use std::collections::VecDeque;
+use std::ops::ControlFlow;
 
 use crate::arrivals::ArrivalProcess;
 use crate::clock::{Call, Clock, Ev, Reply};
@@ -168,6 +169,8 @@ pub(crate) struct Sim<'a> {
     pub in_transit: u64,
     pub handlers_alive: u64,
     pub budget: Budget,
+    /// Log entries between two progress reports.
+    pub progress_every: u64,
     /// Clock events dispatched so far (logged or not).
     pub steps: u64,
     /// Why the run was stopped early (`Report::stopped`).
@@ -235,16 +238,19 @@ pub struct Progress {
 pub const PROGRESS_EVERY: u64 = 1 << 16;
 
 pub fn simulate(scenario: &Scenario, options: &Options) -> Result<Run, SimError> {
-    simulate_with_progress(scenario, options, &mut |_| {})
+    simulate_with_progress(scenario, options, &mut |_| ControlFlow::Continue(()))
 }
 
 /// `simulate`, calling `on_progress` about every `PROGRESS_EVERY` log
-/// entries and once at the end (then `now_ms == end_ms == Run::end_ms`).
-/// The page's Web Worker posts these to draw a progress bar.
+/// entries (`Options::progress_every`) and once at the end (then
+/// `now_ms == end_ms == Run::end_ms`). The page's Web Worker posts these to
+/// draw a progress bar; the page itself stops a run it tries on its own
+/// thread once it has taken too long (`ControlFlow::Break`), and the run so
+/// far comes back with `Run::stopped` saying so.
 pub fn simulate_with_progress(
     scenario: &Scenario,
     options: &Options,
-    on_progress: &mut dyn FnMut(Progress),
+    on_progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
 ) -> Result<Run, SimError> {
     crate::validate::validate(scenario)?;
     let end = options
@@ -252,7 +258,8 @@ pub fn simulate_with_progress(
         .map_or(scenario.duration_ms, |u| u.min(scenario.duration_ms));
     let mut sim = Sim::new(scenario, end, options);
     sim.run(on_progress)?;
-    on_progress(Progress {
+    // The run is over: what the last report asks no longer matters.
+    let _ = on_progress(Progress {
         now_ms: sim.end,
         end_ms: sim.end,
         events: sim.logged,
@@ -324,6 +331,7 @@ impl<'a> Sim<'a> {
             in_transit: 0,
             handlers_alive: 0,
             budget: Budget::new(scenario, end, options.max_events),
+            progress_every: options.progress_every.unwrap_or(PROGRESS_EVERY).max(1),
             steps: 0,
             stopped: None,
             cfg,
@@ -355,8 +363,12 @@ impl<'a> Sim<'a> {
         });
     }
 
-    fn run(&mut self, on_progress: &mut dyn FnMut(Progress)) -> Result<(), SimError> {
-        let mut next_progress = PROGRESS_EVERY;
+    fn run(
+        &mut self,
+        on_progress: &mut dyn FnMut(Progress) -> ControlFlow<()>,
+    ) -> Result<(), SimError> {
+        let every = self.progress_every;
+        let mut next_progress = every;
         // The backlog is enqueued at t = 0, in id order, before any worker polls.
         for _ in 0..self.scenario.arrivals.backlog {
             self.arrive();
@@ -388,13 +400,22 @@ impl<'a> Sim<'a> {
             }
             self.steps += 1;
             if self.logged >= next_progress {
-                next_progress = self.logged + PROGRESS_EVERY;
-                on_progress(Progress {
+                next_progress = self.logged + every;
+                let asked = on_progress(Progress {
                     now_ms: self.now,
                     end_ms: self.end,
                     events: self.logged,
                     settled: self.deleted_count + self.dead_count,
                 });
+                if asked.is_break() {
+                    self.stopped = Some(format!(
+                        "stopped at t = {} ms after {} events: the caller stopped it",
+                        crate::validate::thousands(self.now),
+                        crate::validate::thousands(self.logged)
+                    ));
+                    self.end = self.now;
+                    break;
+                }
             }
             if let Some(why) = self.over_budget() {
                 // The run so far is kept, as if it had been asked to stop here.

@@ -1,0 +1,184 @@
+//! The glyphs of fully painted runs, in bulk (their bars are batched by hue
+//! with the narrow ones, `bars.rs`). A run wide enough to carry its marks
+//! has a tick per heartbeat, a ✓ or ✗ at its ack, a ◆ at its commit,
+//! an outline and a flag if it overlaps, a tick where its lease ran out.
+//! Drawn one path each, with their own colour and line width, the calls
+//! alone took most of a slider move's frame on a timeline of a few thousand
+//! such runs. Here glyphs of a kind share a path, stroked or filled once;
+//! the picture is the same, since the glyphs of different runs do not
+//! overlap. A path holds at most `PER_PATH` glyphs: Chromium's software
+//! raster fills one path of a thousand small closed shapes several times
+//! slower than twenty paths of fifty (measured in the headless browser the
+//! benchmark runs).
+
+use web_sys::CanvasRenderingContext2d;
+
+use super::draw::{dash, Palette};
+
+type Rect = (f64, f64, f64, f64);
+
+/// The glyphs of one opacity: the runs of every message, or (while one
+/// message is highlighted) those of the others, faded.
+#[derive(Default)]
+pub struct Layer {
+    /// Accepted heartbeats: short upright ticks, `(x, y0, y1)`.
+    pub heartbeats: Vec<(f64, f64, f64)>,
+    /// Rejected heartbeats: small crosses, `(x, y, r)`.
+    pub rejected_heartbeats: Vec<(f64, f64, f64)>,
+    /// Accepted acks: ticks, `(x, y, r)`.
+    pub acks: Vec<(f64, f64, f64)>,
+    /// Rejected acks: crosses on a halo, `(x, y, r)`.
+    pub rejected_acks: Vec<(f64, f64, f64)>,
+    /// Releases, accepted then rejected: rings, `(x, y)`.
+    pub releases: [Vec<(f64, f64)>; 2],
+    /// Commits by what they did (applied, did harm, had no effect): diamonds.
+    pub commits: [Vec<(f64, f64)>; 3],
+    /// Overlapping runs: a red outline and a flag at the start.
+    pub overlaps: Vec<Rect>,
+    /// Lease expiries: a line across the row and a head on top, `(x, y, h)`.
+    pub expiries: Vec<(f64, f64, f64)>,
+    /// Runs leased but never started: a dashed outline in the message's colour.
+    pub waiting: Vec<(Rect, String)>,
+    /// Runs of the highlighted message: an outline in the text colour.
+    pub lit: Vec<Rect>,
+}
+
+const RING_R: f64 = 3.0;
+const PER_PATH: usize = 48;
+const DIAMOND_R: f64 = 3.5;
+
+impl Layer {
+    /// Paints the layer at `alpha` (overlap outlines at least half opaque,
+    /// so that they read even on a faded run).
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, p: &Palette, alpha: f64) {
+        ctx.set_global_alpha(alpha);
+        if !self.waiting.is_empty() {
+            ctx.set_line_width(1.0);
+            dash(ctx, &[2.0, 2.0]);
+            for ((x, y, w, h), colour) in &self.waiting {
+                ctx.set_stroke_style_str(colour);
+                ctx.stroke_rect(x + 0.5, y + 0.5, w - 1.0, h - 1.0);
+            }
+            dash(ctx, &[]);
+        }
+        stroke(ctx, p.text, 1.0, &self.heartbeats, |ctx, &(x, y0, y1)| {
+            let x = x.round() + 0.5;
+            ctx.move_to(x, y0);
+            ctx.line_to(x, y1);
+        });
+        stroke(ctx, p.bad, 1.5, &self.rejected_heartbeats, |ctx, &c| {
+            cross(ctx, c, 0.0)
+        });
+        stroke(ctx, p.ok, 2.0, &self.acks, |ctx, &(x, y, r)| {
+            ctx.move_to(x - r, y);
+            ctx.line_to(x - r / 3.0, y + r * 0.7);
+            ctx.line_to(x + r, y - r * 0.8);
+        });
+        stroke(ctx, p.halo, 4.0, &self.rejected_acks, |ctx, &c| {
+            cross(ctx, c, 1.0)
+        });
+        stroke(ctx, p.bad, 2.0, &self.rejected_acks, |ctx, &c| {
+            cross(ctx, c, 0.0)
+        });
+        for (rings, colour) in self.releases.iter().zip([p.muted, p.bad]) {
+            stroke(ctx, colour, 1.5, rings, |ctx, &(x, y)| {
+                ctx.move_to(x + RING_R, y);
+                let _ = ctx.arc(x, y, RING_R, 0.0, std::f64::consts::TAU);
+            });
+        }
+        for (diamonds, colour) in self.commits.iter().zip([p.text, p.bad, p.muted]) {
+            // Filled, then ringed with the halo so that a diamond reads over
+            // a bar of any colour.
+            fill(ctx, colour, diamonds, diamond);
+            stroke(ctx, p.halo, 1.0, diamonds, diamond);
+        }
+
+        stroke(ctx, p.text, 1.5, &self.lit, |ctx, &(x, y, w, h)| {
+            ctx.rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
+        });
+
+        ctx.set_global_alpha(alpha.max(0.5));
+        stroke(ctx, p.bad, 2.0, &self.overlaps, |ctx, &(x, y, w, h)| {
+            ctx.rect(x + 1.0, y + 1.0, (w - 2.0).max(1.0), h - 2.0);
+        });
+        fill(ctx, p.bad, &self.overlaps, |ctx, &(x, y, _, _)| {
+            ctx.move_to(x, y - 1.0);
+            ctx.line_to(x + 7.0, y - 1.0);
+            ctx.line_to(x, y + 6.0);
+            ctx.close_path();
+        });
+
+        ctx.set_global_alpha(alpha);
+        stroke(ctx, p.expiry, 2.0, &self.expiries, |ctx, &(x, y, h)| {
+            ctx.move_to(x, y);
+            ctx.line_to(x, y + h);
+        });
+        fill(ctx, p.expiry, &self.expiries, |ctx, &(x, y, _)| {
+            ctx.move_to(x - 4.0, y);
+            ctx.line_to(x + 4.0, y);
+            ctx.line_to(x, y + 5.0);
+            ctx.close_path();
+        });
+        ctx.set_global_alpha(1.0);
+    }
+}
+
+/// Both diagonals of a cross at `(x, y)`, `grow` pixels longer at each end.
+fn cross(ctx: &CanvasRenderingContext2d, (x, y, r): (f64, f64, f64), grow: f64) {
+    let r = r + grow;
+    ctx.move_to(x - r, y - r);
+    ctx.line_to(x + r, y + r);
+    ctx.move_to(x + r, y - r);
+    ctx.line_to(x - r, y + r);
+}
+
+fn diamond(ctx: &CanvasRenderingContext2d, &(x, y): &(f64, f64)) {
+    let r = DIAMOND_R;
+    ctx.move_to(x, y - r);
+    ctx.line_to(x + r, y);
+    ctx.line_to(x, y + r);
+    ctx.line_to(x - r, y);
+    ctx.close_path();
+}
+
+/// The items in paths of `PER_PATH`, each stroked once.
+fn stroke<T>(
+    ctx: &CanvasRenderingContext2d,
+    colour: &str,
+    width: f64,
+    items: &[T],
+    trace: impl Fn(&CanvasRenderingContext2d, &T),
+) {
+    if items.is_empty() {
+        return;
+    }
+    ctx.set_stroke_style_str(colour);
+    ctx.set_line_width(width);
+    for some in items.chunks(PER_PATH) {
+        ctx.begin_path();
+        for item in some {
+            trace(ctx, item);
+        }
+        ctx.stroke();
+    }
+}
+
+/// The items in paths of `PER_PATH`, each filled once.
+fn fill<T>(
+    ctx: &CanvasRenderingContext2d,
+    colour: &str,
+    items: &[T],
+    trace: impl Fn(&CanvasRenderingContext2d, &T),
+) {
+    if items.is_empty() {
+        return;
+    }
+    ctx.set_fill_style_str(colour);
+    for some in items.chunks(PER_PATH) {
+        ctx.begin_path();
+        for item in some {
+            trace(ctx, item);
+        }
+        ctx.fill();
+    }
+}
