@@ -79,6 +79,9 @@ export async function measurePan(page, { seconds = 3 } = {}) {
       let frames = 0;
       const t0 = performance.now();
       await new Promise((done) => {
+        // A page whose frames stop (hidden, or stuck) ends the measure
+        // rather than the benchmark: its frame count then says so.
+        setTimeout(done, seconds * 1000 + 5000);
         let last = t0;
         const step = (now) => {
           gaps.push(now - last);

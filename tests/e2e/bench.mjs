@@ -143,7 +143,15 @@ async function handover(page) {
       ),
     t0,
   );
-  return { seconds: (t1 - t0) / 1000, long, tried };
+  const steps = await page.evaluate(
+    (t0) =>
+      performance
+        .getEntriesByType('measure')
+        .filter((m) => m.name.startsWith('lease:') && m.startTime >= t0)
+        .map((m) => `${(m.startTime - t0).toFixed(0)}: ${m.name.slice(6)} ${m.duration.toFixed(0)} ms`),
+    t0,
+  );
+  return { seconds: (t1 - t0) / 1000, long, tried, steps, t0 };
 }
 
 async function millionRun(page) {
@@ -227,6 +235,8 @@ try {
       '',
     ]);
     rows.push(['  longest main-thread task', h.long.length ? `${longest.toFixed(0)} ms` : 'none over 50 ms', '≤ 50 ms']);
+    console.log(`Steps of the handover (ms after the link opened: step): ${h.steps.join(', ')}`);
+    if (h.long.length) console.log(`Long tasks during the handover: ${h.long.map((t) => `${(t.start - h.t0).toFixed(0)}: ${t.ms.toFixed(0)} ms`).join(', ')}`);
     if (errors.length) console.log(`page errors: ${errors.join('; ')}`);
     await page.close();
   }
