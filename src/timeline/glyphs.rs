@@ -149,17 +149,10 @@ fn stroke<T>(
     items: &[T],
     trace: impl Fn(&CanvasRenderingContext2d, &T),
 ) {
-    if items.is_empty() {
-        return;
-    }
-    ctx.set_stroke_style_str(colour);
-    ctx.set_line_width(width);
-    for some in items.chunks(PER_PATH) {
-        ctx.begin_path();
-        for item in some {
-            trace(ctx, item);
-        }
-        ctx.stroke();
+    if !items.is_empty() {
+        ctx.set_stroke_style_str(colour);
+        ctx.set_line_width(width);
+        in_paths(ctx, items, trace, CanvasRenderingContext2d::stroke);
     }
 }
 
@@ -170,15 +163,23 @@ fn fill<T>(
     items: &[T],
     trace: impl Fn(&CanvasRenderingContext2d, &T),
 ) {
-    if items.is_empty() {
-        return;
+    if !items.is_empty() {
+        ctx.set_fill_style_str(colour);
+        in_paths(ctx, items, trace, CanvasRenderingContext2d::fill);
     }
-    ctx.set_fill_style_str(colour);
+}
+
+fn in_paths<T>(
+    ctx: &CanvasRenderingContext2d,
+    items: &[T],
+    trace: impl Fn(&CanvasRenderingContext2d, &T),
+    finish: impl Fn(&CanvasRenderingContext2d),
+) {
     for some in items.chunks(PER_PATH) {
         ctx.begin_path();
         for item in some {
             trace(ctx, item);
         }
-        ctx.fill();
+        finish(ctx);
     }
 }
