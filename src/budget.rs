@@ -6,9 +6,9 @@
 //! never stops answering; one past the engine's limits is refused up front,
 //! with what to reduce.
 
-use lease_sim::validate::{thousands, MAX_EVENTS, MAX_MESSAGES};
 use std::ops::ControlFlow;
 
+use lease_sim::validate::{thousands, MAX_EVENTS, MAX_MESSAGES};
 use lease_sim::{estimate, simulate_with_progress, Options, Run, Scenario, SimError};
 
 /// Log entries, by the engine's upper-bound estimate, past which a run goes
@@ -23,9 +23,11 @@ pub const PAGE_SYNC_EVENTS: u64 = 150_000;
 pub const PAGE_TRY_EVENTS: u64 = 30_000;
 
 /// How long a try may hold the page's thread before the page hands the run
-/// to the worker, whatever its count: the page's wasm is built for size, runs
-/// at one to three million events a second depending on the scenario and the
-/// machine, and the paint after the run needs the rest of a 50 ms task.
+/// to the worker, whatever its count: the page's wasm is built for size and
+/// its speed varies with the scenario and the machine (72,000 events of a
+/// 12,000-message backlog took 54 to 63 ms here, the 23,000 of the largest
+/// shipped scenario 6 to 10 ms), and the paint after the run needs the rest
+/// of a 50 ms task.
 pub const PAGE_TRY_MS: f64 = 20.0;
 
 /// Log entries between two looks at the clock during a try: a few ms of work.
@@ -41,7 +43,7 @@ pub const PAGE_MAX_MESSAGES: u64 = MAX_MESSAGES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route {
-    /// Small: try now, on the page's thread (`outgrew_page` says if the
+    /// Small: try now, on the page's thread (`try_on_page` says if the
     /// worker must take it after all).
     Page,
     /// Large: simulate in the background worker.
