@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lease_sim::{shipped, simulate, Scenario};
+use lease_sim::{shipped, Scenario};
 use yew::prelude::*;
 
 use crate::charts::Charts;
@@ -57,6 +57,9 @@ pub struct State {
     pub pending: Option<PendingRun>,
     /// The visitor cancelled the last background run.
     pub cancelled: bool,
+    /// Side B's run, when it outgrew the page's try and is being computed in
+    /// the background; B's last run stays shown until it arrives.
+    pub pending_b: Option<PendingRun>,
 }
 
 /// Ids of background runs, so that a late reply to an older one is ignored.
@@ -76,6 +79,17 @@ pub struct PendingRun {
     /// The engine's upper-bound estimate of its messages.
     pub messages: u64,
     pub progress: Option<crate::command::RunProgress>,
+}
+
+impl PendingRun {
+    fn new(scenario: Rc<Scenario>) -> Self {
+        PendingRun {
+            id: next_job_id(),
+            messages: lease_sim::estimate(&scenario).messages,
+            scenario,
+            progress: None,
+        }
+    }
 }
 
 impl State {
@@ -105,6 +119,7 @@ impl State {
             edit_b: false,
             pending: None,
             cancelled: false,
+            pending_b: None,
         };
         st.simulate();
         st.playhead_ms = st.end_ms();
@@ -148,12 +163,7 @@ impl State {
     /// Hand the scenario to the background worker; a run already under way
     /// there is replaced.
     fn send_to_worker(&mut self) {
-        self.pending = Some(PendingRun {
-            id: next_job_id(),
-            scenario: self.scenario.clone(),
-            messages: lease_sim::estimate(&self.scenario).messages,
-            progress: None,
-        });
+        self.pending = Some(PendingRun::new(self.scenario.clone()));
         self.error = None;
     }
 
@@ -180,7 +190,8 @@ impl State {
 }
 
 impl State {
-    /// Run side B; on failure keep B's last good run and say why.
+    /// Run side B as A is run: tried here, or in the background if it
+    /// outgrows the try; on failure keep B's last good run and say why.
     fn simulate_b(&mut self) {
         let Some(b) = self.b.clone() else {
             return;
@@ -189,7 +200,19 @@ impl State {
             self.error = Some(format!("side B: {why}"));
             return;
         }
-        match simulate(&b, &crate::budget::options_side_b()) {
+        let tried = crate::timing::measure("lease:simulate", || {
+            crate::budget::try_on_page(&b, &crate::timing::now_ms)
+        });
+        let run = match tried {
+            crate::budget::Tried::Outgrew => {
+                self.pending_b = Some(PendingRun::new(b));
+                self.error = None;
+                return;
+            }
+            crate::budget::Tried::Done(run) => *run,
+        };
+        self.pending_b = None;
+        match run {
             Ok(run) => {
                 self.run_b = Some(RunHandle::new(run));
                 self.error = None;
@@ -202,6 +225,7 @@ impl State {
     fn end_compare(&mut self) {
         self.b = None;
         self.run_b = None;
+        self.pending_b = None;
         self.edit_b = false;
     }
 
@@ -336,24 +360,35 @@ impl Reducible for State {
                     *step = i.min(last);
                 }
             }
-            Command::RunProgress(id, p) => match &mut s.pending {
-                Some(pending) if pending.id == id => pending.progress = Some(p),
+            Command::RunProgress(id, p) => match (&mut s.pending, &mut s.pending_b) {
+                (Some(pending), _) | (_, Some(pending)) if pending.id == id => {
+                    pending.progress = Some(p)
+                }
                 _ => return self,
             },
-            Command::RunArrived(id, run) => {
-                if s.pending.as_ref().is_none_or(|p| p.id != id) {
-                    return self;
+            Command::RunArrived(id, run) => match (is(&s.pending, id), is(&s.pending_b, id)) {
+                (true, _) => {
+                    s.pending = None;
+                    s.install(run);
                 }
-                s.pending = None;
-                s.install(run);
-            }
-            Command::RunFailed(id, why) => {
-                if s.pending.as_ref().is_none_or(|p| p.id != id) {
-                    return self;
+                (_, true) => {
+                    s.pending_b = None;
+                    s.run_b = Some(run);
+                    s.error = None;
                 }
-                s.pending = None;
-                s.error = Some(why);
-            }
+                _ => return self,
+            },
+            Command::RunFailed(id, why) => match (is(&s.pending, id), is(&s.pending_b, id)) {
+                (true, _) => {
+                    s.pending = None;
+                    s.error = Some(why);
+                }
+                (_, true) => {
+                    s.pending_b = None;
+                    s.error = Some(format!("side B: {why}"));
+                }
+                _ => return self,
+            },
             Command::CancelRun => {
                 if s.pending.take().is_some() {
                     s.cancelled = true;
@@ -381,6 +416,12 @@ impl Reducible for State {
     }
 }
 
+/// Whether `pending` is the background run `id` (a reply to an older one is
+/// ignored).
+fn is(pending: &Option<PendingRun>, id: u32) -> bool {
+    pending.as_ref().is_some_and(|p| p.id == id)
+}
+
 fn play(s: &mut State) {
     if s.playhead_ms >= s.end_ms() {
         s.playhead_ms = 0;
@@ -395,8 +436,6 @@ pub fn app() -> Html {
         let state = state.clone();
         Callback::from(move |c: Command| state.dispatch(c))
     };
-    // Encoding checks itself by decoding; do it only when the link changes
-    // (not on every playback frame or cursor move).
     // Encoding checks itself by decoding: it is done when the address is
     // written (a pause after the last change), not on every slider step.
     let link = crate::link::link_of(&state);
@@ -407,6 +446,12 @@ pub fn app() -> Html {
     crate::link::use_report_height(state.embed, page.clone());
     crate::background_run::use_background_run(
         state.pending.as_ref().map(|p| (p.id, p.scenario.clone())),
+        dispatch.clone(),
+    );
+    // Side B of a comparison has a worker of its own: neither side's run
+    // stops the other's.
+    crate::background_run::use_background_run(
+        state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
     let reader = use_mut_ref(|| None);
@@ -558,7 +603,7 @@ pub fn app() -> Html {
                                 range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
                         }
                         if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
-                            <Compare a={run.clone()} b={b.clone()} edit_b={state.edit_b} range={state.range}
+                            <Compare a={run.clone()} b={b.clone()} b_pending={state.pending_b.is_some()} edit_b={state.edit_b} range={state.range}
                                 playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_command={dispatch.clone()} />
                         }
                         if parts.shows("diagnosis") {
@@ -571,5 +616,61 @@ pub fn app() -> Html {
                 </main>
             </div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The default page comparing itself, then side B edited into a run of
+    /// 12,000 messages: small by the estimate, too many events for the try.
+    fn comparing_with_a_large_b() -> Rc<State> {
+        let st = Rc::new(State::new()).reduce(Command::CompareStart);
+        st.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
+            s.arrivals.backlog = 12_000;
+            s.arrivals.rate_per_s = 0.0;
+            s.workers.count = 100;
+            s.workers.concurrency = 10;
+            s.broker.visibility_timeout_ms = Some(3_600_000);
+            s.work.dist = lease_sim::scenario::Dist::Constant { ms: 200 };
+        })))
+    }
+
+    #[test]
+    fn side_b_past_the_try_waits_for_its_own_background_run() {
+        let st = comparing_with_a_large_b();
+        assert!(st.pending.is_none(), "A is untouched");
+        let b = st.pending_b.clone().expect("B went to the background");
+        assert_eq!(st.error, None);
+        let a_run = st.run.clone().expect("A's run");
+        let old_b = st.run_b.clone().expect("B's last run stays shown");
+
+        // A reply to another job is ignored; B's own lands in B only.
+        let whole = lease_sim::simulate(&b.scenario, &lease_sim::Options::default()).unwrap();
+        let other = st.clone().reduce(Command::RunArrived(
+            b.id + 1_000,
+            RunHandle::new(whole.clone()),
+        ));
+        assert!(other.pending_b.is_some() && other.run_b.as_ref() == Some(&old_b));
+        let done = st.reduce(Command::RunArrived(b.id, RunHandle::new(whole)));
+        assert!(done.pending_b.is_none());
+        assert_eq!(done.run_b.as_ref().map(|r| r.messages.len()), Some(12_000));
+        assert!(done.run.as_ref() == Some(&a_run), "A's run is the same");
+    }
+
+    #[test]
+    fn a_failed_background_run_of_side_b_says_side_b() {
+        let st = comparing_with_a_large_b();
+        let id = st.pending_b.as_ref().unwrap().id;
+        let failed = st.reduce(Command::RunFailed(id, "the worker stopped".into()));
+        assert!(failed.pending_b.is_none());
+        assert_eq!(failed.error.as_deref(), Some("side B: the worker stopped"));
+    }
+
+    #[test]
+    fn stopping_the_comparison_forgets_side_bs_background_run() {
+        let st = comparing_with_a_large_b().reduce(Command::CompareStop);
+        assert!(st.pending_b.is_none() && st.b.is_none());
     }
 }

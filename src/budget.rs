@@ -33,10 +33,6 @@ pub const PAGE_TRY_MS: f64 = 20.0;
 /// Log entries between two looks at the clock during a try: a few ms of work.
 const TRY_PROGRESS_EVERY: u64 = 2_048;
 
-/// Log entries side B of a comparison may reach: B is always computed on the
-/// page's thread, and is stopped (and says so) past this.
-const SIDE_B_EVENTS: u64 = PAGE_SYNC_EVENTS * 4;
-
 /// Messages a run may have at most (backlog plus expected arrivals): the
 /// engine's own limit, in the worker as on the command line.
 pub const PAGE_MAX_MESSAGES: u64 = MAX_MESSAGES;
@@ -87,14 +83,6 @@ pub fn try_on_page(s: &Scenario, clock: &dyn Fn() -> f64) -> Tried {
     }
 }
 
-/// How the page runs side B of a comparison, which has no worker to go to.
-pub fn options_side_b() -> Options {
-    Options {
-        max_events: Some(SIDE_B_EVENTS),
-        ..Options::default()
-    }
-}
-
 /// Whether a run tried with `options()` stopped at the page's cap rather
 /// than finishing: then the worker computes it whole. A run that stops on its
 /// own (past its estimate, say) stops the same way in the worker, so it is
@@ -134,13 +122,15 @@ pub fn fits(s: &Scenario) -> Result<(), String> {
     route(s).map(|_| ())
 }
 
-/// For side B of a comparison, which is always computed on the page's thread.
+/// For side B of a comparison: tried on the page like A, and computed in the
+/// background if it outgrows the try, but never summarised (the comparison
+/// reads B's whole run), so no larger than what A would try here.
 pub fn fits_side_b(s: &Scenario) -> Result<(), String> {
     match route(s)? {
         Route::Page => Ok(()),
         Route::Worker => Err(format!(
-            "a comparison runs both sides on the page itself, and this side could log up to {} \
-             events (at most {} there). Make side B smaller, or look at it alone.",
+            "a comparison keeps side B whole, and this side could log up to {} events \
+             (at most {} for side B). Make side B smaller, or look at it alone.",
             thousands(estimate(s).events),
             thousands(PAGE_SYNC_EVENTS)
         )),

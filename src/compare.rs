@@ -15,6 +15,10 @@ use crate::timeline::Timeline;
 pub struct CompareProps {
     pub a: RunHandle,
     pub b: RunHandle,
+    /// B's newer setting is being computed in the background; `b` is its
+    /// last run.
+    #[prop_or_default]
+    pub b_pending: bool,
     /// The controls edit side B.
     pub edit_b: bool,
     pub range: Option<(u64, u64)>,
@@ -153,6 +157,11 @@ pub fn compare(p: &CompareProps) -> Html {
                 {side(true, "B", "compare-edit-b")}
                 <button type="button" id="compare-copy" onclick={cb.reform(|_: MouseEvent| Command::CompareCopy)}>{"Copy A into B"}</button>
             </div>
+            if p.b_pending {
+                <p class="notices" role="status" id="compare-b-pending">
+                    {"Side B's new setting is a larger run: it is being computed in the background. B below is its last run until then."}
+                </p>
+            }
             <table class="compare-table">
                 <thead><tr><th scope="col">{"Total"}</th><th scope="col">{"A"}</th><th scope="col">{"B"}</th><th scope="col">{"B − A"}</th></tr></thead>
                 <tbody>{ for rows }</tbody>

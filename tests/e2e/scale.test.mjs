@@ -17,10 +17,33 @@ async function openLink(page, query) {
   }, query);
 }
 
+/** The default page, painted, then `query` opened from it as back or forward would. */
+async function openFromPage(query) {
+  const opened = await openPage(env.browser, env.server.url);
+  await opened.page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await openLink(opened.page, query);
+  return opened;
+}
+
+/** Waits until the totals say at least `n` deliveries. */
+async function deliveredAtLeast(page, n) {
+  await page.waitForFunction(
+    (n) => Number((document.querySelector('#total-delivered')?.innerText || '').replace(/\D/g, '')) >= n,
+    n,
+    { timeout: 60000 },
+  );
+}
+
+/** Names of the page's User Timing measures since `t0`. */
+async function stepsSince(page, t0) {
+  return page.evaluate(
+    (t0) => performance.getEntriesByType('measure').filter((m) => m.startTime >= t0).map((m) => m.name),
+    t0,
+  );
+}
+
 test('a large run computes in the background with progress, then shows summarised', async () => {
-  const { page, errors } = await openPage(env.browser, env.server.url);
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
-  await openLink(page, LARGE);
+  const { page, errors } = await openFromPage(LARGE);
   const status = page.locator('#run-progress');
   await status.waitFor();
   assert.match(await status.innerText(), /Computing a large run in the background \(up to 300,000 messages\)/);
@@ -53,9 +76,7 @@ test('a large run computes in the background with progress, then shows summarise
 });
 
 test('cancel stops a large run and the last picture stays', async () => {
-  const { page, errors } = await openPage(env.browser, env.server.url);
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
-  await openLink(page, LARGE);
+  const { page, errors } = await openFromPage(LARGE);
   await page.locator('#run-summarised').waitFor({ timeout: 120000 });
   const before = await page.locator('#total-delivered').innerText();
   // A new seed: the same large run again, in the background; cancel it at once.
@@ -76,9 +97,7 @@ test('cancel stops a large run and the last picture stays', async () => {
 });
 
 test('a newer setting replaces the large run under way', async () => {
-  const { page, errors } = await openPage(env.browser, env.server.url);
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
-  await openLink(page, 'scenario=sub-second-work&backlog=1000000&rate=0&workers=100&conc=10&duration=15min&seed=1');
+  const { page, errors } = await openFromPage('scenario=sub-second-work&backlog=1000000&rate=0&workers=100&conc=10&duration=15min&seed=1');
   await page.locator('#run-progress').waitFor();
   await openLink(page, LARGE);
   await page.waitForFunction(() => /up to 300,000 messages/.test(document.querySelector('#run-progress')?.innerText || ''));
@@ -96,22 +115,41 @@ test('a run the page tries and outgrows is finished whole in the worker', async 
   await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
   const t0 = await page.evaluate(() => performance.now());
   await openLink(page, 'scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&timeout=1h&seed=1');
-  await page.waitForFunction(
-    () => Number((document.querySelector('#total-delivered')?.innerText || '').replace(/\D/g, '')) >= 12000,
-    null,
-    { timeout: 60000 },
-  );
+  await deliveredAtLeast(page, 12000);
   // Tried on the page, then taken from the worker.
-  const steps = await page.evaluate(
-    (t0) => performance.getEntriesByType('measure').filter((m) => m.startTime >= t0).map((m) => m.name),
-    t0,
-  );
+  const steps = await stepsSince(page, t0);
   assert.ok(steps.includes('lease:simulate'), steps.join(' '));
   assert.ok(steps.includes('lease:copy-run'), steps.join(' '));
   // Whole: not stopped at the page's cap, and not summarised either.
   assert.equal(await page.locator('#run-stopped').count(), 0);
   assert.equal(await page.locator('#run-summarised').count(), 0);
   assert.equal(await page.locator('#run-progress').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('side B of a comparison that outgrows the page is computed in the background', async () => {
+  // A: 12,000 messages at a 5 s timeout, large by the estimate (the worker).
+  const { page, errors } = await openFromPage('scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&seed=1');
+  await deliveredAtLeast(page, 12000);
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor();
+  // B: the longest timeout. Small by the estimate, so tried on the page,
+  // where its 72,000 events outgrow the try: the worker computes it.
+  const t0 = await page.evaluate(() => performance.now());
+  await page.evaluate(() => {
+    const input = document.querySelector('#ctl-timeout');
+    input.value = input.max;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('#compare-ack-p99.differs').waitFor({ timeout: 60000 });
+  await page.locator('#compare-b-pending').waitFor({ state: 'detached' });
+  const steps = await stepsSince(page, t0);
+  assert.ok(steps.includes('lease:simulate'), steps.join(' '));
+  assert.ok(steps.includes('lease:copy-run'), steps.join(' '));
+  // B is whole: all 12,000 messages acked on both sides, and no error.
+  assert.equal(await page.locator('#compare-acked td').nth(1).innerText(), '12000');
+  assert.equal(await page.locator('#run-error').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
