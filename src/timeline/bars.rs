@@ -2,15 +2,15 @@
 //! wide enough to carry its marks, a zoom level shows thousands of bars a
 //! few pixels wide; painted one by one (a colour string, a fill, glyphs for
 //! every heartbeat and ack) they cost a quarter of a second per frame on a
-//! 100k-run timeline. Here they are batched by hue: a hue rounded to one of
-//! 24 reads the same, and a batch is one fill (wide bars are filled by hue
-//! too, so that a message keeps its colour at every zoom). What went
+//! 100k-run timeline. Here they are batched by hue (message colours are
+//! drawn from 24, `lease_view::MESSAGE_HUES`), and a batch is one fill; wide
+//! bars are filled the same way. What went
 //! wrong stays visible: an overlapping run is filled red, an expiry is an
 //! orange tick, and a rejected call or a duplicate commit a red dot where
 //! its glyph would be (the glyphs cost a path each and would not fit).
 
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
-use lease_view::{bar_of, message_hsl, Row};
+use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
 use web_sys::CanvasRenderingContext2d;
 
 use super::draw::{Drawn, Frame, Palette, GUTTER_PX};
@@ -18,13 +18,11 @@ use super::strip::fill_all;
 
 /// Narrower than this, a bar's glyphs (heartbeat ticks, ✓, ◆) would overlap.
 pub const DETAIL_PX: f64 = 12.0;
-const HUES: usize = 24;
 
 pub type Rect = (f64, f64, f64, f64);
 
 /// Run bars, lease bands and bars of runs that never started, by hue: each
-/// batch is one fill. Wide runs are batched the same way (`draw.rs`), so a
-/// message keeps its colour at every zoom.
+/// batch is one fill. Wide runs are batched the same way (`draw.rs`).
 pub struct Fills {
     solid: Vec<Vec<Rect>>,
     band: Vec<Vec<Rect>>,
@@ -42,14 +40,14 @@ impl Default for Fills {
 }
 
 impl Fills {
-    pub fn band(&mut self, message: u32, dark: bool, r: Rect) {
-        self.band[hue_of(message, dark)].push(r);
+    pub fn band(&mut self, message: u32, r: Rect) {
+        self.band[message_hue(message)].push(r);
     }
-    pub fn solid(&mut self, message: u32, dark: bool, r: Rect) {
-        self.solid[hue_of(message, dark)].push(r);
+    pub fn solid(&mut self, message: u32, r: Rect) {
+        self.solid[message_hue(message)].push(r);
     }
-    pub fn waiting(&mut self, message: u32, dark: bool, r: Rect) {
-        self.waiting[hue_of(message, dark)].push(r);
+    pub fn waiting(&mut self, message: u32, r: Rect) {
+        self.waiting[message_hue(message)].push(r);
     }
 
     /// Bands, then the bars over them.
@@ -104,7 +102,7 @@ impl NarrowBars {
             let lx0 = f.x(d.received_at);
             let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
             let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
-            self.fills.band(d.message, f.dark, band);
+            self.fills.band(d.message, band);
         }
         let (by, bh) = if buffered {
             (y, h - 1.0)
@@ -113,9 +111,9 @@ impl NarrowBars {
         };
         let r = (x0, by, x1 - x0, bh);
         if bar.buffered {
-            self.fills.waiting(d.message, f.dark, r);
+            self.fills.waiting(d.message, r);
         } else {
-            self.fills.solid(d.message, f.dark, r);
+            self.fills.solid(d.message, r);
             if !f.faded(d.message) {
                 drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
             }
@@ -171,15 +169,7 @@ fn grown(rects: &[Rect]) -> Vec<Rect> {
         .collect()
 }
 
-/// The message's hue, rounded to one of `HUES` along `message_hsl`'s range.
-pub fn hue_of(message: u32, dark: bool) -> usize {
-    let (h, _, _) = message_hsl(message, dark);
-    let frac = ((h - 35.0) / 290.0).clamp(0.0, 1.0);
-    (frac * (HUES - 1) as f64).round() as usize
-}
-
-pub fn colour(hue: usize, dark: bool, a: f64) -> String {
-    let (_, s, l) = message_hsl(0, dark);
-    let h = 35.0 + hue as f64 / (HUES - 1) as f64 * 290.0;
+fn colour(hue: usize, dark: bool, a: f64) -> String {
+    let (h, s, l) = hue_hsl(hue, dark);
     format!("hsla({h:.1},{s}%,{l}%,{a})")
 }

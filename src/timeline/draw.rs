@@ -357,7 +357,7 @@ fn paint_delivery(
     };
     if !buffered {
         let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
-        fills.band(d.message, f.dark, band);
+        fills.band(d.message, band);
     }
 
     let x0 = f.x(bar.start);
@@ -370,12 +370,12 @@ fn paint_delivery(
     let r = (x0, by, x1 - x0, bh);
     if bar.buffered {
         // Leased but never started: faded with a dashed outline.
-        fills.waiting(d.message, f.dark, r);
+        fills.waiting(d.message, r);
         if x1 - x0 > 6.0 && bh > 3.0 {
             layer.waiting.push((r, hsla(d.message, f.dark, 0.9)));
         }
     } else {
-        fills.solid(d.message, f.dark, r);
+        fills.solid(d.message, r);
         if !f.faded(d.message) {
             drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
         }
