@@ -40,14 +40,49 @@ impl Default for Fills {
 }
 
 impl Fills {
-    pub fn band(&mut self, message: u32, r: Rect) {
-        self.band[message_hue(message)].push(r);
-    }
-    pub fn solid(&mut self, message: u32, r: Rect) {
-        self.solid[message_hue(message)].push(r);
-    }
-    pub fn waiting(&mut self, message: u32, r: Rect) {
-        self.waiting[message_hue(message)].push(r);
+    /// Files delivery `d`'s lease band and run bar, in a row at `y` and `h`
+    /// high; returns the bar and whether the run was leased but never
+    /// started.
+    pub fn delivery(
+        &mut self,
+        f: &Frame,
+        d: &Delivery,
+        row: Row,
+        y: f64,
+        h: f64,
+        drawn: &mut Drawn,
+    ) -> (Rect, bool) {
+        let bar = bar_of(d, f.run.end_ms);
+        let buffered = matches!(row, Row::Buffer { .. });
+        // The lease behind the run: a thin band from the receive to its end
+        // (in a buffer row the whole row is the lease).
+        let band_h = if buffered {
+            h
+        } else {
+            (h * 0.18).clamp(2.0, 4.0)
+        };
+        if !buffered {
+            let lx0 = f.x(d.received_at);
+            let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
+            self.band[message_hue(d.message)].push((lx0, y + h - band_h - 1.0, lx1 - lx0, band_h));
+        }
+        let x0 = f.x(bar.start);
+        let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
+        let (by, bh) = if buffered {
+            (y, h - 1.0)
+        } else {
+            (y + 2.0, (h - band_h - 4.0).max(2.0))
+        };
+        let r = (x0, by, x1 - x0, bh);
+        if bar.buffered {
+            self.waiting[message_hue(d.message)].push(r);
+        } else {
+            self.solid[message_hue(d.message)].push(r);
+            if !f.faded(d.message) {
+                drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
+            }
+        }
+        (r, bar.buffered)
     }
 
     /// Bands, then the bars over them.
@@ -92,32 +127,8 @@ impl NarrowBars {
         if x1 - x0 >= DETAIL_PX || f.highlight == Some(d.message) {
             return false;
         }
-        let buffered = matches!(row, Row::Buffer { .. });
-        let band_h = if buffered {
-            h
-        } else {
-            (h * 0.18).clamp(2.0, 4.0)
-        };
-        if !buffered {
-            let lx0 = f.x(d.received_at);
-            let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
-            let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
-            self.fills.band(d.message, band);
-        }
-        let (by, bh) = if buffered {
-            (y, h - 1.0)
-        } else {
-            (y + 2.0, (h - band_h - 4.0).max(2.0))
-        };
-        let r = (x0, by, x1 - x0, bh);
-        if bar.buffered {
-            self.fills.waiting(d.message, r);
-        } else {
-            self.fills.solid(d.message, r);
-            if !f.faded(d.message) {
-                drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
-            }
-        }
+        let (r, _) = self.fills.delivery(f, d, row, y, h, drawn);
+        let (by, bh) = (r.1, r.3);
         if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
             self.overlaps.push(r);
         }

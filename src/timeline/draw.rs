@@ -329,7 +329,7 @@ fn dead_lettered_at(f: &Frame, ix: u32, d: &Delivery) -> Option<u64> {
     }
 }
 
-/// The lease band, the run bar, the outline and the marks of one delivery,
+/// The lease band, the run bar, the outlines and the marks of one delivery,
 /// into the batches they are painted in with all the others.
 #[allow(clippy::too_many_arguments)]
 fn paint_delivery(
@@ -343,49 +343,18 @@ fn paint_delivery(
     layer: &mut Layer,
     drawn: &mut Drawn,
 ) {
-    let bar = bar_of(d, f.run.end_ms);
-    let buffered = matches!(row, Row::Buffer { .. });
-
-    // The lease behind the run: a thin band from the receive to its end.
-    let lease_end = d.lease_ended_at.min(f.playhead);
-    let lx0 = f.x(d.received_at);
-    let lx1 = f.x(lease_end).max(lx0 + 1.0);
-    let band_h = if buffered {
-        h
-    } else {
-        (h * 0.18).clamp(2.0, 4.0)
-    };
-    if !buffered {
-        let band = (lx0, y + h - band_h - 1.0, lx1 - lx0, band_h);
-        fills.band(d.message, band);
-    }
-
-    let x0 = f.x(bar.start);
-    let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
-    let (by, bh) = if buffered {
-        (y, h - 1.0)
-    } else {
-        (y + 2.0, (h - band_h - 4.0).max(2.0))
-    };
-    let r = (x0, by, x1 - x0, bh);
-    if bar.buffered {
-        // Leased but never started: faded with a dashed outline.
-        fills.waiting(d.message, r);
-        if x1 - x0 > 6.0 && bh > 3.0 {
-            layer.waiting.push((r, hsla(d.message, f.dark, 0.9)));
-        }
-    } else {
-        fills.solid(d.message, r);
-        if !f.faded(d.message) {
-            drawn.consider(x0.max(GUTTER_PX), x1.min(f.width), by + bh / 2.0);
-        }
+    let (r, waiting) = fills.delivery(f, d, row, y, h, drawn);
+    let (_, by, w, bh) = r;
+    if waiting && w > 6.0 && bh > 3.0 {
+        // Leased but never started: a dashed outline over the faded bar.
+        layer.waiting.push((r, hsla(d.message, f.dark, 0.9)));
     }
     if f.highlight == Some(d.message) {
         layer.lit.push(r);
     }
     // An overlapping run cannot be missed: a red outline and a red flag at its start.
     if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
-        layer.overlaps.push((x0, by, x1 - x0, bh));
+        layer.overlaps.push(r);
     }
     // The expiry: a tick across the row where the lease ran out.
     if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
