@@ -3,6 +3,7 @@
 //! value (`None`, or a series shorter than the others) is an empty cell, so
 //! every row has the header's column count.
 
+use lease_sim::report::Series;
 use lease_sim::run::Run;
 
 use super::{cause_name, effect_name, fate_parts, lease_end_name, outcome_name};
@@ -114,25 +115,11 @@ impl Table {
 /// shorter one has no value.
 pub fn series_csv(run: &Run) -> String {
     let s = &run.report.series;
-    let counters: [&Vec<u64>; 2] = [&s.arrivals, &s.acks];
-    let rates: [&Vec<f64>; 3] = [
-        &s.completions_per_min,
-        &s.useful_completions_per_min,
-        &s.duplicate_completions_per_min,
-    ];
-    let rest: [&Vec<u64>; 11] = [
-        &s.redeliveries,
-        &s.expiries,
-        &s.dead_letter_expired,
-        &s.dead_letter_failed,
-        &s.extensions_ok,
-        &s.extensions_rejected,
-        &s.queue_depth,
-        &s.in_flight,
-        &s.running_handlers,
-        &s.oldest_in_flight_age_ms,
-        &s.oldest_message_age_ms,
-    ];
+    // The engine's one list of the series columns; the CSV's order
+    // (`SERIES_COLUMNS`) puts the three rates after arrivals and acks.
+    let whole = Series::u64_columns(s);
+    let (counters, rest) = whole.split_at(2);
+    let rates = Series::f64_columns(s);
     let rows = counters
         .iter()
         .chain(rest.iter())
