@@ -233,7 +233,11 @@ fn receive(
         return;
     }
     let text = data.as_string().unwrap_or_default();
-    if text.contains(r#""kind":"ready""#) {
+    // The worker's first message: it has loaded and takes jobs.
+    if matches!(
+        serde_json::from_str(&text),
+        Ok(crate::sweep_job::Reply::Ready)
+    ) {
         let Ok(mut s) = slot.try_borrow_mut() else {
             return;
         };

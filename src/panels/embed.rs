@@ -50,7 +50,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 v.push(name.to_string());
             }
             // Keep page order, so the link reads the same whatever the clicks.
-            v.sort_by_key(|p| EMBED_PARTS.iter().position(|(n, _)| n == p));
+            v.sort_unstable_by_key(|p| EMBED_PARTS.iter().position(|(n, _)| n == p));
             parts.set(v);
         })
     };

@@ -191,7 +191,9 @@ fn decode_data(
 /// the result is still too long for a link, prose is blanked (the run does
 /// not depend on it).
 fn encode_data(base: &Scenario, target: &Scenario) -> String {
-    let Ok(serde_json::Value::Object(mut obj)) = serde_json::to_value(target) else {
+    // Through text, not `to_value`: see `lease_sim::parse::unknown_fields`.
+    let value = serde_json::to_string(target).and_then(|t| serde_json::from_str(&t));
+    let Ok(serde_json::Value::Object(mut obj)) = value else {
         return String::new();
     };
     for key in PROSE {

@@ -23,6 +23,7 @@ pub mod scenario;
 pub mod shipped;
 pub mod store;
 pub mod summarise;
+mod tagged;
 pub mod validate;
 pub mod wire;
 pub mod work;

@@ -137,15 +137,16 @@ pub fn unknown_fields(json: &str, scenario: &Scenario) -> Vec<String> {
             _ => {}
         }
     }
-    let (Ok(given), Ok(known)) = (
-        serde_json::from_str::<serde_json::Value>(json),
-        serde_json::to_value(scenario),
-    ) else {
+    // Through text rather than `to_value`: the page already carries the code
+    // that writes a scenario as text and reads text into a `Value`; a second
+    // serialiser for every scenario type would add to its download.
+    let known = serde_json::to_string(scenario).and_then(|t| serde_json::from_str(&t));
+    let (Ok(given), Ok(known)) = (serde_json::from_str::<serde_json::Value>(json), known) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     walk(&given, &known, "", &mut out);
-    out.sort();
+    out.sort_unstable();
     out
 }
 
@@ -320,5 +321,62 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.field(), Some("faults[0].worker"));
+    }
+
+    #[test]
+    fn an_error_inside_a_work_distribution_names_its_field() {
+        let e = parse_scenario(r#"{"work": {"dist": "constant", "ms": -3}}"#).unwrap_err();
+        assert_eq!(e.field(), Some("work.ms"));
+        assert!(e.to_string().contains("expected u64"), "{e}");
+        let e = parse_scenario(
+            r#"{"work": {"dist": "mix", "slow_fraction": 0.1,
+                "fast": {"dist": "constant", "ms": 1}, "slow": {"dist": "pareto"}}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("work.slow.dist"));
+        assert!(e.to_string().contains("lognormal"), "{e}");
+    }
+
+    #[test]
+    fn a_field_the_variant_needs_is_missing_or_null_by_name() {
+        let e = parse_scenario(r#"{"faults": [{"kind": "pause", "worker": 0, "at_ms": 5}]}"#)
+            .unwrap_err();
+        assert_eq!(e.field(), Some("faults[0]"));
+        assert!(e.to_string().contains("missing field `duration_ms`"), "{e}");
+        let e = parse_scenario(r#"{"work": {"dist": "constant", "ms": null}}"#).unwrap_err();
+        assert_eq!(e.field(), Some("work"));
+        assert!(
+            e.to_string()
+                .contains("`ms` is null, but a `constant` needs a value there"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_tag_of_the_wrong_type_is_a_type_error_at_the_tag() {
+        let e = parse_scenario(r#"{"faults": [{"kind": 3}]}"#).unwrap_err();
+        assert_eq!(e.field(), Some("faults[0].kind"));
+        assert!(e.to_string().contains("expected one of crash"), "{e}");
+        let e = parse_scenario(r#"{"work": {"dist": null}}"#).unwrap_err();
+        assert_eq!(e.field(), Some("work.dist"));
+    }
+
+    #[test]
+    fn a_tag_after_the_fields_reads_the_same() {
+        let late = parse_scenario(
+            r#"{"work": {"ms": 100, "dist": "constant", "attempt_jitter": 0.5},
+                "faults": [{"worker": 0, "at_ms": 1, "kind": "crash", "restart_after_ms": null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(late.work.dist, Dist::Constant { ms: 100 });
+        assert_eq!(late.work.attempt_jitter, 0.5);
+        assert_eq!(
+            late.faults,
+            vec![crate::scenario::Fault::Crash {
+                worker: 0,
+                at_ms: 1,
+                restart_after_ms: None
+            }]
+        );
     }
 }

@@ -213,8 +213,13 @@ impl Default for Workers {
 }
 
 /// A work-time distribution, in milliseconds at full speed.
+/// Read through `tagged::DistFields`, so that an error names its field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "dist", rename_all = "snake_case")]
+#[serde(
+    tag = "dist",
+    rename_all = "snake_case",
+    try_from = "crate::tagged::DistFields"
+)]
 pub enum Dist {
     Constant {
         ms: u64,
@@ -238,7 +243,9 @@ pub enum Dist {
     },
 }
 
+/// Read through `tagged::DistFields`, so that an error names its field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "crate::tagged::DistFields")]
 pub struct Work {
     #[serde(flatten)]
     pub dist: Dist,
@@ -334,8 +341,13 @@ pub struct Store {
     pub fence: Fence,
 }
 
+/// Read through `tagged::FaultFields`, so that an error names its field.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(
+    tag = "kind",
+    rename_all = "snake_case",
+    try_from = "crate::tagged::FaultFields"
+)]
 pub enum Fault {
     /// The worker's handlers and buffer vanish; a fresh worker joins after
     /// `restart_after_ms` (`None`: never).

@@ -207,7 +207,7 @@ impl IndexBuilder {
         let per_lane = slots as usize + 1;
         let rows = vec![RowIndex::default(); workers as usize * per_lane];
         let mut order: Vec<DeliveryIx> = (0..run.deliveries.len() as DeliveryIx).collect();
-        order.sort_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
+        by_receive_time(run, &mut order);
         IndexBuilder {
             workers,
             slots,
@@ -306,6 +306,13 @@ impl IndexBuilder {
             end_ms: run.end_ms,
         }
     }
+}
+
+/// Deliveries in the order they were received, ties by index. The index and
+/// the SVG export share it: each sort a crate calls is its own copy of the
+/// sort code in the download.
+pub(crate) fn by_receive_time(run: &Run, ixs: &mut [DeliveryIx]) {
+    ixs.sort_unstable_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
 }
 
 #[cfg(test)]

@@ -568,7 +568,7 @@ impl Canvas<'_> {
             // Keep the earliest runs so the picture is whole up to a time,
             // rather than whole for the first lanes and empty below.
             let mut by_time: Vec<u32> = chosen.iter().map(|(_, ix)| *ix).collect();
-            by_time.sort_by_key(|ix| (run.deliveries[*ix as usize].received_at, *ix));
+            crate::index::by_receive_time(run, &mut by_time);
             let mut keep = vec![false; run.deliveries.len()];
             for ix in &by_time[..max_runs] {
                 keep[*ix as usize] = true;
