@@ -23,6 +23,15 @@ use crate::run_job::{RunJob, RunReply, RunRequest};
 /// The worker's loader, beside the page (Trunk names workers by binary).
 const WORKER_URL: &str = "./lease-worker_loader.js";
 
+/// A fresh background worker: the runs', the sweeps' and the exports' each
+/// start their own, so that ending one never stops another's work.
+pub fn spawn_worker() -> Result<Worker, String> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Classic);
+    Worker::new_with_options(WORKER_URL, &opts)
+        .map_err(|_| "the browser would not start the background worker".to_string())
+}
+
 /// The worker, its listeners, and the job it holds.
 #[derive(Default)]
 struct Slot {
@@ -115,10 +124,7 @@ fn start(
     slot: &Rc<RefCell<Slot>>,
     dispatch: &Callback<Command>,
 ) -> Result<(), String> {
-    let opts = WorkerOptions::new();
-    opts.set_type(WorkerType::Classic);
-    let worker = Worker::new_with_options(WORKER_URL, &opts)
-        .map_err(|_| "the browser would not start the background worker".to_string())?;
+    let worker = spawn_worker()?;
     let on_message = {
         let (slot, dispatch, worker2) = (slot.clone(), dispatch.clone(), worker.clone());
         EventListener::new(&worker, "message", move |e| {

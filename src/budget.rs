@@ -142,6 +142,46 @@ mod tests {
     use super::*;
     use lease_sim::scenario::Heartbeat;
 
+    fn export_job(
+        scenario: Scenario,
+        kind: crate::export_job::ExportKind,
+    ) -> crate::export_job::ExportJob {
+        crate::export_job::ExportJob {
+            id: 1,
+            scenario,
+            kind,
+            svg: crate::export_job::SvgSettings {
+                range: None,
+                dark: false,
+                by_message: false,
+            },
+        }
+    }
+
+    /// An export's file (computed in a worker) is the page's: for every shipped scenario, the run
+    /// the page tries (`budget::options`) written by the page's old writers
+    /// equals what the export job writes.
+    #[test]
+    fn every_shipped_scenario_exports_what_the_page_shows() {
+        use lease_view::export::{deliveries_csv, messages_csv, series_csv};
+        for shipped in lease_sim::shipped::all() {
+            let s = shipped.scenario;
+            let on_page = lease_sim::simulate(&s, &options()).unwrap();
+            assert!(on_page.stopped().is_none(), "{}", s.name);
+            for (kind, write) in [
+                (
+                    crate::export_job::ExportKind::SeriesCsv,
+                    series_csv as fn(&lease_sim::Run) -> String,
+                ),
+                (crate::export_job::ExportKind::DeliveriesCsv, deliveries_csv),
+                (crate::export_job::ExportKind::MessagesCsv, messages_csv),
+            ] {
+                let text = crate::export_job::export(&export_job(s.clone(), kind)).unwrap();
+                assert_eq!(text, write(&on_page), "{} {kind:?}", s.name);
+            }
+        }
+    }
+
     #[test]
     fn every_shipped_scenario_runs_on_the_page_itself() {
         for s in lease_sim::shipped::all() {

@@ -11,7 +11,12 @@ pub fn save_text(name: &str, mime: &str, text: &str) -> Result<(), String> {
     opts.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)
         .map_err(|_| "the browser could not make the file".to_string())?;
-    let url = Url::create_object_url_with_blob(&blob)
+    save_blob(name, &blob)
+}
+
+/// Offers `blob` (a file a worker made) as a download named `name`.
+pub fn save_blob(name: &str, blob: &Blob) -> Result<(), String> {
+    let url = Url::create_object_url_with_blob(blob)
         .map_err(|_| "the browser could not make a link to the file".to_string())?;
     let result = click(name, &url);
     // The click has started the download; the object URL can go.

@@ -15,6 +15,8 @@ mod crash;
 mod diagnosis;
 mod download;
 mod embed;
+mod export_job;
+mod export_run;
 mod import;
 mod link;
 mod panels;

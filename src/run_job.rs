@@ -60,7 +60,7 @@ pub enum RunReply {
         id: u32,
         /// Wall-clock ms the simulation took in the worker.
         simulate_ms: f64,
-        /// Wall-clock ms to summarise and encode it.
+        /// Wall-clock ms to encode it (`simulate_ms` includes the summary).
         encode_ms: f64,
         bytes: usize,
     },
@@ -87,6 +87,28 @@ impl RunRequest {
     }
 }
 
+/// The whole run of `scenario` as the page holds it: raw events past what the
+/// page keeps are counted, not stored, and the run is summarised to
+/// `PAGE_LIMITS` (a run within them is left as it is, so this is also the run
+/// the page computes itself). `progress` hears how far it has got.
+#[allow(dead_code)]
+pub fn simulate_for_page(
+    scenario: &lease_sim::Scenario,
+    progress: &mut dyn FnMut(lease_sim::Progress),
+) -> Result<lease_sim::Run, lease_sim::SimError> {
+    let options = lease_sim::Options {
+        keep_events: Some(PAGE_LIMITS.events as u64),
+        ..lease_sim::Options::default()
+    };
+    let mut run = lease_sim::simulate_with_progress(scenario, &options, &mut |p| {
+        progress(p);
+        // The page stops a run by ending the worker.
+        std::ops::ControlFlow::Continue(())
+    })?;
+    run.summarise(PAGE_LIMITS);
+    Ok(run)
+}
+
 /// Runs one job in the worker. `clock` reads wall-clock ms; `post` takes each
 /// progress reply as it comes. Returns the final reply and, when it is
 /// `Done`, the run's bytes.
@@ -98,12 +120,7 @@ pub fn run(
 ) -> (RunReply, Option<Vec<u8>>) {
     let started = clock();
     let mut last_post = f64::NEG_INFINITY;
-    let options = lease_sim::Options {
-        // Raw events past what the page keeps are counted, not stored.
-        keep_events: Some(PAGE_LIMITS.events as u64),
-        ..lease_sim::Options::default()
-    };
-    let simulated = lease_sim::simulate_with_progress(&job.scenario, &options, &mut |p| {
+    let simulated = simulate_for_page(&job.scenario, &mut |p: lease_sim::Progress| {
         let now = clock();
         if now - last_post >= PROGRESS_EVERY_MS {
             last_post = now;
@@ -116,10 +133,8 @@ pub fn run(
                 elapsed_ms: now - started,
             });
         }
-        // The page stops a run here by ending the worker.
-        std::ops::ControlFlow::Continue(())
     });
-    let mut run = match simulated {
+    let run = match simulated {
         Ok(run) => run,
         Err(e) => {
             return (
@@ -132,7 +147,6 @@ pub fn run(
         }
     };
     let simulated_at = clock();
-    run.summarise(PAGE_LIMITS);
     let bytes = lease_sim::wire::encode(&run);
     let done = RunReply::Done {
         id: job.id,

@@ -7,9 +7,6 @@ use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
 use lease_sim::Scenario;
-use lease_view::export::{
-    deliveries_csv, messages_csv, series_csv, timeline_svg, SvgOptions, SvgView,
-};
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
@@ -17,13 +14,13 @@ use yew::prelude::*;
 use super::panel_head;
 use crate::command::Command;
 use crate::download::{file_stem, save_data_url, save_text};
+use crate::export_job::{ExportJob, ExportKind, SvgSettings};
+use crate::export_run::ExportRun;
 use crate::import::{import_text, shorten, Imported, MAX_IMPORT_BYTES};
-use crate::run_handle::RunHandle;
 use crate::timeline::TimelineView;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
-    pub run: RunHandle,
     pub scenario: Rc<Scenario>,
     /// The share link of what is on screen.
     pub link: String,
@@ -64,6 +61,8 @@ pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback
 #[derive(Clone, PartialEq)]
 enum Status {
     Idle,
+    /// A worker is writing a file.
+    Working(String),
     Done(String),
     Failed(String),
 }
@@ -72,6 +71,8 @@ enum Status {
 pub fn export_panel(p: &ExportProps) -> Html {
     let status = use_state(|| Status::Idle);
     let slot: ReaderSlot = use_mut_ref(|| None).clone();
+    // The export under way: dropped with the panel, which ends its worker.
+    let job_slot = use_mut_ref(|| None::<ExportRun>);
     let stem = file_stem(&p.scenario.name, p.scenario.seed);
 
     let report = {
@@ -104,39 +105,49 @@ pub fn export_panel(p: &ExportProps) -> Html {
             report(&name, r);
         })
     };
-    let svg = {
-        let report = report.clone();
-        let run = p.run.clone();
+    // The SVG and the CSVs are written by a worker (`export_job.rs`): a
+    // large run's files are megabytes, too long to write on the page's thread.
+    let in_worker = |id: &'static str, text: &'static str, kind: ExportKind| {
+        let (status, job_slot) = (status.clone(), job_slot.clone());
+        let scenario = p.scenario.clone();
         let (view, range) = (p.view, p.range);
-        let title = p.scenario.title.clone();
-        let name = format!("{stem}-timeline.svg");
-        Rc::new(move || {
-            let (from, to) = range.unwrap_or((0, run.end_ms));
+        let name = format!("{stem}-{}", kind.suffix());
+        let onclick = Callback::from(move |_: MouseEvent| {
             let dark = gloo::utils::window()
                 .match_media("(prefers-color-scheme: dark)")
                 .ok()
                 .flatten()
                 .is_some_and(|m| m.matches());
-            let opts = SvgOptions {
-                width_px: 1200.0,
-                from_ms: from as f64,
-                to_ms: to as f64,
-                dark,
-                view: match view {
-                    TimelineView::Workers => SvgView::Workers,
-                    TimelineView::Messages => SvgView::Messages,
+            let job = ExportJob {
+                id: 1,
+                scenario: (*scenario).clone(),
+                kind,
+                svg: SvgSettings {
+                    range,
+                    dark,
+                    by_message: view == TimelineView::Messages,
                 },
-                title: title.clone(),
             };
-            let text = timeline_svg(&run, &opts);
-            report(&name, save_text(&name, "image/svg+xml", &text));
-        })
-    };
-    let csv = |suffix: &'static str, f: fn(&lease_sim::Run) -> String| {
-        let report = report.clone();
-        let run = p.run.clone();
-        let name = format!("{stem}-{suffix}.csv");
-        Rc::new(move || report(&name, save_text(&name, "text/csv", &f(&run)))) as Rc<dyn Fn()>
+            let done = {
+                let (status, name) = (status.clone(), name.clone());
+                Callback::from(move |r: Result<(), String>| {
+                    status.set(match r {
+                        Ok(()) => Status::Done(format!("Saved {name}.")),
+                        Err(e) => Status::Failed(format!("Could not save {name}: {e}.")),
+                    })
+                })
+            };
+            // A newer export replaces one under way (its worker ends).
+            *job_slot.borrow_mut() = None;
+            match crate::export_run::start(job, name.clone(), done) {
+                Ok(run) => {
+                    *job_slot.borrow_mut() = Some(run);
+                    status.set(Status::Working(format!("Writing {name}…")));
+                }
+                Err(e) => status.set(Status::Failed(format!("Could not save {name}: {e}."))),
+            }
+        });
+        html! { <button type="button" id={id} {onclick}>{text}</button> }
     };
     let json = {
         let report = report.clone();
@@ -223,10 +234,10 @@ pub fn export_panel(p: &ExportProps) -> Html {
             </div>
             <div class="panel-row buttons" role="group" aria-label="Export">
                 {button("export-png", "Timeline as PNG", png)}
-                {button("export-svg", "Timeline as SVG", svg)}
-                {button("export-series", "Series as CSV", csv("series", series_csv))}
-                {button("export-deliveries", "Deliveries as CSV", csv("deliveries", deliveries_csv))}
-                {button("export-messages", "Messages as CSV", csv("messages", messages_csv))}
+                {in_worker("export-svg", "Timeline as SVG", ExportKind::TimelineSvg)}
+                {in_worker("export-series", "Series as CSV", ExportKind::SeriesCsv)}
+                {in_worker("export-deliveries", "Deliveries as CSV", ExportKind::DeliveriesCsv)}
+                {in_worker("export-messages", "Messages as CSV", ExportKind::MessagesCsv)}
                 {button("export-json", "Scenario as JSON", json)}
             </div>
             <div class="dropzone" ondrop={on_drop} ondragover={on_drag_over}>
@@ -235,6 +246,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
             </div>
             { match &*status {
                 Status::Idle => html! {},
+                Status::Working(t) => html! { <p class="status" role="status" id="export-status">{t.clone()}</p> },
                 Status::Done(t) => html! { <p class="status ok" role="status" id="export-status">{t.clone()}</p> },
                 Status::Failed(t) => html! { <p class="status bad" role="alert" id="export-status">{t.clone()}</p> },
             } }

@@ -10,7 +10,7 @@ use gloo::events::EventListener;
 use lease_diagnose::{sweep_csv, Param, SweepRow};
 use lease_sim::Scenario;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
 use super::panel_head;
@@ -18,9 +18,6 @@ use crate::command::Command;
 use crate::controls::scale::fmt_ms;
 use crate::download::{file_stem, save_text};
 use crate::sweep_job::{Reply, SweepJob, MAX_POINTS};
-
-/// The worker's loader, beside the page (Trunk names workers by binary).
-const WORKER_URL: &str = "./lease-worker_loader.js";
 
 /// A setting's label, unit, and the range a sweep starts with.
 struct ParamInfo {
@@ -247,13 +244,11 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let mut s = slot.borrow_mut();
             // A new sweep replaces the one under way.
             s.stop();
-            let opts = WorkerOptions::new();
-            opts.set_type(WorkerType::Classic);
-            let worker = match Worker::new_with_options(WORKER_URL, &opts) {
+            let worker = match crate::background_run::spawn_worker() {
                 Ok(w) => w,
-                Err(_) => {
+                Err(e) => {
                     progress.set(Progress {
-                        error: Some("the browser would not start the background worker".into()),
+                        error: Some(e),
                         ..Default::default()
                     });
                     return;

@@ -153,3 +153,22 @@ test('side B of a comparison that outgrows the page is computed in the backgroun
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('an export of a summarised run is written in a worker and holds what the page holds', async () => {
+  const { page, errors } = await openFromPage(LARGE);
+  await page.locator('#run-summarised').waitFor({ timeout: 60000 });
+  await page.locator('#open-export').click();
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.locator('#export-deliveries').click()]);
+  // While the worker writes, the panel says so.
+  assert.match(await page.locator('#export-status').innerText(), /Writing .*deliveries\.csv…|Saved .*deliveries\.csv\./);
+  const { readFile } = await import('node:fs/promises');
+  const lines = (await readFile(await download.path(), 'utf8')).trim().split(/\r?\n/);
+  // The file holds the deliveries the page keeps of a run this large, no more.
+  const label = await page.locator('.timeline-canvas').first().getAttribute('aria-label');
+  const kept = Number(/Timeline of (\d+) deliveries/.exec(label)[1]);
+  assert.ok(kept > 50000, label);
+  assert.equal(lines.length - 1, kept);
+  await page.waitForFunction(() => /Saved .*deliveries\.csv\./.test(document.querySelector('#export-status')?.innerText || ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});

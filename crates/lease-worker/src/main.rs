@@ -1,11 +1,14 @@
 //! The page's background worker (a second wasm binary that Trunk builds with
-//! `data-type="worker"`): sweeps and large runs go here so that the page
+//! `data-type="worker"`): sweeps, large runs and exports go here so that the page
 //! stays live. It reads one JSON job per message; replies are JSON text,
 //! except a finished run, which is posted as `[json, ArrayBuffer]` with the
-//! buffer transferred (`run_job.rs`, `sweep_job.rs`).
+//! buffer transferred, and a finished export, posted as `[json, Blob]`
+//! (`run_job.rs`, `sweep_job.rs`, `export_job.rs`).
 // Natively this binary does nothing; only its tests use the job modules.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+#[path = "../../../src/export_job.rs"]
+mod export_job;
 #[path = "../../../src/run_job.rs"]
 mod run_job;
 #[path = "../../../src/sweep_job.rs"]
@@ -22,6 +25,7 @@ mod in_worker {
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
+    use super::export_job::{self, ExportReply, ExportRequest};
     use super::run_job::{self, RunReply, RunRequest};
     use super::sweep_job::{run, Reply};
 
@@ -49,6 +53,28 @@ mod in_worker {
         }
     }
 
+    /// Writes an export and posts it as a `Blob`, which the page saves
+    /// without reading: `[reply, blob]`.
+    fn post_export(scope: &DedicatedWorkerGlobalScope, request: &ExportRequest) {
+        let job = &request.export;
+        let blob = export_job::export(job).and_then(|text| {
+            let opts = web_sys::BlobPropertyBag::new();
+            opts.set_type(job.kind.mime());
+            let parts = js_sys::Array::of1(&text.as_str().into());
+            web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)
+                .map(|b| (b, text.len()))
+                .map_err(|_| "the worker could not make the file".to_string())
+        });
+        let message: JsValue = match blob {
+            Ok((blob, bytes)) => {
+                let done = ExportReply::Done { id: job.id, bytes };
+                js_sys::Array::of2(&done.to_json().into(), &blob).into()
+            }
+            Err(why) => ExportReply::Failed { id: job.id, why }.to_json().into(),
+        };
+        let _ = scope.post_message(&message);
+    }
+
     pub fn start() {
         console_error_panic_hook::set_once();
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -65,6 +91,10 @@ mod in_worker {
                         let _ = out.post_message(&reply.to_json().into());
                     }
                 }
+                return;
+            }
+            if let Ok(request) = serde_json::from_str::<ExportRequest>(&text) {
+                post_export(&out, &request);
                 return;
             }
             run(&text, &mut |reply| {
