@@ -60,6 +60,8 @@ pub struct State {
     /// Side B's run, when it outgrew the page's try and is being computed in
     /// the background; B's last run stays shown until it arrives.
     pub pending_b: Option<PendingRun>,
+    /// The visitor cancelled side B's last background run.
+    pub cancelled_b: bool,
 }
 
 /// Ids of background runs, so that a late reply to an older one is ignored.
@@ -120,6 +122,7 @@ impl State {
             pending: None,
             cancelled: false,
             pending_b: None,
+            cancelled_b: false,
         };
         st.simulate();
         st.playhead_ms = st.end_ms();
@@ -196,6 +199,7 @@ impl State {
         let Some(b) = self.b.clone() else {
             return;
         };
+        self.cancelled_b = false;
         if let Err(why) = crate::budget::fits_side_b(&b) {
             self.error = Some(format!("side B: {why}"));
             return;
@@ -226,6 +230,7 @@ impl State {
         self.b = None;
         self.run_b = None;
         self.pending_b = None;
+        self.cancelled_b = false;
         self.edit_b = false;
     }
 
@@ -392,6 +397,11 @@ impl Reducible for State {
             Command::CancelRun => {
                 if s.pending.take().is_some() {
                     s.cancelled = true;
+                }
+            }
+            Command::CancelRunB => {
+                if s.pending_b.take().is_some() {
+                    s.cancelled_b = true;
                 }
             }
             Command::CompareStart => {
@@ -603,7 +613,7 @@ pub fn app() -> Html {
                                 range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
                         }
                         if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
-                            <Compare a={run.clone()} b={b.clone()} b_pending={state.pending_b.is_some()} edit_b={state.edit_b} range={state.range}
+                            <Compare a={run.clone()} b={b.clone()} b_pending={state.pending_b.clone()} b_cancelled={state.cancelled_b} edit_b={state.edit_b} range={state.range}
                                 playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_command={dispatch.clone()} />
                         }
                         if parts.shows("diagnosis") {
@@ -666,6 +676,34 @@ mod tests {
         let failed = st.reduce(Command::RunFailed(id, "the worker stopped".into()));
         assert!(failed.pending_b.is_none());
         assert_eq!(failed.error.as_deref(), Some("side B: the worker stopped"));
+    }
+
+    #[test]
+    fn cancelling_side_bs_background_run_keeps_its_last_run_and_says_so() {
+        let st = comparing_with_a_large_b();
+        let old_b = st.run_b.clone();
+        let id = st.pending_b.as_ref().unwrap().id;
+        let cancelled = st.reduce(Command::CancelRunB);
+        assert!(cancelled.pending_b.is_none() && cancelled.cancelled_b);
+        assert!(cancelled.run_b == old_b, "B keeps its last run");
+        // The cancelled job's late reply is dropped.
+        let whole = lease_sim::simulate(
+            cancelled.b.as_deref().unwrap(),
+            &lease_sim::Options::default(),
+        )
+        .unwrap();
+        let late = cancelled
+            .clone()
+            .reduce(Command::RunArrived(id, RunHandle::new(whole)));
+        assert!(late.run_b == old_b);
+        // A's cancel is A's: it leaves B's run under way alone.
+        let a_cancel = comparing_with_a_large_b().reduce(Command::CancelRun);
+        assert!(a_cancel.pending_b.is_some() && !a_cancel.cancelled_b);
+        // B's next setting clears the notice.
+        let next = cancelled.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
+            s.broker.visibility_timeout_ms = Some(30_000);
+        })));
+        assert!(!next.cancelled_b);
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub enum Command {
     RunFailed(u32, String),
     /// Stop the background run under way; the last finished run stays.
     CancelRun,
+    /// Stop side B's run in the background; B keeps its last run.
+    CancelRunB,
 }
 
 /// How far a background run has got.

@@ -18,7 +18,9 @@ pub struct CompareProps {
     /// B's newer setting is being computed in the background; `b` is its
     /// last run.
     #[prop_or_default]
-    pub b_pending: bool,
+    pub b_pending: Option<crate::app::PendingRun>,
+    /// The visitor cancelled B's last background run: B shows an older run.
+    pub b_cancelled: bool,
     /// The controls edit side B.
     pub edit_b: bool,
     pub range: Option<(u64, u64)>,
@@ -157,9 +159,11 @@ pub fn compare(p: &CompareProps) -> Html {
                 {side(true, "B", "compare-edit-b")}
                 <button type="button" id="compare-copy" onclick={cb.reform(|_: MouseEvent| Command::CompareCopy)}>{"Copy A into B"}</button>
             </div>
-            if p.b_pending {
-                <p class="notices" role="status" id="compare-b-pending">
-                    {"Side B's new setting is a larger run: it is being computed in the background. B below is its last run until then."}
+            if let Some(pending) = &p.b_pending {
+                <crate::run_status::PendingStatus pending={pending.clone()} on_command={p.on_command.clone()} side_b=true />
+            } else if p.b_cancelled {
+                <p class="notices" role="status" id="compare-b-cancelled">
+                    {"Side B's larger run was cancelled: B below is its last run, not the setting its controls show. Move a control of B to run it again."}
                 </p>
             }
             <table class="compare-table">

@@ -1,5 +1,6 @@
 //! What the page says about the run itself, above the picture: a large run
-//! under way in the background (progress, time left, cancel), a cancelled
+//! under way in the background (progress, time left, cancel; side B's in the
+//! compare panel), a cancelled
 //! one, and a finished run that the page keeps summarised (what was dropped,
 //! what still covers the whole run).
 
@@ -15,6 +16,9 @@ use crate::run_handle::RunHandle;
 pub struct PendingProps {
     pub pending: PendingRun,
     pub on_command: Callback<Command>,
+    /// Side B of a comparison, shown in the compare panel.
+    #[prop_or_default]
+    pub side_b: bool,
 }
 
 /// How much of the run is done, 0 to 1: the further of simulated time and
@@ -46,7 +50,32 @@ pub fn seconds_left(done: f64, elapsed_ms: f64) -> Option<f64> {
 
 #[function_component(PendingStatus)]
 pub fn pending_status(p: &PendingProps) -> Html {
-    let cancel = p.on_command.reform(|_: MouseEvent| Command::CancelRun);
+    let side_b = p.side_b;
+    let cancel = p.on_command.reform(move |_: MouseEvent| {
+        if side_b {
+            Command::CancelRunB
+        } else {
+            Command::CancelRun
+        }
+    });
+    let messages = thousands(p.pending.messages);
+    let (id, detail_id, cancel_id, head, note) = if side_b {
+        (
+            "compare-b-pending",
+            "compare-b-progress-detail",
+            "compare-b-cancel",
+            format!("Side B's new setting is a larger run (up to {messages} messages), computed in the background. "),
+            "B below is its last run until then. ",
+        )
+    } else {
+        (
+            "run-progress",
+            "run-progress-detail",
+            "run-cancel",
+            format!("Computing a large run in the background (up to {messages} messages). "),
+            "The controls stay live: moving one starts over with the new setting. ",
+        )
+    };
     let (fraction, detail) = match &p.pending.progress {
         Some(g) => {
             let fraction = fraction_done(g, p.pending.messages);
@@ -69,12 +98,12 @@ pub fn pending_status(p: &PendingProps) -> Html {
         None => (0.0, "Starting the background worker.".to_string()),
     };
     html! {
-        <div class="run-status" role="status" id="run-progress" aria-live="polite">
-            <strong>{ format!("Computing a large run in the background (up to {} messages). ", thousands(p.pending.messages)) }</strong>
-            <span>{ "The controls stay live: moving one starts over with the new setting. " }</span>
-            <progress max="1" value={format!("{fraction:.3}")} aria-label="Run progress" />
-            <span class="run-status-detail" id="run-progress-detail">{ detail }</span>
-            <button type="button" id="run-cancel" onclick={cancel}>{"Cancel"}</button>
+        <div class="run-status" role="status" id={id} aria-live="polite">
+            <strong>{ head }</strong>
+            <span>{ note }</span>
+            <progress max="1" value={format!("{fraction:.3}")} aria-label={if side_b { "Side B's run progress" } else { "Run progress" }} />
+            <span class="run-status-detail" id={detail_id}>{ detail }</span>
+            <button type="button" id={cancel_id} onclick={cancel}>{"Cancel"}</button>
         </div>
     }
 }

@@ -172,3 +172,45 @@ test('an export of a summarised run is written in a worker and holds what the pa
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test("side B's background run shows its progress, and Cancel keeps B's last run", async () => {
+  const { page, errors } = await openFromPage('scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&seed=1');
+  await deliveredAtLeast(page, 12000);
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor();
+  // B's longest timeout outgrows the page's try. Cancel is clicked the moment
+  // B's progress appears, before the worker can answer.
+  await page.evaluate(() => {
+    window.__bSeen = null;
+    const watch = new MutationObserver(() => {
+      const status = document.querySelector('#compare-b-pending');
+      if (status && window.__bSeen === null) {
+        window.__bSeen = status.innerText;
+        document.querySelector('#compare-b-cancel').click();
+        watch.disconnect();
+      }
+    });
+    watch.observe(document.body, { childList: true, subtree: true });
+    const input = document.querySelector('#ctl-timeout');
+    input.value = input.max;
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('#compare-b-cancelled').waitFor();
+  const seen = await page.evaluate(() => window.__bSeen);
+  assert.match(seen, /Side B's new setting is a larger run \(up to 12,000 messages\), computed in the background/);
+  assert.match(seen, /Cancel/);
+  assert.equal(await page.locator('#compare-b-pending').count(), 0);
+  // B still shows its last run (A's copy): no total differs.
+  assert.equal(await page.locator('#compare-ack-p99.differs').count(), 0);
+  await screenshot(page, 'compare-b-cancelled');
+  // Moving B's control again runs it, and the notice goes.
+  await page.evaluate(() => {
+    const input = document.querySelector('#ctl-timeout');
+    input.value = String(Number(input.max) - 1);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.locator('#compare-ack-p99.differs').waitFor({ timeout: 60000 });
+  assert.equal(await page.locator('#compare-b-cancelled').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
