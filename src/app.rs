@@ -568,8 +568,8 @@ pub fn app() -> Html {
                     <span class="error-note">{" The picture below is the last run that worked."}</span>
                 </div>
             }
-            if let (Some(Panel::Export), Some(_)) = (state.panel, &run) {
-                <ExportPanel scenario={state.scenario.clone()} link={crate::link::absolute(&crate::url::encode(&link))}
+            if let (Some(Panel::Export), Some(run)) = (state.panel, &run) {
+                <ExportPanel run={run.clone()} scenario={state.scenario.clone()} link={crate::link::absolute(&crate::url::encode(&link))}
                     view={state.view} range={state.range} on_command={dispatch.clone()} />
             }
             if state.panel == Some(Panel::Embed) {

@@ -17,10 +17,14 @@ use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_job::{ExportJob, ExportKind, SvgSettings};
 use crate::export_run::ExportRun;
 use crate::import::{import_text, shorten, Imported, MAX_IMPORT_BYTES};
+use crate::run_handle::RunHandle;
 use crate::timeline::TimelineView;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
+    /// The run on screen: the SVG and the CSVs are of it, computed again in a
+    /// worker from the scenario it was run with.
+    pub run: RunHandle,
     pub scenario: Rc<Scenario>,
     /// The share link of what is on screen.
     pub link: String,
@@ -109,7 +113,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
     // large run's files are megabytes, too long to write on the page's thread.
     let in_worker = |id: &'static str, text: &'static str, kind: ExportKind| {
         let (status, job_slot) = (status.clone(), job_slot.clone());
-        let scenario = p.scenario.clone();
+        let scenario = p.run.scenario.clone();
         let (view, range) = (p.view, p.range);
         let name = format!("{stem}-{}", kind.suffix());
         let onclick = Callback::from(move |_: MouseEvent| {
@@ -120,7 +124,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 .is_some_and(|m| m.matches());
             let job = ExportJob {
                 id: 1,
-                scenario: (*scenario).clone(),
+                scenario: scenario.clone(),
                 kind,
                 svg: SvgSettings {
                     range,

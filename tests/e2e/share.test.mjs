@@ -277,3 +277,29 @@ test('keyboard: ? lists the shortcuts, Escape closes, Tab reaches controls with 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('an export is of the run on screen, even when the newest setting cannot run', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=sub-second-work&seed=1`);
+  await painted(page);
+  await page.locator('#open-export').click();
+  const saved = async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#export-messages').click()]);
+    return readFile(await download.path(), 'utf8');
+  };
+  const before = await saved();
+  // Backlog, arrival rate and run length all at their most: past the
+  // playground's million messages, so the page keeps the last run on screen.
+  await page.evaluate(() => {
+    for (const id of ['ctl-backlog', 'ctl-rate', 'ctl-duration']) {
+      const input = document.querySelector(`#${id}`);
+      input.value = input.max;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  await page.locator('#run-error').waitFor();
+  assert.match(await page.locator('#run-error').innerText(), /cannot run/);
+  assert.equal(await saved(), before);
+  await page.waitForFunction(() => /Saved .*messages\.csv\./.test(document.querySelector('#export-status')?.innerText || ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
