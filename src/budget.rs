@@ -214,14 +214,7 @@ mod tests {
 
     /// Small by the estimate, about 72,000 events: too many for one task.
     fn twelve_thousand_waiting() -> Scenario {
-        let mut s = lease_sim::shipped::find("sub-second-work")
-            .unwrap()
-            .scenario;
-        s.arrivals.backlog = 12_000;
-        s.arrivals.rate_per_s = 0.0;
-        s.workers.count = 100;
-        s.workers.concurrency = 10;
-        s.duration_ms = 15 * 60_000;
+        let mut s = lease_sim::bench_scenarios::sub_second_backlog(12_000, 100, 10);
         s.broker.visibility_timeout_ms = Some(3_600_000);
         s
     }

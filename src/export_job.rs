@@ -148,14 +148,7 @@ mod tests {
     /// A large run's export is of the summarised run the page holds.
     #[test]
     fn a_large_runs_export_is_of_the_summarised_run() {
-        let mut s = lease_sim::shipped::find("sub-second-work")
-            .unwrap()
-            .scenario;
-        s.arrivals.backlog = 200_000;
-        s.arrivals.rate_per_s = 0.0;
-        s.workers.count = 50;
-        s.workers.concurrency = 10;
-        s.duration_ms = 15 * 60_000;
+        let s = lease_sim::bench_scenarios::sub_second_backlog(200_000, 50, 10);
         let mut summarised = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
         let all = summarised.deliveries.len();
         summarised.summarise(crate::run_job::PAGE_LIMITS);

@@ -34,6 +34,18 @@ async function deliveredAtLeast(page, n) {
   );
 }
 
+/**
+ * A comparison whose side A is 12,000 messages waiting at a 5 s timeout,
+ * large by the estimate (computed in the worker), and whose controls edit B.
+ */
+async function comparingTwelveThousand() {
+  const opened = await openFromPage('scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&seed=1');
+  await deliveredAtLeast(opened.page, 12000);
+  await opened.page.locator('#open-compare').click();
+  await opened.page.locator('#compare').waitFor();
+  return opened;
+}
+
 /** Names of the page's User Timing measures since `t0`. */
 async function stepsSince(page, t0) {
   return page.evaluate(
@@ -129,11 +141,7 @@ test('a run the page tries and outgrows is finished whole in the worker', async 
 });
 
 test('side B of a comparison that outgrows the page is computed in the background', async () => {
-  // A: 12,000 messages at a 5 s timeout, large by the estimate (the worker).
-  const { page, errors } = await openFromPage('scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&seed=1');
-  await deliveredAtLeast(page, 12000);
-  await page.locator('#open-compare').click();
-  await page.locator('#compare').waitFor();
+  const { page, errors } = await comparingTwelveThousand();
   // B: the longest timeout. Small by the estimate, so tried on the page,
   // where its 72,000 events outgrow the try: the worker computes it.
   const t0 = await page.evaluate(() => performance.now());
@@ -174,10 +182,7 @@ test('an export of a summarised run is written in a worker and holds what the pa
 });
 
 test("side B's background run shows its progress, and Cancel keeps B's last run", async () => {
-  const { page, errors } = await openFromPage('scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&seed=1');
-  await deliveredAtLeast(page, 12000);
-  await page.locator('#open-compare').click();
-  await page.locator('#compare').waitFor();
+  const { page, errors } = await comparingTwelveThousand();
   // B's longest timeout outgrows the page's try. Cancel is clicked the moment
   // B's progress appears, before the worker can answer.
   await page.evaluate(() => {

@@ -62,3 +62,19 @@ pub fn one_million() -> Scenario {
     s.broker.max_receive_count = Some(Some(1));
     s
 }
+
+/// The shipped `sub-second-work` with `backlog` messages waiting at the start
+/// and none after, drained by `workers` workers of `concurrency` handlers over
+/// 15 minutes: the page's large-run tests and its bench links
+/// (`scenario=sub-second-work&backlog=…&rate=0&workers=…&conc=…&duration=15min`).
+pub fn sub_second_backlog(backlog: u64, workers: u32, concurrency: u32) -> Scenario {
+    let mut s = crate::shipped::find("sub-second-work")
+        .expect("sub-second-work is shipped")
+        .scenario;
+    s.arrivals.backlog = backlog;
+    s.arrivals.rate_per_s = 0.0;
+    s.workers.count = workers;
+    s.workers.concurrency = concurrency;
+    s.duration_ms = 15 * 60_000;
+    s
+}
