@@ -231,18 +231,47 @@ pub fn decode(bytes: &[u8]) -> Result<Run, WireError> {
     }
 }
 
-/// Reading a run a section at a time: the page takes a large run from its
-/// worker in several short tasks rather than one long one (a browser counts
-/// a task over 50 ms as a stall, and a wasm function run once, as a decoder
-/// is, runs in the browser's quick first-tier code).
+/// Reading a run a part at a time (a small section whole, the event log a
+/// column at a time, the deliveries and the messages a stretch of rows at a
+/// time): the page takes a large run from its worker in many short tasks
+/// rather than a few long ones (a browser counts a task over 50 ms as a
+/// stall, and a wasm function run once, as a decoder is, runs in the
+/// browser's quick first-tier code).
 pub struct Decoding {
     bytes: Vec<u8>,
     pos: usize,
     head: Option<(Scenario, Head)>,
+    /// The event log's columns, one a step, until the log is whole.
+    event_columns: Option<EventColumns>,
     events: Option<EventLog>,
+    /// The deliveries built so far: the section is built a stretch a step.
+    delivery_rows: Vec<Delivery>,
     deliveries: Option<Vec<Delivery>>,
     marks: Option<(Vec<Mark>, Vec<WorkerMark>)>,
+    /// The messages built so far, a stretch a step, and where the next
+    /// one's delivery list starts in the flat list.
+    message_rows: Vec<MessageRecord>,
+    message_list_at: usize,
     messages: Option<Vec<MessageRecord>>,
+}
+
+/// Deliveries built in one step. A whole section was one step before: on
+/// the 1,000,000-message run the page takes in (100,000 deliveries, 1,000,000
+/// messages, 600,000 events) its steps took up to 27 ms on a quiet machine,
+/// half of a 50 ms task; a busy one doubles that.
+pub const DELIVERY_STRETCH: usize = 25_000;
+/// Messages built in one step.
+pub const MESSAGE_STRETCH: usize = 250_000;
+
+/// The event log read so far: its count, its dropped total, the columns in
+/// the order they are written.
+struct EventColumns {
+    n: usize,
+    dropped: u64,
+    t: Vec<u32>,
+    kind: Option<Vec<EventKind>>,
+    message: Option<Vec<u32>>,
+    worker: Option<Vec<u32>>,
 }
 
 impl Decoding {
@@ -251,14 +280,19 @@ impl Decoding {
             bytes,
             pos: 0,
             head: None,
+            event_columns: None,
             events: None,
+            delivery_rows: Vec::new(),
             deliveries: None,
             marks: None,
+            message_rows: Vec::new(),
+            message_list_at: 0,
             messages: None,
         }
     }
 
-    /// Reads the next section: `Ok(Some(run))` after the last one.
+    /// Reads the next part: a section, or a column or a stretch of rows of a
+    /// large one. `Ok(Some(run))` after the last.
     pub fn step(&mut self) -> Result<Option<Run>, WireError> {
         let mut r = Reader {
             b: &self.bytes,
@@ -268,10 +302,14 @@ impl Decoding {
             self.head = Some(read_head(&mut r)?);
             None
         } else if self.events.is_none() {
-            self.events = Some(read_events(&mut r)?);
+            self.events = read_event_column(&mut r, &mut self.event_columns)?;
             None
         } else if self.deliveries.is_none() {
-            self.deliveries = Some(read_deliveries(&mut r)?);
+            if !read_deliveries(&mut r, &mut self.delivery_rows)? {
+                // Not the section's end yet: the next step starts it again.
+                return Ok(None);
+            }
+            self.deliveries = Some(std::mem::take(&mut self.delivery_rows));
             None
         } else if self.marks.is_none() {
             let n = self.deliveries.as_ref().map_or(0, Vec::len);
@@ -279,7 +317,15 @@ impl Decoding {
             None
         } else if self.messages.is_none() {
             let deliveries = self.deliveries.as_deref().unwrap_or_default();
-            self.messages = Some(read_messages(&mut r, deliveries)?);
+            if !read_messages(
+                &mut r,
+                deliveries,
+                &mut self.message_rows,
+                &mut self.message_list_at,
+            )? {
+                return Ok(None);
+            }
+            self.messages = Some(std::mem::take(&mut self.message_rows));
             None
         } else {
             let (scenario, head) = self.head.take().ok_or_else(used_up)?;
@@ -327,25 +373,53 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     Ok((scenario, head))
 }
 
-fn read_events(r: &mut Reader) -> Result<EventLog, WireError> {
-    let n = r.count(5, "the event log")?;
-    let dropped = r.u64("the event log")?;
-    let t = r.narrow32(n, "event times")?;
-    let kind = r
-        .code_bytes(n, "event kinds", EVENT_KINDS.len())?
-        .iter()
-        .map(|&b| event_kind(b))
-        .collect();
-    let message = r.narrow32(n, "event messages")?;
-    let worker = r.narrow32(n, "event workers")?;
-    let receipt = r.narrow32(n, "event receipts")?;
-    let events = EventLog::from_columns(t, kind, message, worker, receipt, dropped)
+/// The event log's next column; the log, once its last column is read.
+fn read_event_column(
+    r: &mut Reader,
+    cols: &mut Option<EventColumns>,
+) -> Result<Option<EventLog>, WireError> {
+    let Some(c) = cols else {
+        let n = r.count(5, "the event log")?;
+        let dropped = r.u64("the event log")?;
+        let t = r.narrow32(n, "event times")?;
+        *cols = Some(EventColumns {
+            n,
+            dropped,
+            t,
+            kind: None,
+            message: None,
+            worker: None,
+        });
+        return Ok(None);
+    };
+    let n = c.n;
+    if c.kind.is_none() {
+        let kind = r.code_bytes(n, "event kinds", EVENT_KINDS.len())?;
+        c.kind = Some(kind.iter().map(|&b| event_kind(b)).collect());
+    } else if c.message.is_none() {
+        c.message = Some(r.narrow32(n, "event messages")?);
+    } else if c.worker.is_none() {
+        c.worker = Some(r.narrow32(n, "event workers")?);
+    } else {
+        let receipt = r.narrow32(n, "event receipts")?;
+        let c = cols.take().ok_or_else(used_up)?;
+        let events = EventLog::from_columns(
+            c.t,
+            c.kind.unwrap_or_default(),
+            c.message.unwrap_or_default(),
+            c.worker.unwrap_or_default(),
+            receipt,
+            c.dropped,
+        )
         .ok_or_else(|| WireError::Invalid("event columns differ in length".into()))?;
-
-    Ok(events)
+        return Ok(Some(events));
+    }
+    Ok(None)
 }
 
-fn read_deliveries(r: &mut Reader) -> Result<Vec<Delivery>, WireError> {
+/// Reads the deliveries' columns and builds the next stretch of rows into
+/// `out`; true once `out` holds them all (and `r` is past the section).
+fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, WireError> {
     let n = r.count(87, "the deliveries")?;
     let message = r.col32(n, "delivery messages")?;
     let receipt = r.col32(n, "delivery receipts")?;
@@ -364,23 +438,27 @@ fn read_deliveries(r: &mut Reader) -> Result<Vec<Delivery>, WireError> {
     let overlaps = r.col32(n, "delivery overlaps")?;
     let extensions_ok = r.col32(n, "delivery extensions")?;
     let extensions_rejected = r.col32(n, "delivery extensions rejected")?;
-    if let Some((i, o)) = overlaps
-        .iter()
-        .map(|&o| u32::from_le_bytes(o))
-        .enumerate()
-        .find(|&(i, o)| o != NONE32 && (o as usize >= n || o as usize == i))
-    {
-        return Err(WireError::Invalid(format!(
-            "delivery {i} overlaps delivery {o} of {n}"
-        )));
+    let from = out.len();
+    if from == 0 {
+        if let Some((i, o)) = overlaps
+            .iter()
+            .map(|&o| u32::from_le_bytes(o))
+            .enumerate()
+            .find(|&(i, o)| o != NONE32 && (o as usize >= n || o as usize == i))
+        {
+            return Err(WireError::Invalid(format!(
+                "delivery {i} overlaps delivery {o} of {n}"
+            )));
+        }
+        out.reserve_exact(n);
     }
     // Every column holds exactly n values (`col32`, `col64`, `code_bytes`),
     // so no index below is out of range; the codes are checked. A loop here
     // rather than `collect` from a closure: in this function the compiler
     // sees those lengths and drops the 17 bounds checks a delivery.
-    let mut deliveries = Vec::with_capacity(n);
-    for i in 0..n {
-        deliveries.push(Delivery {
+    let to = n.min(from.saturating_add(DELIVERY_STRETCH));
+    for i in from..to {
+        out.push(Delivery {
             message: u32::from_le_bytes(message[i]),
             receipt: u32::from_le_bytes(receipt[i]),
             worker: u32::from_le_bytes(worker[i]),
@@ -400,8 +478,7 @@ fn read_deliveries(r: &mut Reader) -> Result<Vec<Delivery>, WireError> {
             extensions_rejected: u32::from_le_bytes(extensions_rejected[i]),
         });
     }
-
-    Ok(deliveries)
+    Ok(to == n)
 }
 
 fn read_marks(
@@ -441,7 +518,15 @@ fn read_marks(
     Ok((marks, worker_marks))
 }
 
-fn read_messages(r: &mut Reader, deliveries: &[Delivery]) -> Result<Vec<MessageRecord>, WireError> {
+/// Reads the messages' columns and builds the next stretch of rows into
+/// `out` (`at`: where the next message's list starts in the flat list);
+/// true once `out` holds them all (and `r` is past the section).
+fn read_messages(
+    r: &mut Reader,
+    deliveries: &[Delivery],
+    out: &mut Vec<MessageRecord>,
+    at: &mut usize,
+) -> Result<bool, WireError> {
     let n = r.count(37, "the messages")?;
     let arrived_at = r.col64(n, "message arrival times")?;
     let work_ms = r.col64(n, "message work")?;
@@ -453,74 +538,75 @@ fn read_messages(r: &mut Reader, deliveries: &[Delivery]) -> Result<Vec<MessageR
     let lists = r.col32(n, "message delivery counts")?;
     let total = r.count(4, "message delivery lists")?;
     let flat = u32s(r.col32(total, "message delivery lists")?);
-    let listed: u64 = lists
-        .iter()
-        .map(|&l| u64::from(u32::from_le_bytes(l)))
-        .sum();
-    if listed != total as u64 {
-        return Err(WireError::Invalid(format!(
-            "message delivery lists hold {total} indices but their lengths add up to {listed}"
-        )));
+    let from = out.len();
+    if from == 0 {
+        let listed: u64 = lists
+            .iter()
+            .map(|&l| u64::from(u32::from_le_bytes(l)))
+            .sum();
+        if listed != total as u64 {
+            return Err(WireError::Invalid(format!(
+                "message delivery lists hold {total} indices but their lengths add up to {listed}"
+            )));
+        }
+        if let Some(&d) = flat
+            .iter()
+            .max()
+            .filter(|&&d| d as usize >= deliveries.len())
+        {
+            return Err(WireError::Invalid(format!(
+                "a message lists delivery {d} of {}",
+                deliveries.len()
+            )));
+        }
+        if let Some(m) = deliveries
+            .iter()
+            .map(|d| d.message)
+            .max()
+            .filter(|&m| m as usize >= n)
+        {
+            return Err(WireError::Invalid(format!(
+                "a delivery is of message {m} of {n}"
+            )));
+        }
+        out.reserve_exact(n);
     }
-    if let Some(&d) = flat
-        .iter()
-        .max()
-        .filter(|&&d| d as usize >= deliveries.len())
-    {
-        return Err(WireError::Invalid(format!(
-            "a message lists delivery {d} of {}",
-            deliveries.len()
-        )));
-    }
-    if let Some(m) = deliveries
-        .iter()
-        .map(|d| d.message)
-        .max()
-        .filter(|&m| m as usize >= n)
-    {
-        return Err(WireError::Invalid(format!(
-            "a delivery is of message {m} of {n}"
-        )));
-    }
-    let mut at = 0;
-    let messages: Vec<MessageRecord> = (0..n)
-        .map(|i| {
-            let len = u32::from_le_bytes(lists[i]) as usize;
-            // The lengths add up to `flat.len()` (checked above), so `get`
-            // always finds the list; each is allocated at its size, and the
-            // usual single delivery without a call to copy it.
-            let list = match flat.get(at..at + len) {
-                Some(&[d]) => vec![d],
-                Some(l) => l.to_vec(),
-                None => Vec::new(),
-            };
-            at += len;
-            let at_ms = u64::from_le_bytes(fate_at[i]);
-            MessageRecord {
-                arrived_at: u64::from_le_bytes(arrived_at[i]),
-                work_ms: u64::from_le_bytes(work_ms[i]),
-                receive_count: u32::from_le_bytes(receive_count[i]),
-                deliveries: list,
-                effects: u32::from_le_bytes(effects[i]),
-                fate: match fate[i] {
-                    FATE_DELETED => Fate::Deleted { at: at_ms },
-                    FATE_DEAD_LETTERED_EXPIRED => Fate::DeadLettered {
-                        at: at_ms,
-                        cause: DeadLetterCause::Expired,
-                    },
-                    FATE_DEAD_LETTERED_FAILED => Fate::DeadLettered {
-                        at: at_ms,
-                        cause: DeadLetterCause::Failed,
-                    },
-                    FATE_AVAILABLE => Fate::Available,
-                    // FATE_IN_FLIGHT, the highest code `code_bytes` let through.
-                    _ => Fate::InFlight,
+    let to = n.min(from.saturating_add(MESSAGE_STRETCH));
+    out.extend((from..to).map(|i| {
+        let len = u32::from_le_bytes(lists[i]) as usize;
+        // The lengths add up to `flat.len()` (checked above), so `get`
+        // always finds the list; each is allocated at its size, and the
+        // usual single delivery without a call to copy it.
+        let list = match flat.get(*at..*at + len) {
+            Some(&[d]) => vec![d],
+            Some(l) => l.to_vec(),
+            None => Vec::new(),
+        };
+        *at += len;
+        let at_ms = u64::from_le_bytes(fate_at[i]);
+        MessageRecord {
+            arrived_at: u64::from_le_bytes(arrived_at[i]),
+            work_ms: u64::from_le_bytes(work_ms[i]),
+            receive_count: u32::from_le_bytes(receive_count[i]),
+            deliveries: list,
+            effects: u32::from_le_bytes(effects[i]),
+            fate: match fate[i] {
+                FATE_DELETED => Fate::Deleted { at: at_ms },
+                FATE_DEAD_LETTERED_EXPIRED => Fate::DeadLettered {
+                    at: at_ms,
+                    cause: DeadLetterCause::Expired,
                 },
-            }
-        })
-        .collect();
-
-    Ok(messages)
+                FATE_DEAD_LETTERED_FAILED => Fate::DeadLettered {
+                    at: at_ms,
+                    cause: DeadLetterCause::Failed,
+                },
+                FATE_AVAILABLE => Fate::Available,
+                // FATE_IN_FLIGHT, the highest code `code_bytes` let through.
+                _ => Fate::InFlight,
+            },
+        }
+    }));
+    Ok(to == n)
 }
 
 fn read_rest(r: &mut Reader, bucket_ms: u64) -> Result<(Series, Option<Summarised>), WireError> {

@@ -199,6 +199,30 @@ fn every_shipped_and_random_run_survives_the_wire() {
 }
 
 #[test]
+fn a_large_run_is_read_a_column_or_a_stretch_at_a_time_and_reads_back_whole() {
+    let run = whole(&bench_scenarios::sub_second_backlog(300_000, 100, 10));
+    let (d, m) = (run.deliveries.len(), run.messages.len());
+    assert!(
+        d > 2 * wire::DELIVERY_STRETCH && m > wire::MESSAGE_STRETCH,
+        "{d} deliveries, {m} messages"
+    );
+    let mut decoding = wire::Decoding::new(wire::encode(&run));
+    let mut steps = 1;
+    let back = loop {
+        if let Some(r) = decoding.step().unwrap() {
+            break r;
+        }
+        steps += 1;
+    };
+    assert!(back == run, "the run reads back whole");
+    // The head; the event log's five columns; the deliveries a stretch a
+    // step; the marks; the messages a stretch a step; the rest.
+    let want =
+        1 + 5 + d.div_ceil(wire::DELIVERY_STRETCH) + 1 + m.div_ceil(wire::MESSAGE_STRETCH) + 1;
+    assert_eq!(steps, want);
+}
+
+#[test]
 fn truncated_or_garbage_bytes_are_an_error_not_a_panic() {
     let run = whole(&shipped::all()[0].scenario);
     let bytes = wire::encode(&run);
