@@ -1,7 +1,7 @@
 //! The page's side of an export (`export_job.rs`): a worker of its own
 //! writes the file and sends it as a `Blob`, the page saves the `Blob`, and
 //! the worker ends. Dropping the handle (a newer export, or the panel
-//! closing) ends the worker too.
+//! closing) ends a worker still at work.
 
 use gloo::events::EventListener;
 use wasm_bindgen::JsCast;
@@ -44,6 +44,10 @@ pub fn start(
                     Ok(blob) => crate::download::save_blob(&name, &blob),
                     Err(_) => Err("the worker sent something that is not a file".into()),
                 });
+                // The worker's memory grew to hold the run: let it go now
+                // rather than when the panel closes. The page's Blob keeps
+                // the file.
+                worker2.terminate();
                 return;
             }
             let text = data.as_string().unwrap_or_default();
@@ -51,6 +55,7 @@ pub fn start(
             if matches!(serde_json::from_str(&text), Ok(Reply::Ready)) {
                 let _ = worker2.post_message(&request.as_str().into());
             } else if let Ok(ExportReply::Failed { why, .. }) = serde_json::from_str(&text) {
+                worker2.terminate();
                 done.emit(Err(why));
             }
         })

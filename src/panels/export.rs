@@ -78,6 +78,9 @@ pub fn export_panel(p: &ExportProps) -> Html {
     // The export under way: dropped with the panel, which ends its worker.
     let job_slot = use_mut_ref(|| None::<ExportRun>);
     let stem = file_stem(&p.scenario.name, p.scenario.seed);
+    // The timeline's files are of the run on screen, which may be older than
+    // the scenario (a newer setting still computing, or one that cannot run).
+    let run_stem = file_stem(&p.run.scenario.name, p.run.scenario.seed);
 
     let report = {
         let status = status.clone();
@@ -95,7 +98,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
 
     let png = {
         let report = report.clone();
-        let name = format!("{stem}-timeline.png");
+        let name = format!("{run_stem}-timeline.png");
         Rc::new(move || {
             let canvas = gloo::utils::document()
                 .query_selector(".timeline-canvas")
@@ -115,7 +118,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
         let (status, job_slot) = (status.clone(), job_slot.clone());
         let scenario = p.run.scenario.clone();
         let (view, range) = (p.view, p.range);
-        let name = format!("{stem}-{}", kind.suffix());
+        let name = format!("{run_stem}-{}", kind.suffix());
         let onclick = Callback::from(move |_: MouseEvent| {
             let dark = gloo::utils::window()
                 .match_media("(prefers-color-scheme: dark)")
