@@ -1,8 +1,7 @@
 //! What the page says about the run itself, above the picture: a large run
 //! under way in the background (progress, time left, cancel; side B's in the
-//! compare panel), a cancelled
-//! one, and a finished run that the page keeps summarised (what was dropped,
-//! what still covers the whole run).
+//! compare panel), a cancelled one, and a finished run that the page keeps
+//! summarised (what was dropped, what still covers the whole run).
 
 use lease_sim::validate::thousands;
 use lease_view::clock;
