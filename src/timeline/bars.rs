@@ -21,6 +21,17 @@ pub const DETAIL_PX: f64 = 12.0;
 
 pub type Rect = (f64, f64, f64, f64);
 
+/// A delivery placed on the timeline: which one, and the row it is drawn in,
+/// at `y` and `h` high. What the batches and the full paint all take.
+#[derive(Clone, Copy)]
+pub struct Placed<'a> {
+    pub ix: u32,
+    pub d: &'a Delivery,
+    pub row: Row,
+    pub y: f64,
+    pub h: f64,
+}
+
 /// Run bars, lease bands and bars of runs that never started, by hue: each
 /// batch is one fill. Wide runs are batched the same way (`draw.rs`).
 pub struct Fills {
@@ -43,15 +54,8 @@ impl Fills {
     /// Files delivery `d`'s lease band and run bar, in a row at `y` and `h`
     /// high; returns the bar and whether the run was leased but never
     /// started.
-    pub fn delivery(
-        &mut self,
-        f: &Frame,
-        d: &Delivery,
-        row: Row,
-        y: f64,
-        h: f64,
-        drawn: &mut Drawn,
-    ) -> (Rect, bool) {
+    pub fn delivery(&mut self, f: &Frame, p: &Placed, drawn: &mut Drawn) -> (Rect, bool) {
+        let Placed { d, row, y, h, .. } = *p;
         let bar = bar_of(d, f.run.end_ms);
         let buffered = matches!(row, Row::Buffer { .. });
         // The lease behind the run: a thin band from the receive to its end
@@ -110,24 +114,15 @@ pub struct NarrowBars {
 impl NarrowBars {
     /// Takes the delivery if its bar is narrow and plain enough to batch;
     /// `false`: paint it in full.
-    #[allow(clippy::too_many_arguments)]
-    pub fn take(
-        &mut self,
-        f: &Frame,
-        ix: u32,
-        d: &Delivery,
-        row: Row,
-        y: f64,
-        h: f64,
-        drawn: &mut Drawn,
-    ) -> bool {
+    pub fn take(&mut self, f: &Frame, p: &Placed, drawn: &mut Drawn) -> bool {
+        let Placed { ix, d, y, h, .. } = *p;
         let bar = bar_of(d, f.run.end_ms);
         let x0 = f.x(bar.start);
         let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
         if x1 - x0 >= DETAIL_PX || f.highlight == Some(d.message) {
             return false;
         }
-        let (r, _) = self.fills.delivery(f, d, row, y, h, drawn);
+        let (r, _) = self.fills.delivery(f, p, drawn);
         let (by, bh) = (r.1, r.3);
         if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
             self.overlaps.push(r);

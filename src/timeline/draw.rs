@@ -11,7 +11,7 @@ use lease_view::{
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
-use super::bars::{Fills, NarrowBars};
+use super::bars::{Fills, NarrowBars, Placed};
 use super::glyphs::Layer;
 use super::strip::Batches;
 use super::TimelineView;
@@ -266,8 +266,9 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let mut full = Vec::new();
     for &(ix, row, y, h) in &bars {
         let d = &run.deliveries[ix as usize];
-        if !narrow.take(f, ix, d, row, y, h, &mut drawn) {
-            full.push((ix, row, y, h));
+        let placed = Placed { ix, d, row, y, h };
+        if !narrow.take(f, &placed, &mut drawn) {
+            full.push(placed);
         }
     }
     ctx.set_global_alpha(if f.highlight.is_some() { 0.22 } else { 1.0 });
@@ -276,11 +277,10 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     // Glyphs as they are, and faded while another message is highlighted.
     let mut fills = [Fills::default(), Fills::default()];
     let mut glyphs = [Layer::default(), Layer::default()];
-    for &(ix, row, y, h) in &full {
-        let d = &run.deliveries[ix as usize];
-        let faded = usize::from(f.faded(d.message));
+    for placed in &full {
+        let faded = usize::from(f.faded(placed.d.message));
         let (fill, layer) = (&mut fills[faded], &mut glyphs[faded]);
-        paint_delivery(f, ix, d, row, y, h, fill, layer, &mut drawn);
+        paint_delivery(f, placed, fill, layer, &mut drawn);
     }
     ctx.set_global_alpha(FADED);
     fills[1].paint(ctx, f.dark);
@@ -331,19 +331,9 @@ fn dead_lettered_at(f: &Frame, ix: u32, d: &Delivery) -> Option<u64> {
 
 /// The lease band, the run bar, the outlines and the marks of one delivery,
 /// into the batches they are painted in with all the others.
-#[allow(clippy::too_many_arguments)]
-fn paint_delivery(
-    f: &Frame,
-    ix: u32,
-    d: &Delivery,
-    row: Row,
-    y: f64,
-    h: f64,
-    fills: &mut Fills,
-    layer: &mut Layer,
-    drawn: &mut Drawn,
-) {
-    let (r, waiting) = fills.delivery(f, d, row, y, h, drawn);
+fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, drawn: &mut Drawn) {
+    let Placed { ix, d, y, h, .. } = *p;
+    let (r, waiting) = fills.delivery(f, p, drawn);
     let (_, by, w, bh) = r;
     if waiting && w > 6.0 && bh > 3.0 {
         // Leased but never started: a dashed outline over the faded bar.
