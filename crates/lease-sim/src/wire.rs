@@ -537,7 +537,8 @@ fn read_messages(
     let fate_at = r.col64(n, "message fate times")?;
     let lists = r.col32(n, "message delivery counts")?;
     let total = r.count(4, "message delivery lists")?;
-    let flat = u32s(r.col32(total, "message delivery lists")?);
+    // Read in place: a stretch decodes only the lists it builds.
+    let flat = r.col32(total, "message delivery lists")?;
     let from = out.len();
     if from == 0 {
         let listed: u64 = lists
@@ -549,11 +550,7 @@ fn read_messages(
                 "message delivery lists hold {total} indices but their lengths add up to {listed}"
             )));
         }
-        if let Some(&d) = flat
-            .iter()
-            .max()
-            .filter(|&&d| d as usize >= deliveries.len())
-        {
+        if let Some(d) = max32(flat).filter(|&d| d as usize >= deliveries.len()) {
             return Err(WireError::Invalid(format!(
                 "a message lists delivery {d} of {}",
                 deliveries.len()
@@ -578,8 +575,8 @@ fn read_messages(
         // always finds the list; each is allocated at its size, and the
         // usual single delivery without a call to copy it.
         let list = match flat.get(*at..*at + len) {
-            Some(&[d]) => vec![d],
-            Some(l) => l.to_vec(),
+            Some(&[d]) => vec![u32::from_le_bytes(d)],
+            Some(l) => u32s(l),
             None => Vec::new(),
         };
         *at += len;
