@@ -142,7 +142,7 @@ pub fn playback(props: &PlaybackProps) -> Html {
         let v = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
             .value();
-        Command::Speed(v.parse().unwrap_or(10.0))
+        Command::Speed(crate::url::units::parse_plain_f64(&v).unwrap_or(10.0))
     });
     html! {
         <section class="playback" aria-label="Playback" ref={node}>

@@ -175,13 +175,10 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     };
     let number = |state: UseStateHandle<f64>, scale: f64| {
         Callback::from(move |e: Event| {
-            let v: f64 = e
+            let text = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
-                .value()
-                .trim()
-                .parse()
-                .unwrap_or(f64::NAN);
-            if v.is_finite() && v >= 0.0 {
+                .value();
+            if let Some(v) = crate::url::units::parse_plain_f64(text.trim()) {
                 state.set(v * scale);
             }
         })
@@ -375,7 +372,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                 }
             </div>
             if let Some(v) = current {
-                <p class="muted" id="sweep-current">{format!("The current {} is {}: marked by the dashed line.", pi.label.to_lowercase(), show(v))}</p>
+                <p class="muted" id="sweep-current">{format!("The current {} is {}: marked by the dashed line.", pi.label.to_ascii_lowercase(), show(v))}</p>
             }
             if let Some(e) = &progress.error {
                 <p class="status bad" role="alert" id="sweep-error">{e.clone()}</p>

@@ -18,7 +18,7 @@
 //! calls these two functions.
 
 mod fields;
-mod units;
+pub mod units;
 mod view;
 
 #[cfg(test)]

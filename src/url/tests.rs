@@ -727,3 +727,37 @@ fn a_page_budget_drops_what_it_refuses() {
     assert_eq!(notices.len(), 1, "{notices:?}");
     assert_eq!(notices[0].field, "data");
 }
+
+#[test]
+fn plain_decimals_read_as_the_page_writes_them() {
+    use super::units::parse_plain_f64;
+    for (text, want) in [
+        ("0.5", 0.5),
+        (".25", 0.25),
+        ("3.", 3.0),
+        ("3", 3.0),
+        ("007.50", 7.5),
+        ("0", 0.0),
+        ("000", 0.0),
+        ("0.1", 0.1),
+    ] {
+        assert_eq!(parse_plain_f64(text), Some(want), "{text}");
+    }
+    for text in [
+        "", ".", "-1", "+1", "1e3", "1.2.3", " 1", "inf", "NaN", "0x10", "1_000",
+    ] {
+        assert_eq!(parse_plain_f64(text), None, "{text:?}");
+    }
+}
+
+proptest! {
+    /// Every finite value the page writes (`format_f64`, no exponent) reads
+    /// back to the same bits, from the smallest fractions to 40 digits.
+    #[test]
+    fn every_written_decimal_reads_back_to_the_same_bits(
+        x in prop_oneof![0.0..1.0f64, 0.0..1e39f64, (0u64..u64::MAX).prop_map(|n| n as f64 * 1e-20)]
+    ) {
+        let text = super::units::format_f64(x);
+        prop_assert_eq!(super::units::parse_plain_f64(&text).map(f64::to_bits), Some(x.to_bits()), "{}", text);
+    }
+}

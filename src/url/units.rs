@@ -161,9 +161,11 @@ pub fn parse_count(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
     Ok(v)
 }
 
-/// A plain decimal (`0.5`, `.25`, `3`); no sign, exponent, NaN or infinity,
-/// so markup or `1e999` never reaches `f64::from_str`'s wider grammar.
-fn parse_plain_f64(num: &str) -> Option<f64> {
+/// A plain decimal (`0.5`, `.25`, `3`, `3.`); no sign, exponent, NaN or
+/// infinity. Read by serde_json's float parser, which the page holds anyway
+/// and which rounds correctly: `f64::from_str` would add a second parser and
+/// its 10 KB table of powers of five to the download.
+pub fn parse_plain_f64(num: &str) -> Option<f64> {
     let (int, frac) = num.split_once('.').unwrap_or((num, ""));
     let ok = !(int.is_empty() && frac.is_empty())
         && int.len() <= 40
@@ -174,7 +176,15 @@ fn parse_plain_f64(num: &str) -> Option<f64> {
     if !ok {
         return None;
     }
-    num.parse::<f64>().ok().filter(|v| v.is_finite())
+    // JSON's grammar wants a digit on both sides of the point and no leading zeros.
+    let int = match int.trim_start_matches('0') {
+        "" => "0",
+        digits => digits,
+    };
+    let frac = if frac.is_empty() { "0" } else { frac };
+    serde_json::from_str::<f64>(&format!("{int}.{frac}"))
+        .ok()
+        .filter(|v| v.is_finite())
 }
 
 /// A number within `lo..=hi`; `percent` also takes `5%`.

@@ -262,10 +262,12 @@ fn fence_name(f: Fence) -> &'static str {
     }
 }
 
+/// Only the first letter of a sentence, which is ASCII in all our text:
+/// `char::to_lowercase` would bring Unicode's case tables into the download.
 fn lowercase_first(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
+        Some(f) => std::iter::once(f.to_ascii_lowercase()).chain(c).collect(),
         None => String::new(),
     }
 }
