@@ -803,13 +803,12 @@ pub(super) fn dash(ctx: &CanvasRenderingContext2d, segments: &[f64]) {
 }
 
 fn arrow_head(ctx: &CanvasRenderingContext2d, x: f64, y: f64, fx: f64, fy: f64, colour: &str) {
-    let a = (y - fy).atan2(x - fx);
-    let r = 6.0;
+    let [left, right] = lease_view::arrow_head((x, y), (fx, fy), 6.0);
     ctx.set_fill_style_str(colour);
     ctx.begin_path();
     ctx.move_to(x, y);
-    ctx.line_to(x - r * (a - 0.45).cos(), y - r * (a - 0.45).sin());
-    ctx.line_to(x - r * (a + 0.45).cos(), y - r * (a + 0.45).sin());
+    ctx.line_to(left.0, left.1);
+    ctx.line_to(right.0, right.1);
     ctx.close_path();
     ctx.fill();
 }

@@ -3,6 +3,7 @@
 //! natively. The page reads a `lease_sim::Run` through these functions and
 //! never re-derives a broker rule.
 
+pub mod arrow;
 pub mod density;
 pub mod export;
 pub mod format;
@@ -18,6 +19,7 @@ pub mod ticks;
 #[cfg(test)]
 mod fixture;
 
+pub use arrow::arrow_head;
 pub use density::{Column, Span, Strip};
 pub use format::{clock, duration};
 pub use hit::{hit_message_view, hit_worker_view};

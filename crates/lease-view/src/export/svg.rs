@@ -779,16 +779,9 @@ impl Canvas<'_> {
                 N(bx),
                 N(by)
             );
-            let a = (by - (by + up)).atan2(bx - (bx - 20.0));
-            let r = 6.0;
-            self.polygon(
-                "arrow",
-                &[
-                    (bx, by),
-                    (bx - r * (a - 0.45).cos(), by - r * (a - 0.45).sin()),
-                    (bx - r * (a + 0.45).cos(), by - r * (a + 0.45).sin()),
-                ],
-            );
+            // The curve arrives along its last control point's direction.
+            let [left, right] = crate::arrow_head((bx, by), (bx - 20.0, by + up), 6.0);
+            self.polygon("arrow", &[(bx, by), left, right]);
         }
         if let (Some(t), Some(s)) = (d.overlaps, d.started_at) {
             if let Some(twin) = run.deliveries.get(t as usize) {
