@@ -4,4 +4,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/wasm-opt.sh"
+bash "$here/minify-js.sh"
 bash "$here/csp.sh"

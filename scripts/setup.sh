@@ -50,12 +50,14 @@ else
   DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm
 fi
 
-step "wasm-opt (binaryen from npm, for the release build)"
-want=$(node -p "require('./scripts/build-tools/package.json').dependencies.binaryen")
-have=$(node -p "try { require('./scripts/build-tools/node_modules/binaryen/package.json').version } catch { '' }")
-if [ "$have" = "$want" ]; then
-  echo "present: binaryen $have"
-else
+step "wasm-opt and terser (binaryen and terser from npm, for the release build)"
+have_all=yes
+for pkg in binaryen terser; do
+  want=$(node -p "require('./scripts/build-tools/package.json').dependencies['$pkg']")
+  have=$(node -p "try { require('./scripts/build-tools/node_modules/$pkg/package.json').version } catch { '' }")
+  if [ "$have" = "$want" ]; then echo "present: $pkg $have"; else have_all=no; fi
+done
+if [ "$have_all" = no ]; then
   (cd scripts/build-tools && npm ci --no-audit --no-fund)
 fi
 

@@ -37,6 +37,7 @@ if [ ${#wasm_tests[@]} -gt 0 ]; then
   done
 fi
 run "release build" trunk build --release --offline
+run "download guard (what the page's wasm must not carry)" bash scripts/size-guard.sh
 run "end-to-end tests in Chromium" bash -c 'cd tests/e2e && node --test --test-concurrency=1 --test-reporter=tap'
 
 # Sum what the runners reported: cargo's "test result" lines and node's "# pass/# fail".

@@ -10,10 +10,7 @@ if [ ! -f "$opt" ]; then
   echo "wasm-opt is missing: run scripts/setup.sh (it installs binaryen from npm)" >&2
   exit 1
 fi
-sri() {
-  node -e 'const c = require("crypto"), fs = require("fs");
-    console.log("sha384-" + c.createHash("sha384").update(fs.readFileSync(process.argv[1])).digest("base64"))' "$1"
-}
+. "$root/scripts/sri.sh"
 for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
   before=$(wc -c <"$wasm")
   old=$(sri "$wasm")
@@ -29,12 +26,6 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
-  # Trunk wrote the subresource-integrity hash of the file before this hook
-  # (the page's wasm; a worker's wasm is fetched by its loader, unhashed).
-  new=$(sri "$wasm")
-  if grep -q "$old" "$TRUNK_STAGING_DIR/index.html"; then
-    sed -i "s|$old|$new|g" "$TRUNK_STAGING_DIR/index.html"
-    grep -q "$new" "$TRUNK_STAGING_DIR/index.html" || { echo "index.html: integrity of $(basename "$wasm") not updated" >&2; exit 1; }
-  fi
+  replace_sri "$wasm" "$old"
   echo "wasm-opt $level: $(basename "$wasm") $before -> $(wc -c <"$wasm") bytes"
 done
