@@ -8,17 +8,21 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 wasm="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/lease-playground.wasm"
 [ -f "$wasm" ] || { echo "no release build of the page at $wasm: run trunk build --release --offline" >&2; exit 1; }
 found=0
+# check WHAT PATTERN WHY: PATTERN is a Perl regular expression over the
+# file's bytes (a symbol name, or a table's first bytes where the code is inlined).
 check() {
-  local pattern=$1 why=$2
-  if grep -a -q -- "$pattern" "$wasm"; then
-    echo "FOUND $pattern: $why"
+  local what=$1 pattern=$2 why=$3
+  if LC_ALL=C grep -a -q -P -- "$pattern" "$wasm"; then
+    echo "FOUND $what: $why"
     found=1
   else
-    echo "absent: $pattern"
+    echo "absent: $what"
   fi
 }
-check dec2flt "core's float parser (str::parse::<f64>, 15 KB gzip); use url::units::parse_plain_f64, which serde_json reads"
-check unicode_data11conversions "Unicode's case tables (to_lowercase or to_uppercase, 9 KB gzip); the page's text is ASCII: to_ascii_lowercase"
-check rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
-check libm_math5atan2 "libm's atan2; lease_view::arrow_head"
+check "core's float parser" dec2flt "core's float parser (str::parse::<f64>, 15 KB gzip); use url::units::parse_plain_f64, which serde_json reads"
+# Unicode's lower-case table opens with À to à and Á to á, as (char, u32) pairs.
+check "Unicode's lower-case table" '\xc0\x00\x00\x00\xe0\x00\x00\x00\xc1\x00\x00\x00\xe1\x00\x00\x00' "Unicode's lower-case table (char or str to_lowercase, 9 KB gzip); the page's text is ASCII: to_ascii_lowercase"
+check "Unicode's case rules" unicode_data5cased "str::to_lowercase or to_uppercase (Unicode's case rules); to_ascii_lowercase"
+check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
+check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
 exit $found
