@@ -4,14 +4,9 @@
 # `minify` shrinks the CSS, the HTML and the worker's script, but leaves this
 # file as wasm-bindgen wrote it. Release builds only.
 set -euo pipefail
-[ "${TRUNK_PROFILE:-debug}" = "release" ] || exit 0
-root="$(cd "$(dirname "$0")/.." && pwd)"
-terser="$root/scripts/build-tools/node_modules/terser/bin/terser"
-if [ ! -f "$terser" ]; then
-  echo "terser is missing: run scripts/setup.sh (it installs it from npm)" >&2
-  exit 1
-fi
-. "$root/scripts/sri.sh"
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/post-build-lib.sh"
+terser=$(build_tool terser terser)
 for js in "$TRUNK_STAGING_DIR"/lease-playground-*.js; do
   before=$(wc -c <"$js")
   old=$(sri "$js")

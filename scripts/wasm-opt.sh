@@ -3,14 +3,9 @@
 # (the npm build that set-up installs in scripts/build-tools). Debug builds
 # are left alone so that they stay quick.
 set -euo pipefail
-[ "${TRUNK_PROFILE:-debug}" = "release" ] || exit 0
-root="$(cd "$(dirname "$0")/.." && pwd)"
-opt="$root/scripts/build-tools/node_modules/binaryen/bin/wasm-opt"
-if [ ! -f "$opt" ]; then
-  echo "wasm-opt is missing: run scripts/setup.sh (it installs binaryen from npm)" >&2
-  exit 1
-fi
-. "$root/scripts/sri.sh"
+here="$(cd "$(dirname "$0")" && pwd)"
+. "$here/post-build-lib.sh"
+opt=$(build_tool binaryen wasm-opt)
 for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
   before=$(wc -c <"$wasm")
   old=$(sri "$wasm")

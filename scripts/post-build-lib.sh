@@ -1,6 +1,19 @@
 # Sourced by the post-build steps that rewrite a file Trunk has already
-# hashed: Trunk writes each file's subresource-integrity hash into index.html
-# before the hooks run, so a step that changes the file must change the hash.
+# hashed (wasm-opt.sh, minify-js.sh). Release builds only: debug builds stay
+# quick, so sourcing this ends a debug build's step at once.
+[ "${TRUNK_PROFILE:-debug}" = "release" ] || exit 0
+
+# build_tool PACKAGE BIN: the path of an npm tool from scripts/build-tools,
+# which set-up installs; a clear message if it is not there.
+build_tool() {
+  local path
+  path="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/build-tools/node_modules/$1/bin/$2"
+  [ -f "$path" ] || { echo "$2 is missing: run scripts/setup.sh (it installs $1 from npm)" >&2; exit 1; }
+  echo "$path"
+}
+
+# Trunk writes each file's subresource-integrity hash into index.html before
+# the hooks run, so a step that changes the file must change the hash.
 
 sri() {
   node -e 'const c = require("crypto"), fs = require("fs");
