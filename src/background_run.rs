@@ -156,6 +156,41 @@ fn start(
     Ok(())
 }
 
+/// Bytes of the worker's run copied into the page's memory per task. Copied
+/// whole, the first large run of a page took 55 to 206 ms in one task in some
+/// bench runs (15 to 20 ms in most), in builds before and after stop 14's.
+const COPY_STRETCH: usize = 4 << 20;
+
+/// The worker's run copied a stretch per task, then decoded.
+fn copy_step(
+    slot: Rc<RefCell<Slot>>,
+    generation: u32,
+    dispatch: Callback<Command>,
+    id: u32,
+    buffer: js_sys::Uint8Array,
+    mut bytes: Vec<u8>,
+) {
+    let slot2 = slot.clone();
+    then(&slot, generation, move || {
+        let len = buffer.length() as usize;
+        let done = crate::timing::measure("lease:copy-run", || {
+            bytes.reserve_exact(len - bytes.len());
+            let from = bytes.len();
+            let to = (from + COPY_STRETCH).min(len);
+            bytes.resize(to, 0);
+            buffer
+                .subarray(from as u32, to as u32)
+                .copy_to(&mut bytes[from..]);
+            to == len
+        });
+        if done {
+            decode_step(slot2, generation, dispatch, id, Decoding::new(bytes));
+        } else {
+            copy_step(slot2, generation, dispatch, id, buffer, bytes);
+        }
+    });
+}
+
 /// One section of the run per task, then its index, then the page shows it.
 fn decode_step(
     slot: Rc<RefCell<Slot>>,
@@ -231,11 +266,14 @@ fn receive(
         let generation = s.generation;
         drop(s);
         let buffer = js_sys::Uint8Array::new(&pair.get(1));
-        let (slot2, dispatch) = (slot.clone(), dispatch.clone());
-        then(slot, generation, move || {
-            let bytes = crate::timing::measure("lease:copy-run", || buffer.to_vec());
-            decode_step(slot2, generation, dispatch, id, Decoding::new(bytes));
-        });
+        copy_step(
+            slot.clone(),
+            generation,
+            dispatch.clone(),
+            id,
+            buffer,
+            Vec::new(),
+        );
         return;
     }
     let text = data.as_string().unwrap_or_default();
