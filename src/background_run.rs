@@ -157,8 +157,8 @@ fn start(
 }
 
 /// Bytes of the worker's run copied into the page's memory per task. Copied
-/// whole, the first large run of a page took 55 to 206 ms in one task in some
-/// bench runs (15 to 20 ms in most), in builds before and after stop 14's.
+/// whole (22.75 MB for the 1M-message run), the first large run of a page
+/// sometimes held it 55 to 206 ms in one task, though 15 to 20 ms in most.
 const COPY_STRETCH: usize = 4 << 20;
 
 /// The worker's run copied a stretch per task, then decoded.

@@ -178,7 +178,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let text = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
                 .value();
-            if let Some(v) = crate::url::units::parse_plain_f64(text.trim()) {
+            if let Some(v) = crate::url::units::parse_number_input(&text) {
                 state.set(v * scale);
             }
         })

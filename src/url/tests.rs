@@ -750,6 +750,25 @@ fn plain_decimals_read_as_the_page_writes_them() {
     }
 }
 
+#[test]
+fn number_inputs_take_exponents_and_refuse_negatives() {
+    use super::units::parse_number_input;
+    for (text, want) in [
+        ("10", 10.0),
+        (" 0.5 ", 0.5),
+        (".5", 0.5),
+        ("007", 7.0),
+        ("1e3", 1000.0),
+        ("2.5E-1", 0.25),
+        ("1e+2", 100.0),
+    ] {
+        assert_eq!(parse_number_input(text), Some(want), "{text}");
+    }
+    for text in ["", "-1", "-0.5", "1e999", "abc", "NaN", "Infinity"] {
+        assert_eq!(parse_number_input(text), None, "{text:?}");
+    }
+}
+
 proptest! {
     /// Every finite value the page writes (`format_f64`, no exponent) reads
     /// back to the same bits, from the smallest fractions to 40 digits.

@@ -187,6 +187,16 @@ pub fn parse_plain_f64(num: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
+/// What an `<input type="number">` holds, which may have an exponent
+/// (`1e3`) as well as the plain forms; finite and not negative, or nothing.
+pub fn parse_number_input(text: &str) -> Option<f64> {
+    let t = text.trim();
+    serde_json::from_str::<f64>(t)
+        .ok()
+        .or_else(|| parse_plain_f64(t))
+        .filter(|v| v.is_finite() && *v >= 0.0)
+}
+
 /// A number within `lo..=hi`; `percent` also takes `5%`.
 pub fn parse_f64(text: &str, lo: f64, hi: f64, percent: bool) -> Result<f64, String> {
     let allowed = || {
