@@ -23,7 +23,8 @@
 //! are columns, not JSON: they are most of the report.
 //!
 //! Layout: `MAGIC`, `VERSION` (u32), the scenario's JSON and the report
-//! head's JSON (each a u64 length + UTF-8 bytes), then events, deliveries,
+//! head's JSON (each a u64 length + UTF-8 bytes), the totals' counters
+//! (`TOTALS_COUNTERS` u64, in `Totals::counters` order), then events, deliveries,
 //! marks, worker marks, messages, the series and the summary, each a u64 row
 //! count followed by its columns (a narrow column starts with its width in
 //! bytes). `None` is `u64::MAX` / `u32::MAX`, values no run produces (times
@@ -41,7 +42,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::log::EventLog;
 use crate::parse::parse_unchecked;
-use crate::report::{AckLatency, Report, Series, Totals};
+use crate::report::{AckLatency, Report, Series, Totals, TOTALS_COUNTERS};
 use crate::run::{
     DeadLetterCause, Delivery, Effect, EventKind, Fate, LeaseEnd, Mark, MarkKind, MessageRecord,
     Outcome, Run, WorkerMark, WorkerMarkKind,
@@ -56,7 +57,8 @@ pub const MAGIC: &[u8; 8] = b"LEASERUN";
 /// Bumped whenever the layout changes: a page and a worker of different
 /// builds then refuse each other's bytes instead of misreading them.
 /// 2: the head is JSON (was CBOR); narrow event and receive-count columns.
-pub const VERSION: u32 = 2;
+/// 3: the totals are u64 counters after the head, no longer in its JSON.
+pub const VERSION: u32 = 3;
 
 const NONE64: u64 = u64::MAX;
 const NONE32: u32 = u32::MAX;
@@ -92,6 +94,8 @@ struct Head {
     end_ms: u64,
     name: String,
     seed: u64,
+    /// Written after the head as counters (see `VERSION` 3).
+    #[serde(skip)]
     totals: Totals,
     ack_latency_ms: AckLatency,
     receive_counts: BTreeMap<String, u64>,
@@ -125,6 +129,9 @@ pub fn encode(run: &Run) -> Vec<u8> {
     let head = serde_json::to_vec(&head).expect("a run's head serialises to JSON");
     w.u64(head.len() as u64);
     w.0.extend_from_slice(&head);
+    for counter in r.totals.counters() {
+        w.u64(counter);
+    }
 
     let e = &run.events;
     w.u64(e.len() as u64);
@@ -368,8 +375,13 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     }
     let scenario = parse_unchecked(r.text("the scenario")?)
         .map_err(|e| WireError::Head(format!("the scenario: {e}")))?;
-    let head: Head = serde_json::from_str(r.text("the report's totals")?)
-        .map_err(|e| WireError::Head(format!("the report's totals: {e}")))?;
+    let mut head: Head = serde_json::from_str(r.text("the report's head")?)
+        .map_err(|e| WireError::Head(format!("the report's head: {e}")))?;
+    let mut counters = [0; TOTALS_COUNTERS];
+    for counter in &mut counters {
+        *counter = r.u64("the report's totals")?;
+    }
+    head.totals = Totals::from_counters(counters);
     Ok((scenario, head))
 }
 
@@ -981,6 +993,25 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn totals_counters_are_the_fields_in_declaration_order() {
+        let mut counters = [0; TOTALS_COUNTERS];
+        for (i, c) in counters.iter_mut().enumerate() {
+            *c = i as u64 + 1;
+        }
+        let totals = Totals::from_counters(counters);
+        assert_eq!(totals.counters(), counters);
+        // serde writes fields in declaration order: the values must come out
+        // 1, 2, 3, ... if both lists follow it.
+        let json = serde_json::to_string(&totals).unwrap();
+        let written: Vec<u64> = json
+            .trim_matches(|c| c == '{' || c == '}')
+            .split(',')
+            .map(|pair| pair.split(':').nth(1).unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(written, counters);
+    }
 
     #[test]
     fn narrow_columns_keep_every_value_and_none() {
