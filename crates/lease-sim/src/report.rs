@@ -59,112 +59,64 @@ pub struct Totals {
     pub end_ms: u64,
 }
 
-/// How many counters a `Totals` holds.
-pub const TOTALS_COUNTERS: usize = 27;
-
 /// The wire format (`wire.rs`) carries the totals as a column of u64, not as
 /// JSON: a JSON reader for this struct cost the page's wasm about 7 KB before
-/// wasm-opt. Each list names every field (no `..`), so a new counter is a
-/// compile error here, not a total that silently reads back as zero.
-impl Totals {
-    /// The counters in the order the struct declares them.
-    pub fn counters(&self) -> [u64; TOTALS_COUNTERS] {
-        let &Totals {
-            arrived,
-            deleted,
-            dead_lettered_expired,
-            dead_lettered_failed,
-            deliveries,
-            redeliveries,
-            expiries,
-            acks_ok,
-            acks_rejected,
-            releases,
-            releases_rejected,
-            extensions_ok,
-            extensions_rejected,
-            errors,
-            hangs,
-            effects,
-            duplicate_effects,
-            overlapping_runs,
-            sequential_duplicate_runs,
-            lost_updates,
-            fence_rejections,
-            useful_work_ms,
-            wasted_work_ms,
-            still_available,
-            still_in_flight,
-            events,
-            end_ms,
-        } = self;
-        [
-            arrived,
-            deleted,
-            dead_lettered_expired,
-            dead_lettered_failed,
-            deliveries,
-            redeliveries,
-            expiries,
-            acks_ok,
-            acks_rejected,
-            releases,
-            releases_rejected,
-            extensions_ok,
-            extensions_rejected,
-            errors,
-            hangs,
-            effects,
-            duplicate_effects,
-            overlapping_runs,
-            sequential_duplicate_runs,
-            lost_updates,
-            fence_rejections,
-            useful_work_ms,
-            wasted_work_ms,
-            still_available,
-            still_in_flight,
-            events,
-            end_ms,
-        ]
-    }
+/// wasm-opt. One list of the fields makes both directions; it names every
+/// field (a pattern without `..`, a literal without defaults), so a new
+/// counter left out of it is a compile error, not a total that reads back as
+/// zero.
+macro_rules! totals_counters {
+    ($($field:ident),* $(,)?) => {
+        /// How many counters a `Totals` holds.
+        pub const TOTALS_COUNTERS: usize = [$(stringify!($field)),*].len();
 
-    /// The inverse of `counters`. Fields are initialised in the order they
-    /// are written, so each takes the next counter.
-    pub fn from_counters(counters: [u64; TOTALS_COUNTERS]) -> Totals {
-        let mut counters = counters.into_iter();
-        let mut next = || counters.next().unwrap_or_default();
-        Totals {
-            arrived: next(),
-            deleted: next(),
-            dead_lettered_expired: next(),
-            dead_lettered_failed: next(),
-            deliveries: next(),
-            redeliveries: next(),
-            expiries: next(),
-            acks_ok: next(),
-            acks_rejected: next(),
-            releases: next(),
-            releases_rejected: next(),
-            extensions_ok: next(),
-            extensions_rejected: next(),
-            errors: next(),
-            hangs: next(),
-            effects: next(),
-            duplicate_effects: next(),
-            overlapping_runs: next(),
-            sequential_duplicate_runs: next(),
-            lost_updates: next(),
-            fence_rejections: next(),
-            useful_work_ms: next(),
-            wasted_work_ms: next(),
-            still_available: next(),
-            still_in_flight: next(),
-            events: next(),
-            end_ms: next(),
+        impl Totals {
+            /// The counters in the order the list gives them.
+            pub fn counters(&self) -> [u64; TOTALS_COUNTERS] {
+                let &Totals { $($field),* } = self;
+                [$($field),*]
+            }
+
+            /// The inverse of `counters`: fields are initialised in the
+            /// order they are written, so each takes the next counter.
+            pub fn from_counters(counters: [u64; TOTALS_COUNTERS]) -> Totals {
+                let mut counters = counters.into_iter();
+                let mut next = || counters.next().unwrap_or_default();
+                Totals { $($field: next()),* }
+            }
         }
-    }
+    };
 }
+
+totals_counters!(
+    arrived,
+    deleted,
+    dead_lettered_expired,
+    dead_lettered_failed,
+    deliveries,
+    redeliveries,
+    expiries,
+    acks_ok,
+    acks_rejected,
+    releases,
+    releases_rejected,
+    extensions_ok,
+    extensions_rejected,
+    errors,
+    hangs,
+    effects,
+    duplicate_effects,
+    overlapping_runs,
+    sequential_duplicate_runs,
+    lost_updates,
+    fence_rejections,
+    useful_work_ms,
+    wasted_work_ms,
+    still_available,
+    still_in_flight,
+    events,
+    end_ms,
+);
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct AckLatency {

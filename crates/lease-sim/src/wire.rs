@@ -1002,8 +1002,8 @@ mod tests {
         }
         let totals = Totals::from_counters(counters);
         assert_eq!(totals.counters(), counters);
-        // serde writes fields in declaration order: the values must come out
-        // 1, 2, 3, ... if both lists follow it.
+        // serde writes fields in declaration order: the values come out 1, 2,
+        // 3, ... only if the counters' list follows it.
         let json = serde_json::to_string(&totals).unwrap();
         let written: Vec<u64> = json
             .trim_matches(|c| c == '{' || c == '}')
