@@ -17,7 +17,7 @@
 //! The small rest is JSON (serde_json, with the workspace's `float_roundtrip`
 //! feature so that every f64 reads back to the same bits): the scenario, read
 //! back with `parse::parse_unchecked`, the very function the page already
-//! reads share links and imported files with, then the report's totals. The
+//! reads share links and imported files with, then the report's head. The
 //! page links serde_json anyway; CBOR (ciborium) here cost the page's wasm
 //! about 88 KB of deserializer and 40 KB of serde code of its own. The series
 //! are columns, not JSON: they are most of the report.
