@@ -3,6 +3,8 @@
 
 pub mod axis;
 
+use std::collections::BTreeMap;
+
 use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
@@ -197,13 +199,18 @@ pub fn charts(p: &ChartsProps) -> Html {
                 playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_cursor.clone()} />
         }
     };
-    let mut counts: Vec<(u64, u64)> = run
-        .report
-        .receive_counts
-        .iter()
-        .filter_map(|(k, v)| k.parse().ok().map(|k| (k, *v)))
+    // The report's keys are text ("10" before "2"); a map by number orders
+    // them without a sort of their own in the wasm.
+    let mut by_count: BTreeMap<u32, u64> = BTreeMap::new();
+    for (k, v) in &run.report.receive_counts {
+        if let Ok(k) = k.parse() {
+            *by_count.entry(k).or_default() += v;
+        }
+    }
+    let counts: Vec<(u64, u64)> = by_count
+        .into_iter()
+        .map(|(k, v)| (u64::from(k), v))
         .collect();
-    counts.sort_unstable();
     html! {
         <section class="charts" id="charts" aria-label="Charts">
             {chart("chart-completions", "Completions per minute", "/min", vec![

@@ -43,14 +43,13 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     let toggle = |name: &'static str| {
         let parts = parts.clone();
         Callback::from(move |_: Event| {
-            let mut v: Vec<String> = (*parts).clone();
-            if let Some(i) = v.iter().position(|p| p == name) {
-                v.remove(i);
-            } else {
-                v.push(name.to_string());
-            }
-            // Keep page order, so the link reads the same whatever the clicks.
-            v.sort_unstable_by_key(|p| EMBED_PARTS.iter().position(|(n, _)| n == p));
+            let on = |p: &str| (p == name) != parts.iter().any(|q| q == p);
+            // In page order, so the link reads the same whatever the clicks.
+            let v: Vec<String> = EMBED_PARTS
+                .iter()
+                .filter(|(p, _)| on(p))
+                .map(|(p, _)| p.to_string())
+                .collect();
             parts.set(v);
         })
     };

@@ -283,7 +283,9 @@ pub fn decode_within(
     let mut seen: Vec<&'static str> = Vec::new();
     let mut base_name: Option<String> = None;
     let mut data: Option<String> = None;
-    let mut overrides: Vec<fields::Override> = Vec::new();
+    // By field, so they apply in the table's order (a name is read once),
+    // without a sort: each sort is its own copy of the sort code in the wasm.
+    let mut by_field: Vec<Option<fields::Override>> = vec![None; fields::FIELDS.len()];
     let mut view_params: Vec<(&'static str, String)> = Vec::new();
     let mut known = false;
     for (key, value) in &params {
@@ -313,11 +315,13 @@ pub fn decode_within(
             "data" => data = Some(value.clone()),
             _ => match fields::find(name) {
                 Some(i) => match fields::FIELDS[i].parse(value) {
-                    Ok(v) => overrides.push(fields::Override {
-                        field: i,
-                        value: v,
-                        text: value.clone(),
-                    }),
+                    Ok(v) => {
+                        by_field[i] = Some(fields::Override {
+                            field: i,
+                            value: v,
+                            text: value.clone(),
+                        })
+                    }
                     Err(why) => {
                         notes.push(name, value, &format!("{why}; the scenario's value is kept"))
                     }
@@ -335,7 +339,7 @@ pub fn decode_within(
         }),
         None => base_scenario.clone(),
     };
-    overrides.sort_by_key(|o| o.field);
+    let overrides: Vec<fields::Override> = by_field.into_iter().flatten().collect();
     let scenario = apply_runnable(&start, &overrides, budget, &mut notes);
 
     let (view, refused) = view::parse(&view_params, scenario.duration_ms);

@@ -325,12 +325,13 @@ fn concurrent_duplicates(c: &Ctx) -> Option<Finding> {
     let end_of = |d: &lease_sim::run::Delivery| d.ended_at.unwrap_or(c.run.end_ms);
     let until = end_of(first).min(end_of(other)).max(at);
     let messages = {
-        let mut m: Vec<u32> = c
+        // u64, not u32: the engine's sort of u64 serves, not a second copy.
+        let mut m: Vec<u64> = c
             .run
             .deliveries
             .iter()
             .filter(|d| d.overlaps.is_some())
-            .map(|d| d.message)
+            .map(|d| u64::from(d.message))
             .collect();
         m.sort_unstable();
         m.dedup();

@@ -389,10 +389,14 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             p99,
             p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
         },
+        // Inserted one by one: `collect` into a BTreeMap sorts first, a sort
+        // of its own in the page's wasm.
         receive_counts: receive_counts
             .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+            .fold(BTreeMap::new(), |mut m, (k, v)| {
+                m.insert(k.to_string(), v);
+                m
+            }),
         series: std::mem::take(&mut sim.rec.s),
         stopped: sim.stopped.take(),
     };
