@@ -25,4 +25,15 @@ check "Unicode's lower-case table" '\xc0\x00\x00\x00\xe0\x00\x00\x00\xc1\x00\x00
 check "Unicode's case rules" unicode_data5cased "str::to_lowercase or to_uppercase (Unicode's case rules); to_ascii_lowercase"
 check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
 check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
+check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (src/import_job.rs)"
+# Each element type (and key closure) sorted is a copy of the sort code, 1 to
+# 3 KB gzip each; the page needs three (u64, a delivery index by receive time,
+# and select_nth_unstable's).
+sorts=$(LC_ALL=C grep -a -o -P '(quicksort9quicksort|drift4sort|partition_at_index)17h[0-9a-f]{16}' "$wasm" | sort -u | wc -l)
+if [ "$sorts" -gt 3 ]; then
+  echo "FOUND $sorts copies of the sort code (at most 3): sort a type the page sorts already, or insert into a BTreeMap one by one (collect sorts)"
+  found=1
+else
+  echo "absent: more than 3 copies of the sort code ($sorts)"
+fi
 exit $found

@@ -464,7 +464,7 @@ pub fn app() -> Html {
         state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
-    let reader = use_mut_ref(|| None);
+    let reader = use_mut_ref(crate::panels::FileSlot::default);
     let on_drop = {
         let dispatch = dispatch.clone();
         let reader = reader.clone();

@@ -16,7 +16,8 @@ use crate::command::Command;
 use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_job::{ExportJob, ExportKind, SvgSettings};
 use crate::export_run::ExportRun;
-use crate::import::{import_text, shorten, Imported, MAX_IMPORT_BYTES};
+use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};
+use crate::one_job::OneJob;
 use crate::run_handle::RunHandle;
 use crate::timeline::TimelineView;
 
@@ -34,8 +35,15 @@ pub struct ExportProps {
     pub on_command: Callback<Command>,
 }
 
-/// Keeps a file read alive until it finishes (dropping it cancels the read).
-pub type ReaderSlot = Rc<RefCell<Option<FileReader>>>;
+/// Keeps a file read alive until it finishes (dropping it cancels the read),
+/// and the worker naming a bad file's field.
+#[derive(Default)]
+pub struct FileSlot {
+    reader: Option<FileReader>,
+    explaining: Option<OneJob>,
+}
+
+pub type ReaderSlot = Rc<RefCell<FileSlot>>;
 
 /// Reads `file` as text and hands the parsed scenario, or why not, to `done`.
 pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback<Imported>) {
@@ -49,16 +57,24 @@ pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback
         return;
     }
     let file = gloo::file::File::from(file);
-    let reader = gloo::file::callbacks::read_as_text(&file, move |text| {
-        done.emit(match text {
-            Ok(text) => import_text(&name, &text),
-            Err(e) => Err(format!(
-                "{}: the browser could not read it ({e})",
-                shorten(&name)
-            )),
-        });
+    // A newer file: the older one's explanation is no longer wanted.
+    slot.borrow_mut().explaining = None;
+    let slot2 = slot.clone();
+    let reader = gloo::file::callbacks::read_as_text(&file, move |text| match text {
+        Ok(text) => match import_text(&name, &text) {
+            Ok(read) => done.emit(Ok(read)),
+            Err(Refused::Because(why)) => done.emit(Err(why)),
+            Err(Refused::NameTheField { fallback }) => {
+                let job = crate::import_run::explain(&name, text, fallback, done.clone());
+                slot2.borrow_mut().explaining = job;
+            }
+        },
+        Err(e) => done.emit(Err(format!(
+            "{}: the browser could not read it ({e})",
+            shorten(&name)
+        ))),
     });
-    *slot.borrow_mut() = Some(reader);
+    slot.borrow_mut().reader = Some(reader);
 }
 
 /// What the last action said: a plain sentence, never HTML.
@@ -74,7 +90,7 @@ enum Status {
 #[function_component(ExportPanel)]
 pub fn export_panel(p: &ExportProps) -> Html {
     let status = use_state(|| Status::Idle);
-    let slot: ReaderSlot = use_mut_ref(|| None).clone();
+    let slot: ReaderSlot = use_mut_ref(FileSlot::default).clone();
     // The export under way: dropped with the panel, which ends its worker.
     let job_slot = use_mut_ref(|| None::<ExportRun>);
     let stem = file_stem(&p.scenario.name, p.scenario.seed);

@@ -12,7 +12,7 @@ use yew::prelude::*;
 use crate::command::Command;
 
 pub use embed::EmbedPanel;
-pub use export::{read_scenario_file, ExportPanel};
+pub use export::{read_scenario_file, ExportPanel, FileSlot};
 pub use help::HelpOverlay;
 pub use sweep::SweepPanel;
 pub use tour::TourPanel;

@@ -30,7 +30,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use lease_sim::scenario::Scenario;
-use lease_sim::{parse_scenario, shipped, validate};
+use lease_sim::{parse_scenario_without_path, shipped, validate};
 
 // The page builds its panel menus from these lists; until it does, only tests read them.
 #[allow(unused_imports)]
@@ -181,7 +181,7 @@ fn decode_data(
             }
         }
     }
-    let s = parse_scenario(&value.to_string())
+    let s = parse_scenario_without_path(&value.to_string())
         .map_err(|e| format!("is not a scenario that can run: {e}"))?;
     budget(&s).map_err(|e| format!("is too large a run for this page: {e}"))?;
     Ok(s)

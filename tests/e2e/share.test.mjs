@@ -230,13 +230,14 @@ test('every export downloads a valid file, and the scenario imports back to the 
   }, want);
   assert.equal(await fresh.locator(CANVAS).evaluate((c) => c.toDataURL()), wantCanvas);
 
-  // A malformed file is refused with its field named; the run stays.
+  // A malformed file is refused with its field named (by the background
+  // worker: the page's own reader gives only the line and column); the run stays.
   await fresh.locator('#import-file').setInputFiles({
     name: 'bad.json',
     mimeType: 'application/json',
     buffer: Buffer.from('{"broker": {"visibility_timeout_ms": -5}}'),
   });
-  await fresh.waitForFunction(() => /visibility_timeout_ms/.test(document.querySelector('#export-status')?.innerText || ''));
+  await fresh.waitForFunction(() => /bad\.json: broker\.visibility_timeout_ms: invalid value: integer `-5`, expected u64 \(line 1, column 39\)/.test(document.querySelector('#export-status')?.innerText || ''));
   assert.match(await fresh.locator('#export-status').getAttribute('role'), /alert/);
   assert.deepEqual(await totals(fresh), want);
   await fresh.locator('#import-file').setInputFiles({ name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('not json <b>at all</b>') });

@@ -31,7 +31,7 @@ pub mod work;
 pub use engine::{simulate, simulate_with_progress, Progress};
 pub use footprint::Footprint;
 pub use log::EventLog;
-pub use parse::{parse_scenario, ParseError};
+pub use parse::{parse_scenario, parse_scenario_without_path, ParseError};
 pub use report::Report;
 pub use run::Run;
 pub use scenario::Scenario;

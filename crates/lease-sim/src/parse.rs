@@ -4,6 +4,10 @@
 //! `broker.visibility_timeout_ms: invalid value: integer -5, expected u64 (line 3, column 40)`,
 //! and an unknown fence lists the fences there are (serde's own message).
 //! A file that reads cleanly is then checked by `validate`.
+//!
+//! The page reads with `parse_scenario_without_path` (line and column, no
+//! path) and asks its background worker, which holds `parse_scenario`, to
+//! name the field of a file that fails: the path costs the page's download.
 
 use crate::scenario::Scenario;
 use crate::validate::validate;
@@ -28,6 +32,14 @@ pub enum ParseError {
         line: usize,
         column: usize,
     },
+    /// JSON, but a value has the wrong type or an unknown value, read by
+    /// `parse_scenario_without_path`, which does not track the field.
+    #[error("{message} (line {line}, column {column})")]
+    Value {
+        message: String,
+        line: usize,
+        column: usize,
+    },
     /// Well-formed, but a value is out of range or the run is too large.
     #[error(transparent)]
     Invalid(#[from] SimError),
@@ -37,7 +49,7 @@ impl ParseError {
     /// The dotted field path the error is about, when there is one.
     pub fn field(&self) -> Option<&str> {
         match self {
-            ParseError::Syntax { .. } => None,
+            ParseError::Syntax { .. } | ParseError::Value { .. } => None,
             ParseError::Field { path, .. } => Some(path),
             ParseError::Invalid(SimError::Invalid { field, .. }) => Some(field),
             ParseError::Invalid(_) => None,
@@ -56,45 +68,72 @@ fn bare_message(e: &serde_json::Error) -> String {
     }
 }
 
+/// A syntax error, or `Some(path)`'s field error.
+fn classify(inner: serde_json::Error, path: Option<String>) -> ParseError {
+    let message = bare_message(&inner);
+    let (line, column) = (inner.line(), inner.column());
+    if inner.is_syntax() || inner.is_eof() || inner.is_io() {
+        return ParseError::Syntax {
+            message,
+            line,
+            column,
+        };
+    }
+    match path {
+        None => ParseError::Value {
+            message,
+            line,
+            column,
+        },
+        // serde accepts a struct written as an array of its fields, so
+        // `[1, 2]` fails at "[0]" with a message about the first field.
+        Some(path) if path.starts_with('[') => ParseError::Field {
+            path: "(top level)".to_string(),
+            message:
+                "a scenario is a JSON object ({ \"name\": ..., \"broker\": ... }), not an array"
+                    .to_string(),
+            line,
+            column,
+        },
+        Some(path) => ParseError::Field {
+            path: if path == "." {
+                "(top level)".to_string()
+            } else {
+                path
+            },
+            message,
+            line,
+            column,
+        },
+    }
+}
+
 /// Parse the JSON only, without range checks: for a page that wants to show
 /// the scenario even while one slider is out of range.
 pub fn parse_unchecked(json: &str) -> Result<Scenario, ParseError> {
     let de = &mut serde_json::Deserializer::from_str(json);
-    let scenario: Scenario = serde_path_to_error::deserialize(de).map_err(|e| {
+    serde_path_to_error::deserialize(de).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = bare_message(&inner);
-        let (line, column) = (inner.line(), inner.column());
-        if inner.is_syntax() || inner.is_eof() || inner.is_io() {
-            ParseError::Syntax {
-                message,
-                line,
-                column,
-            }
-        } else if path.starts_with('[') {
-            // serde accepts a struct written as an array of its fields, so
-            // `[1, 2]` fails at "[0]" with a message about the first field.
-            ParseError::Field {
-                path: "(top level)".to_string(),
-                message:
-                    "a scenario is a JSON object ({ \"name\": ..., \"broker\": ... }), not an array"
-                        .to_string(),
-                line,
-                column,
-            }
-        } else {
-            ParseError::Field {
-                path: if path == "." {
-                    "(top level)".to_string()
-                } else {
-                    path
-                },
-                message,
-                line,
-                column,
-            }
-        }
-    })?;
+        classify(e.into_inner(), Some(path))
+    })
+}
+
+/// Parse a scenario file and check every field: what the command line and
+/// the page's background worker use.
+pub fn parse_scenario(json: &str) -> Result<Scenario, ParseError> {
+    let scenario = parse_unchecked(json)?;
+    validate(&scenario)?;
+    Ok(scenario)
+}
+
+/// `parse_scenario` without the field's path in a type error
+/// (`ParseError::Value`, with line and column): what the page itself reads.
+/// Tracking the path wraps every deserialiser of the scenario's types, 9 KB
+/// of the page's gzip download; the page asks its background worker for
+/// `parse_scenario`'s message when it has a file to explain.
+pub fn parse_scenario_without_path(json: &str) -> Result<Scenario, ParseError> {
+    let scenario = serde_json::from_str(json).map_err(|e| classify(e, None))?;
+    validate(&scenario)?;
     Ok(scenario)
 }
 
@@ -152,14 +191,6 @@ pub fn unknown_fields(json: &str, scenario: &Scenario) -> Vec<String> {
     out
 }
 
-/// Parse a scenario file and check every field: what the command line and
-/// the page's "load a file" use.
-pub fn parse_scenario(json: &str) -> Result<Scenario, ParseError> {
-    let scenario = parse_unchecked(json)?;
-    validate(&scenario)?;
-    Ok(scenario)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -193,6 +224,26 @@ mod tests {
             "fencing_token",
         ] {
             assert!(msg.contains(f), "{msg}");
+        }
+    }
+
+    #[test]
+    fn without_the_path_a_type_error_gives_its_line_and_column() {
+        let json = "{\n  \"name\": \"x\",\n  \"broker\": { \"visibility_timeout_ms\": -5 }\n}";
+        let e = parse_scenario_without_path(json).unwrap_err();
+        assert_eq!(e.field(), None);
+        assert_eq!(
+            e.to_string(),
+            "invalid value: integer `-5`, expected u64 (line 3, column 41)"
+        );
+        // Syntax and range errors read as with the path.
+        for bad in ["{", r#"{"broker": {"visibility_timeout_ms": 0}}"#] {
+            assert!(parse_scenario(bad).is_err(), "{bad}");
+            assert_eq!(
+                parse_scenario_without_path(bad),
+                parse_scenario(bad),
+                "{bad}"
+            );
         }
     }
 

@@ -211,7 +211,13 @@ proptest! {
         // The same object with its keys in reverse order.
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
         let reversed = reverse_keys(&value);
-        prop_assert_eq!(lease_sim::parse::parse_unchecked(&reversed), Ok(s));
+        prop_assert_eq!(lease_sim::parse::parse_unchecked(&reversed), Ok(s.clone()));
+        // The page's reader (no field paths) reads the same scenario, and
+        // refuses what the full reader refuses.
+        prop_assert_eq!(
+            lease_sim::parse::parse_scenario_without_path(&text).ok(),
+            lease_sim::parse::parse_scenario(&text).ok()
+        );
     }
 
     /// Same scenario and seed: the same log, byte for byte.

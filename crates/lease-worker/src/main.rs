@@ -1,6 +1,7 @@
 //! The page's background worker (a second wasm binary that Trunk builds with
 //! `data-type="worker"`): sweeps, large runs and exports go here so that the page
-//! stays live. It reads one JSON job per message; replies are JSON text,
+//! stays live, and the explanation of a scenario file the page cannot read
+//! (`import_job.rs`). It reads one JSON job per message; replies are JSON text,
 //! except a finished run, which is posted as `[json, ArrayBuffer]` with the
 //! buffer transferred, and a finished export, posted as `[json, Blob]`
 //! (`run_job.rs`, `sweep_job.rs`, `export_job.rs`).
@@ -9,6 +10,8 @@
 
 #[path = "../../../src/export_job.rs"]
 mod export_job;
+#[path = "../../../src/import_job.rs"]
+mod import_job;
 #[path = "../../../src/run_job.rs"]
 mod run_job;
 #[path = "../../../src/sweep_job.rs"]
@@ -26,6 +29,7 @@ mod in_worker {
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
     use super::export_job::{self, ExportReply, ExportRequest};
+    use super::import_job::{self, ImportRequest};
     use super::run_job::{self, RunReply, RunRequest};
     use super::sweep_job::{run, Reply};
 
@@ -95,6 +99,10 @@ mod in_worker {
             }
             if let Ok(request) = serde_json::from_str::<ExportRequest>(&text) {
                 post_export(&out, &request);
+                return;
+            }
+            if let Ok(ImportRequest { import }) = serde_json::from_str::<ImportRequest>(&text) {
+                let _ = out.post_message(&import_job::explain(&import).to_json().into());
                 return;
             }
             run(&text, &mut |reply| {
