@@ -14,17 +14,19 @@
 //! decoding is bound by memory traffic, and a summarised 1M run's log is
 //! mostly small numbers.
 //!
-//! The small rest is JSON (serde_json, with the workspace's `float_roundtrip`
-//! feature so that every f64 reads back to the same bits): the scenario, read
-//! back with the deserialiser the page already reads share links and files
-//! with (`parse::parse_scenario_without_path`), then the report's head. The
-//! page links serde_json anyway; CBOR (ciborium) here cost the page's wasm
-//! about 88 KB of deserializer and 40 KB of serde code of its own. The series
-//! are columns, not JSON: they are most of the report.
+//! The scenario is JSON (serde_json, with the workspace's `float_roundtrip`
+//! feature so that every f64 reads back to the same bits), read back with the
+//! deserialiser the page already reads share links and files with
+//! (`parse::parse_scenario_without_path`); CBOR (ciborium) here cost the
+//! page's wasm about 88 KB of deserializer and 40 KB of serde code of its
+//! own. The rest is binary, the report's head too: as JSON, its reader cost
+//! the page about 2 KB of gzip.
 //!
-//! Layout: `MAGIC`, `VERSION` (u32), the scenario's JSON and the report
-//! head's JSON (each a u64 length + UTF-8 bytes), the totals' counters
-//! (`TOTALS_COUNTERS` u64, in `Totals::counters` order), then events, deliveries,
+//! Layout: `MAGIC`, `VERSION` (u32), the scenario's JSON (a u64 length + UTF-8
+//! bytes), the head (`Head`'s fields in order: the totals as
+//! `TOTALS_COUNTERS` u64 in `Totals::counters` order, an f64 as its bits, an
+//! `Option` as a 0/1 flag before its value, text as a u64 length + UTF-8,
+//! the receive counts as a count of (text, u64) rows), then events, deliveries,
 //! marks, worker marks, messages, the series and the summary, each a u64 row
 //! count followed by its columns (a narrow column starts with its width in
 //! bytes). `None` is `u64::MAX` / `u32::MAX`, values no run produces (times
@@ -37,8 +39,6 @@
 //! `summarise`), so check before indexing messages by an entry's id.
 
 use std::collections::BTreeMap;
-
-use serde::{Deserialize, Serialize};
 
 use crate::log::EventLog;
 use crate::report::{AckLatency, Report, Series, Totals, TOTALS_COUNTERS};
@@ -57,7 +57,8 @@ pub const MAGIC: &[u8; 8] = b"LEASERUN";
 /// builds then refuse each other's bytes instead of misreading them.
 /// 2: the head is JSON (was CBOR); narrow event and receive-count columns.
 /// 3: the totals are u64 counters after the head, no longer in its JSON.
-pub const VERSION: u32 = 3;
+/// 4: the head is binary; JSON is left for the scenario alone.
+pub const VERSION: u32 = 4;
 
 const NONE64: u64 = u64::MAX;
 const NONE32: u32 = u32::MAX;
@@ -84,8 +85,9 @@ pub enum WireError {
 }
 
 /// The run's and the report's small parts, but the scenario (JSON of its
-/// own, so that the page reads it with the parser it already has).
-#[derive(Serialize, Deserialize)]
+/// own, so that the page reads it with the parser it already has). Binary,
+/// in this order (`VERSION` 4): as JSON, its reader cost the page's wasm
+/// about 2 KB of gzip for a few numbers and strings.
 struct Head {
     visibility_timeout_ms: u64,
     worker_count: u32,
@@ -93,8 +95,6 @@ struct Head {
     end_ms: u64,
     name: String,
     seed: u64,
-    /// Written after the head as counters (see `VERSION` 3).
-    #[serde(skip)]
     totals: Totals,
     ack_latency_ms: AckLatency,
     receive_counts: BTreeMap<String, u64>,
@@ -109,28 +109,30 @@ pub fn encode(run: &Run) -> Vec<u8> {
 
     let r = &run.report;
     // Plain data with string keys: serialising into memory cannot fail.
-    let scenario = serde_json::to_vec(&run.scenario).expect("a scenario serialises to JSON");
-    w.u64(scenario.len() as u64);
-    w.0.extend_from_slice(&scenario);
-    let head = Head {
-        visibility_timeout_ms: run.visibility_timeout_ms,
-        worker_count: run.worker_count,
-        concurrency: run.concurrency,
-        end_ms: run.end_ms,
-        name: r.name.clone(),
-        seed: r.seed,
-        totals: r.totals.clone(),
-        ack_latency_ms: r.ack_latency_ms.clone(),
-        receive_counts: r.receive_counts.clone(),
-        stopped: r.stopped.clone(),
-        bucket_ms: r.series.bucket_ms,
-    };
-    let head = serde_json::to_vec(&head).expect("a run's head serialises to JSON");
-    w.u64(head.len() as u64);
-    w.0.extend_from_slice(&head);
+    let scenario = serde_json::to_string(&run.scenario).expect("a scenario serialises to JSON");
+    w.text(&scenario);
+    w.u64(run.visibility_timeout_ms);
+    w.u32(run.worker_count);
+    w.u32(run.concurrency);
+    w.u64(run.end_ms);
+    w.text(&r.name);
+    w.u64(r.seed);
     for counter in r.totals.counters() {
         w.u64(counter);
     }
+    let ack = &r.ack_latency_ms;
+    w.u64(opt64(ack.p50));
+    w.u64(opt64(ack.p99));
+    w.u64(u64::from(ack.p99_over_timeout.is_some()));
+    w.u64(ack.p99_over_timeout.unwrap_or(0.0).to_bits());
+    w.u64(r.receive_counts.len() as u64);
+    for (count, messages) in &r.receive_counts {
+        w.text(count);
+        w.u64(*messages);
+    }
+    w.u64(u64::from(r.stopped.is_some()));
+    w.text(r.stopped.as_deref().unwrap_or(""));
+    w.u64(r.series.bucket_ms);
 
     let e = &run.events;
     w.u64(e.len() as u64);
@@ -375,13 +377,46 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     // Not validated: the run happened, whatever a later build's limits say.
     let scenario: Scenario = serde_json::from_str(r.text("the scenario")?)
         .map_err(|e| WireError::Head(format!("the scenario: {e}")))?;
-    let mut head: Head = serde_json::from_str(r.text("the report's head")?)
-        .map_err(|e| WireError::Head(format!("the report's head: {e}")))?;
+    let visibility_timeout_ms = r.u64("the visibility timeout")?;
+    let worker_count = r.u32("the worker count")?;
+    let concurrency = r.u32("the concurrency")?;
+    let end_ms = r.u64("the run's end")?;
+    let name = r.text("the report's name")?.to_string();
+    let seed = r.u64("the seed")?;
     let mut counters = [0; TOTALS_COUNTERS];
     for counter in &mut counters {
         *counter = r.u64("the report's totals")?;
     }
-    head.totals = Totals::from_counters(counters);
+    let p50 = some64(r.u64("the ack latency")?);
+    let p99 = some64(r.u64("the ack latency")?);
+    let has_ratio = r.flag("the lease health ratio")?;
+    let ratio = f64::from_bits(r.u64("the lease health ratio")?);
+    // A count, then (text, u64) rows of at least 16 bytes each.
+    let n = r.count(16, "the receive counts")?;
+    let mut receive_counts = BTreeMap::new();
+    for _ in 0..n {
+        let count = r.text("a receive count")?.to_string();
+        receive_counts.insert(count, r.u64("a receive count")?);
+    }
+    let has_stopped = r.flag("why the run stopped")?;
+    let stopped = r.text("why the run stopped")?;
+    let head = Head {
+        visibility_timeout_ms,
+        worker_count,
+        concurrency,
+        end_ms,
+        name,
+        seed,
+        totals: Totals::from_counters(counters),
+        ack_latency_ms: AckLatency {
+            p50,
+            p99,
+            p99_over_timeout: has_ratio.then_some(ratio),
+        },
+        receive_counts,
+        stopped: has_stopped.then(|| stopped.to_string()),
+        bucket_ms: r.u64("the series' bucket")?,
+    };
     Ok((scenario, head))
 }
 
@@ -794,6 +829,12 @@ impl Writer {
         self.0.extend_from_slice(&x.to_le_bytes());
     }
 
+    /// A u64 length, then the UTF-8 bytes (`Reader::text`).
+    fn text(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.0.extend_from_slice(s.as_bytes());
+    }
+
     fn u32s(&mut self, xs: impl ExactSizeIterator<Item = u32>) {
         self.put32(xs.len(), xs);
     }
@@ -896,6 +937,15 @@ impl<'a> Reader<'a> {
         }
         // need <= left, so n fits in usize.
         Ok(n as usize)
+    }
+
+    /// A u64 that must be 0 or 1.
+    fn flag(&mut self, what: &'static str) -> Result<bool, WireError> {
+        match self.u64(what)? {
+            0 => Ok(false),
+            1 => Ok(true),
+            x => Err(WireError::Invalid(format!("{what}: flag {x}"))),
+        }
     }
 
     /// A u64 length, then that many bytes of UTF-8.
