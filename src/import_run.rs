@@ -2,21 +2,36 @@
 //! has already read the file and found it wrong, without the field's path; a
 //! worker of its own (`one_job.rs`) reads it again with the path.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
+use gloo::timers::callback::Timeout;
 use yew::Callback;
 
 use crate::import::Imported;
 use crate::import_job::{ImportJob, ImportReply, ImportRequest};
 use crate::one_job::OneJob;
 
+/// How long the page waits for the worker before it shows its own message: a
+/// worker whose wasm fails to load inside it may never say so.
+const PATIENCE_MS: u32 = 8_000;
+
+/// A file's explanation under way; dropping it (a newer file) ends the worker.
+pub struct Explaining {
+    _job: OneJob,
+    _patience: Timeout,
+}
+
 /// Asks a worker why `text` cannot be read; `done` hears once, with the
-/// worker's message or, if the worker cannot say (it failed to load, or it
-/// read the file after all), with the page's own `fallback`.
+/// worker's message or, if the worker cannot say (it failed to load, took
+/// longer than `PATIENCE_MS`, or read the file after all), with the page's
+/// own `fallback`.
 pub fn explain(
     file_name: &str,
     text: String,
     fallback: String,
     done: Callback<Imported>,
-) -> Option<OneJob> {
+) -> Option<Explaining> {
     let request = ImportRequest {
         import: ImportJob {
             file_name: file_name.to_string(),
@@ -24,23 +39,36 @@ pub fn explain(
         },
     }
     .to_json();
-    let (on_reply, on_error) = (done.clone(), done.clone());
-    let (fallback2, fallback3) = (fallback.clone(), fallback.clone());
+    let answered = Rc::new(Cell::new(false));
+    // Emits at most once, whichever answer comes first.
+    let answer = {
+        let answered = answered.clone();
+        move |why: String| {
+            if !answered.replace(true) {
+                done.emit(Err(why));
+            }
+        }
+    };
+    let (on_reply, on_error, on_timeout) = (answer.clone(), answer.clone(), answer.clone());
+    let (fallback2, fallback3, fallback4) = (fallback.clone(), fallback.clone(), fallback.clone());
     let job = crate::one_job::start(
         request,
         move |worker, data| {
             let text = data.as_string().unwrap_or_default();
             if let Ok(reply) = serde_json::from_str::<ImportReply>(&text) {
                 worker.terminate();
-                on_reply.emit(Err(reply.explained.unwrap_or_else(|| fallback2.clone())));
+                on_reply(reply.explained.unwrap_or_else(|| fallback2.clone()));
             }
         },
-        move || on_error.emit(Err(fallback3.clone())),
+        move || on_error(fallback3.clone()),
     );
     match job {
-        Ok(job) => Some(job),
+        Ok(job) => Some(Explaining {
+            _job: job,
+            _patience: Timeout::new(PATIENCE_MS, move || on_timeout(fallback4)),
+        }),
         Err(_) => {
-            done.emit(Err(fallback));
+            answer(fallback);
             None
         }
     }

@@ -17,7 +17,6 @@ use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_job::{ExportJob, ExportKind, SvgSettings};
 use crate::export_run::ExportRun;
 use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};
-use crate::one_job::OneJob;
 use crate::run_handle::RunHandle;
 use crate::timeline::TimelineView;
 
@@ -40,7 +39,7 @@ pub struct ExportProps {
 #[derive(Default)]
 pub struct FileSlot {
     reader: Option<FileReader>,
-    explaining: Option<OneJob>,
+    explaining: Option<crate::import_run::Explaining>,
 }
 
 pub type ReaderSlot = Rc<RefCell<FileSlot>>;

@@ -250,6 +250,31 @@ test('every export downloads a valid file, and the scenario imports back to the 
   await fresh.close();
 });
 
+test('without its background worker, a bad file still gets its line and column', async () => {
+  // The worker names the field; here it cannot load (a blocked or broken
+  // deploy): its script fails, and the worker says so; or its wasm fails
+  // inside it, which it never reports, and the page stops waiting (8 s).
+  for (const blocked of ['**/lease-worker_loader.js', '**/lease-worker_bg.wasm']) {
+    const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+    await page.route(blocked, (route) => route.abort());
+    await page.locator('#open-export').click();
+    await page.locator('#import-file').setInputFiles({
+      name: 'bad.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"broker": {"visibility_timeout_ms": -5}}'),
+    });
+    await page.waitForFunction(
+      () => /^bad\.json: invalid value: integer `-5`, expected u64 \(line 1, column 39\)$/.test(document.querySelector('#export-status')?.innerText.trim() || ''),
+      null,
+      { timeout: 20000 },
+    );
+    assert.match(await page.locator('#export-status').getAttribute('role'), /alert/, blocked);
+    // Only the blocked request itself may complain.
+    assert.deepEqual(errors.filter((e) => !/Failed to load resource|Failed to fetch|lease-worker/.test(e)), [], blocked);
+    await page.close();
+  }
+});
+
 test('keyboard: ? lists the shortcuts, Escape closes, Tab reaches controls with a visible focus ring', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
