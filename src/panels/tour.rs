@@ -63,7 +63,7 @@ fn use_point_at(selector: Option<String>) {
 pub fn tour_panel(p: &TourProps) -> Html {
     let cb = p.on_command.clone();
     let all = tours();
-    let running: Option<(Tour, usize)> = p
+    let running: Option<(&Tour, usize)> = p
         .current
         .as_ref()
         .and_then(|(id, step)| tour(id).map(|t| (t, *step)));
@@ -96,12 +96,11 @@ pub fn tour_panel(p: &TourProps) -> Html {
             let back = cb.reform(move |_: MouseEvent| Command::TourStep(i.saturating_sub(1)));
             let next = cb.reform(move |_: MouseEvent| Command::TourStep(i + 1));
             let demo = (!step.demo.is_empty()).then(|| {
-                let fixes = step.demo.clone();
+                let fixes = step.demo;
                 let cb = cb.clone();
                 Callback::from(move |_: MouseEvent| {
-                    let fixes = fixes.clone();
                     cb.emit(Command::Edit(Rc::new(move |s: &mut Scenario| {
-                        for f in &fixes {
+                        for f in fixes {
                             f.apply(s);
                         }
                     })));
@@ -211,7 +210,7 @@ mod tests {
             "#ctl-max-receive",
         ];
         for t in tours() {
-            for s in &t.steps {
+            for s in t.steps {
                 let sel = target_selector(s.look_at);
                 assert!(
                     known.contains(&sel.as_str()),

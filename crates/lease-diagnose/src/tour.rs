@@ -45,7 +45,7 @@ pub enum Check {
     DetectorFires(&'static str),
     DetectorSilent(&'static str),
     /// Every one of these.
-    All(Vec<Check>),
+    All(&'static [Check]),
 }
 
 impl Check {
@@ -89,7 +89,7 @@ pub struct Step {
     pub check: Check,
     /// How to satisfy the step, applied after the earlier steps' demos.
     /// Empty: nothing to change (the step holds once the earlier ones do).
-    pub demo: Vec<Fix>,
+    pub demo: &'static [Fix],
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -100,28 +100,33 @@ pub struct Tour {
     pub question: &'static str,
     /// A shipped scenario's name.
     pub scenario: &'static str,
-    pub steps: Vec<Step>,
+    pub steps: &'static [Step],
 }
 
-fn read(text: &'static str, look_at: &'static str) -> Step {
+const fn read(text: &'static str, look_at: &'static str) -> Step {
     Step {
         text,
         look_at,
         check: Check::Read,
-        demo: Vec::new(),
+        demo: &[],
     }
 }
 
-fn see(text: &'static str, look_at: &'static str, check: Check) -> Step {
+const fn see(text: &'static str, look_at: &'static str, check: Check) -> Step {
     Step {
         text,
         look_at,
         check,
-        demo: Vec::new(),
+        demo: &[],
     }
 }
 
-fn act(text: &'static str, look_at: &'static str, check: Check, demo: Vec<Fix>) -> Step {
+const fn act(
+    text: &'static str,
+    look_at: &'static str,
+    check: Check,
+    demo: &'static [Fix],
+) -> Step {
     Step {
         text,
         look_at,
@@ -130,16 +135,17 @@ fn act(text: &'static str, look_at: &'static str, check: Check, demo: Vec<Fix>) 
     }
 }
 
-/// Every tour, in the order the page lists them.
-pub fn tours() -> Vec<Tour> {
+// Data, not a function that builds it: a static costs the page's wasm no
+// code (building the list was 5 KB of it).
+static TOURS: &[Tour] = {
     use Check::*;
-    vec![
+    &[
         Tour {
             id: "ninety-second-timeline",
             title: "A 90 s message against a 60 s timeout",
             question: "A message takes 90 seconds and the visibility timeout is 60. Walk me through the timeline.",
             scenario: "ninety-second-message",
-            steps: vec![
+            steps: &[
                 read(
                     "0 s: worker 0 receives the message and the broker starts a 60 s timer. The worker cannot see that timer; it just works.",
                     "timeline",
@@ -157,7 +163,7 @@ pub fn tours() -> Vec<Tour> {
                 see(
                     "With no redrive policy this repeats every minute: the receive count climbs, nothing is ever deleted, and the store collects one effect per run.",
                     "totals",
-                    All(vec![
+                    All(&[
                         DetectorFires("circulating-without-redrive"),
                         DetectorFires("duplicate-effects-without-fence"),
                     ]),
@@ -165,19 +171,19 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Raise the timeout above the 90 s the work takes (try 135 s): one bar, one accepted ack.",
                     "timeout",
-                    All(vec![TimeoutAtLeastP99, NoOverlaps]),
-                    vec![Fix::Timeout { ms: 135_000 }],
+                    All(&[TimeoutAtLeastP99, NoOverlaps]),
+                    &[Fix::Timeout { ms: 135_000 }],
                 ),
                 act(
                     "Or keep 60 s and heartbeat every 20 s, with a cap: the lease now follows the work instead of a guess.",
                     "heartbeat",
-                    All(vec![
+                    All(&[
                         TimeoutBelowMs(90_000),
                         HeartbeatOn,
                         ExtensionCapSet,
                         NoRedeliveries,
                     ]),
-                    vec![Fix::Heartbeat {
+                    &[Fix::Heartbeat {
                         interval_ms: 20_000,
                         extend_by_ms: 60_000,
                         max_extensions: Some(12),
@@ -191,16 +197,16 @@ pub fn tours() -> Vec<Tour> {
             title: "Lower the timeout until the feedback loop starts",
             question: "Instrument ack latency and receive count, then lower the timeout until the feedback loop starts. Note the throughput curve on the way down.",
             scenario: "clip-surge",
-            steps: vec![
+            steps: &[
                 act(
                     "Start safe: raise the timeout to 3 minutes, above what a review takes even in the surge. No shoulder, no loop.",
                     "timeout",
-                    All(vec![
+                    All(&[
                         TimeoutAtLeastMs(180_000),
                         DetectorSilent("receive-count-shoulder"),
                         DetectorSilent("redelivery-feedback-loop"),
                     ]),
-                    vec![Fix::Timeout { ms: 180_000 }],
+                    &[Fix::Timeout { ms: 180_000 }],
                 ),
                 read(
                     "Note the two instruments: ack latency p99 over the timeout, and the receive-count distribution (almost every clip received once).",
@@ -209,21 +215,21 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Lower it to 100 s. Throughput has not moved yet, but ack latency p99 is now above 0.8 of the timeout: the first warning.",
                     "timeout",
-                    All(vec![
+                    All(&[
                         TimeoutBelowMs(180_000),
                         DetectorFires("lease-health-ratio"),
                         DetectorSilent("redelivery-feedback-loop"),
                     ]),
-                    vec![Fix::Timeout { ms: 100_000 }],
+                    &[Fix::Timeout { ms: 100_000 }],
                 ),
                 act(
                     "Lower it to 70 s. Now the loop starts: during the surge completions per minute fall while redeliveries and running handlers climb, and the receive counts grow a shoulder at 2 and 3.",
                     "charts",
-                    All(vec![
+                    All(&[
                         DetectorFires("redelivery-feedback-loop"),
                         DetectorFires("receive-count-shoulder"),
                     ]),
-                    vec![Fix::Timeout { ms: 70_000 }],
+                    &[Fix::Timeout { ms: 70_000 }],
                 ),
                 read(
                     "The sweep draws the whole curve at once: timeout from 120 s down to 10 s against completions per minute and overlapping runs.",
@@ -236,7 +242,7 @@ pub fn tours() -> Vec<Tour> {
             title: "A dependency slows 3x",
             question: "Throughput collapses and CPU rises after a downstream dependency slows by 3x. No code changed. Explain the mechanism and the two-line fix.",
             scenario: "dependency-slows-3x",
-            steps: vec![
+            steps: &[
                 read(
                     "At minute 5 the database gets three times slower: 8 s of work becomes 24 s, and the tail now outlives the 30 s lease.",
                     "charts",
@@ -249,22 +255,22 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Try the obvious: double the pool to 16 workers. The database still serves 8 at full speed, so the loop gets worse, not better.",
                     "workers",
-                    All(vec![
+                    All(&[
                         WorkersAtLeast(16),
                         DetectorFires("redelivery-feedback-loop"),
                     ]),
-                    vec![Fix::Workers { count: 16 }],
+                    &[Fix::Workers { count: 16 }],
                 ),
                 act(
                     "The two-line fix: back to 8 workers, and heartbeat every 10 s extending by 30 s, capped at 30 extensions.",
                     "heartbeat",
-                    All(vec![
+                    All(&[
                         HeartbeatOn,
                         ExtensionCapSet,
                         DetectorSilent("redelivery-feedback-loop"),
                         NoOverlaps,
                     ]),
-                    vec![
+                    &[
                         Fix::Workers { count: 8 },
                         Fix::Heartbeat {
                             interval_ms: 10_000,
@@ -281,7 +287,7 @@ pub fn tours() -> Vec<Tour> {
             title: "Design the extension cap",
             question: "A hung handler holds a message forever because lease extension has no cap. Design the cap and decide what should happen at the limit.",
             scenario: "hung-handler",
-            steps: vec![
+            steps: &[
                 read(
                     "Two handlers hang on their first line while their heartbeat threads keep extending the lease: the bars never end.",
                     "timeline",
@@ -294,11 +300,11 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Cap the extensions at a few times the slowest legitimate run: 6 extensions of a 10 s heartbeat lets real work finish and bounds what a hang can hold.",
                     "max_extensions",
-                    All(vec![
+                    All(&[
                         ExtensionCapSet,
                         DetectorSilent("hung-handler-uncapped"),
                     ]),
-                    vec![Fix::ExtensionCap { max_extensions: 6 }],
+                    &[Fix::ExtensionCap { max_extensions: 6 }],
                 ),
                 see(
                     "At the cap the heartbeat stops and the lease runs out; after max_receive_count (3) receives the message lands in the dead-letter queue, a triage queue with an owner.",
@@ -316,7 +322,7 @@ pub fn tours() -> Vec<Tour> {
             title: "Why a visibility timeout is not a lock",
             question: "Why is a visibility timeout not a distributed lock?",
             scenario: "gc-pause-starves-heartbeat",
-            steps: vec![
+            steps: &[
                 read(
                     "Worker 0 holds the lease and heartbeats every 10 s. The broker only ever sees the heartbeats, never the worker.",
                     "timeline",
@@ -329,17 +335,17 @@ pub fn tours() -> Vec<Tour> {
                 see(
                     "Worker 1 gets the message. Worker 0 wakes up, finds out nothing in time, and both commit: exclusivity ended on a clock, not on a fact.",
                     "totals",
-                    All(vec![OverlapsAtLeast(1), DuplicateEffectsAtLeast(1)]),
+                    All(&[OverlapsAtLeast(1), DuplicateEffectsAtLeast(1)]),
                 ),
                 act(
                     "Put the fence where the effect lands: a fencing token in the store. Worker 1 commits with receipt 2; worker 0's late commit with receipt 1 is refused.",
                     "fence",
-                    All(vec![
+                    All(&[
                         FenceIs(Fence::FencingToken),
                         FenceRejectionsAtLeast(1),
                         DuplicateEffectsAtMost(0),
                     ]),
-                    vec![Fix::Fence {
+                    &[Fix::Fence {
                         fence: Fence::FencingToken,
                     }],
                 ),
@@ -354,7 +360,7 @@ pub fn tours() -> Vec<Tour> {
             title: "Clips reviewed for ever: bound redeliveries",
             question: "During the clip surge a few clips are reviewed indefinitely. Why do they never finish, and what sets them aside?",
             scenario: "clip-surge",
-            steps: vec![
+            steps: &[
                 see(
                     "At the end of the run some clips are still circulating, received again and again and never acked: the longest clips outlive every 30 s lease.",
                     "diagnosis",
@@ -367,11 +373,11 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Bound redeliveries: move a clip to the dead-letter queue after 5 receives. The infinite loop becomes a triage queue with an owner.",
                     "max-receive",
-                    All(vec![
+                    All(&[
                         DetectorSilent("circulating-without-redrive"),
                         DeadLetteredExpiredAtLeast(1),
                     ]),
-                    vec![Fix::RedriveLimit {
+                    &[Fix::RedriveLimit {
                         max_receive_count: 5,
                     }],
                 ),
@@ -383,13 +389,13 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Pair it with a heartbeat every 10 s, capped at 30 extensions: clips keep their lease, and the DLQ is left for clips that really fail.",
                     "heartbeat",
-                    All(vec![
+                    All(&[
                         HeartbeatOn,
                         ExtensionCapSet,
                         DetectorSilent("dlq-of-valid-messages"),
                         DetectorSilent("circulating-without-redrive"),
                     ]),
-                    vec![Fix::Heartbeat {
+                    &[Fix::Heartbeat {
                         interval_ms: 10_000,
                         extend_by_ms: 30_000,
                         max_extensions: Some(30),
@@ -403,7 +409,7 @@ pub fn tours() -> Vec<Tour> {
             title: "A DLQ of messages that never failed",
             question: "Your DLQ is full of messages that never raised an error. What happened?",
             scenario: "dlq-of-valid-messages",
-            steps: vec![
+            steps: &[
                 read(
                     "Split the dead letters by cause: all of them expired, none failed, and the handlers raised no error at all.",
                     "totals",
@@ -420,12 +426,12 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Renew the lease while working, with a cap: slow messages keep their lease, and the DLQ is left for real failures.",
                     "heartbeat",
-                    All(vec![
+                    All(&[
                         HeartbeatOn,
                         ExtensionCapSet,
                         DetectorSilent("dlq-of-valid-messages"),
                     ]),
-                    vec![Fix::Heartbeat {
+                    &[Fix::Heartbeat {
                         interval_ms: 10_000,
                         extend_by_ms: 30_000,
                         max_extensions: Some(20),
@@ -439,12 +445,12 @@ pub fn tours() -> Vec<Tour> {
             title: "Two workers commit, then a unique constraint",
             question: "Force a lease expiry mid-handler and demonstrate two workers committing to the same row. Then add a unique constraint and show one of them losing.",
             scenario: "sub-second-work",
-            steps: vec![
+            steps: &[
                 act(
                     "Force the expiry: lower the timeout below the handler's time (300 ms against work of about 200 ms to 800 ms).",
                     "timeout",
-                    All(vec![TimeoutBelowMs(800), OverlapsAtLeast(1)]),
-                    vec![Fix::Timeout { ms: 300 }],
+                    All(&[TimeoutBelowMs(800), OverlapsAtLeast(1)]),
+                    &[Fix::Timeout { ms: 300 }],
                 ),
                 see(
                     "Two workers committed the same message: duplicate effects, and lost updates where their read-modify-writes interleaved.",
@@ -454,12 +460,12 @@ pub fn tours() -> Vec<Tour> {
                 act(
                     "Add a unique constraint on the message id, in the same transaction as the effect: the second commit loses.",
                     "fence",
-                    All(vec![
+                    All(&[
                         FenceIs(Fence::UniqueConstraint),
                         FenceRejectionsAtLeast(1),
                         DuplicateEffectsAtMost(0),
                     ]),
-                    vec![Fix::Fence {
+                    &[Fix::Fence {
                         fence: Fence::UniqueConstraint,
                     }],
                 ),
@@ -470,9 +476,14 @@ pub fn tours() -> Vec<Tour> {
             ],
         },
     ]
+};
+
+/// Every tour, in the order the page lists them.
+pub fn tours() -> &'static [Tour] {
+    TOURS
 }
 
 /// The tour of that id.
-pub fn tour(id: &str) -> Option<Tour> {
-    tours().into_iter().find(|t| t.id == id)
+pub fn tour(id: &str) -> Option<&'static Tour> {
+    TOURS.iter().find(|t| t.id == id)
 }

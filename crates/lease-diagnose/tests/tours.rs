@@ -47,7 +47,7 @@ fn every_tour_scenario_is_shipped_and_steps_are_short() {
         );
         assert!(t.steps.len() >= 3, "{}", t.id);
         assert!(!t.question.is_empty() && !t.title.is_empty());
-        for s in &t.steps {
+        for s in t.steps {
             assert!(
                 !s.text.is_empty() && s.text.len() <= 240,
                 "{}: {}",
@@ -83,7 +83,7 @@ fn every_step_can_be_satisfied_by_its_demo() {
                     t.id
                 );
             }
-            for fix in &step.demo {
+            for fix in step.demo {
                 fix.apply(&mut s);
             }
             if step.check == Check::Read {
