@@ -79,7 +79,7 @@ fn edit(cb: &Callback<Command>, f: impl Fn(&mut Scenario) + 'static) {
     cb.emit(Command::Edit(Rc::new(f)));
 }
 
-fn slider_view(sl: Slider, s: &Scenario, cb: &Callback<Command>) -> Html {
+fn slider_view(sl: &Slider, s: &Scenario, cb: &Callback<Command>) -> Html {
     let live = sl.live(s);
     let pos = sl.scale.pos((sl.get)(s));
     let oninput = {

@@ -121,308 +121,312 @@ fn work(s: &Scenario) -> (f64, f64) {
     median_p99(&s.work.dist)
 }
 
-pub fn sliders() -> Vec<Slider> {
-    vec![
-        Slider {
-            id: "timeout",
-            label: "Visibility timeout",
-            group: "Broker",
-            scale: Scale::Log {
-                min: 1_000.0,
-                max: 900_000.0,
-            },
-            get: |s| effective_visibility_timeout_ms(s) as f64,
-            set: |s, v| s.broker.visibility_timeout_ms = Some(round2(v) as u64),
-            show: fmt_ms,
-            applies: always,
-            toggle: None,
+// Data, not a function that builds it: a static costs the page's wasm no
+// code.
+static SLIDERS: &[Slider] = &[
+    Slider {
+        id: "timeout",
+        label: "Visibility timeout",
+        group: "Broker",
+        scale: Scale::Log {
+            min: 1_000.0,
+            max: 900_000.0,
         },
-        Slider {
-            id: "max-receive",
-            label: "Max receive count",
-            group: "Broker",
-            scale: Scale::Linear {
-                min: 1.0,
-                max: 20.0,
-            },
-            get: |s| f64::from(resolve(s).max_receive_count.unwrap_or(5)),
-            set: |s, v| s.broker.max_receive_count = Some(Some(v.round().max(1.0) as u32)),
-            show: count,
-            applies: always,
-            toggle: Some(Toggle {
-                id: "no-redrive",
-                label: "No redrive",
-                get: |s| resolve(s).max_receive_count.is_none(),
-                set: |s, on| {
-                    s.broker.max_receive_count = Some(if on { None } else { Some(5) });
-                },
-                enables: false,
-            }),
+        get: |s| effective_visibility_timeout_ms(s) as f64,
+        set: |s, v| s.broker.visibility_timeout_ms = Some(round2(v) as u64),
+        show: fmt_ms,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "max-receive",
+        label: "Max receive count",
+        group: "Broker",
+        scale: Scale::Linear {
+            min: 1.0,
+            max: 20.0,
         },
-        Slider {
-            id: "rpc",
-            label: "Broker call latency",
-            group: "Broker",
-            scale: Scale::Linear {
-                min: 0.0,
-                max: 2_000.0,
+        get: |s| f64::from(resolve(s).max_receive_count.unwrap_or(5)),
+        set: |s, v| s.broker.max_receive_count = Some(Some(v.round().max(1.0) as u32)),
+        show: count,
+        applies: always,
+        toggle: Some(Toggle {
+            id: "no-redrive",
+            label: "No redrive",
+            get: |s| resolve(s).max_receive_count.is_none(),
+            set: |s, on| {
+                s.broker.max_receive_count = Some(if on { None } else { Some(5) });
             },
-            get: |s| resolve(s).rpc_latency_ms as f64,
-            set: |s, v| s.broker.rpc_latency_ms = Some(round2(v.max(0.0)) as u64),
-            show: fmt_ms,
-            applies: always,
-            toggle: None,
+            enables: false,
+        }),
+    },
+    Slider {
+        id: "rpc",
+        label: "Broker call latency",
+        group: "Broker",
+        scale: Scale::Linear {
+            min: 0.0,
+            max: 2_000.0,
         },
-        Slider {
-            id: "workers",
-            label: "Workers",
-            group: "Workers",
-            scale: Scale::Linear {
-                min: 1.0,
-                max: 64.0,
-            },
-            get: |s| f64::from(s.workers.count),
-            set: |s, v| s.workers.count = v.round().max(1.0) as u32,
-            show: count,
-            applies: always,
-            toggle: None,
+        get: |s| resolve(s).rpc_latency_ms as f64,
+        set: |s, v| s.broker.rpc_latency_ms = Some(round2(v.max(0.0)) as u64),
+        show: fmt_ms,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "workers",
+        label: "Workers",
+        group: "Workers",
+        scale: Scale::Linear {
+            min: 1.0,
+            max: 64.0,
         },
-        Slider {
-            id: "concurrency",
-            label: "Handlers per worker",
-            group: "Workers",
-            scale: Scale::Linear {
-                min: 1.0,
-                max: 16.0,
-            },
-            get: |s| f64::from(s.workers.concurrency),
-            set: |s, v| {
-                let c = v.round().max(1.0) as u32;
-                s.workers.concurrency = c;
-                if let Some(p) = &mut s.workers.prefetch {
-                    *p = (*p).max(c);
-                }
-            },
-            show: count,
-            applies: always,
-            toggle: None,
+        get: |s| f64::from(s.workers.count),
+        set: |s, v| s.workers.count = v.round().max(1.0) as u32,
+        show: count,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "concurrency",
+        label: "Handlers per worker",
+        group: "Workers",
+        scale: Scale::Linear {
+            min: 1.0,
+            max: 16.0,
         },
-        Slider {
-            id: "prefetch",
-            label: "Prefetch",
-            group: "Workers",
-            scale: Scale::Log {
-                min: 1.0,
-                max: 1_000.0,
-            },
-            get: |s| f64::from(resolve(s).prefetch),
-            set: |s, v| {
-                s.workers.prefetch = Some((v.round() as u32).max(s.workers.concurrency));
-            },
-            show: count,
-            applies: always,
-            toggle: None,
+        get: |s| f64::from(s.workers.concurrency),
+        set: |s, v| {
+            let c = v.round().max(1.0) as u32;
+            s.workers.concurrency = c;
+            if let Some(p) = &mut s.workers.prefetch {
+                *p = (*p).max(c);
+            }
         },
-        Slider {
-            id: "heartbeat",
-            label: "Heartbeat interval",
-            group: "Heartbeat",
-            scale: Scale::Log {
-                min: 100.0,
-                max: 300_000.0,
-            },
-            get: |s| heartbeat(s).map_or(10_000.0, |h| h.interval_ms as f64),
-            set: |s, v| {
+        show: count,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "prefetch",
+        label: "Prefetch",
+        group: "Workers",
+        scale: Scale::Log {
+            min: 1.0,
+            max: 1_000.0,
+        },
+        get: |s| f64::from(resolve(s).prefetch),
+        set: |s, v| {
+            s.workers.prefetch = Some((v.round() as u32).max(s.workers.concurrency));
+        },
+        show: count,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "heartbeat",
+        label: "Heartbeat interval",
+        group: "Heartbeat",
+        scale: Scale::Log {
+            min: 100.0,
+            max: 300_000.0,
+        },
+        get: |s| heartbeat(s).map_or(10_000.0, |h| h.interval_ms as f64),
+        set: |s, v| {
+            if let Some(h) = heartbeat_mut(s) {
+                h.interval_ms = round2(v).max(1.0) as u64;
+            }
+        },
+        show: fmt_ms,
+        applies: always,
+        toggle: Some(Toggle {
+            id: "heartbeat-on",
+            label: "Heartbeat on",
+            get: |s| heartbeat(s).is_some(),
+            set: set_heartbeat_on,
+            enables: true,
+        }),
+    },
+    Slider {
+        id: "extend-by",
+        label: "Extend by",
+        group: "Heartbeat",
+        scale: Scale::Log {
+            min: 1_000.0,
+            max: 900_000.0,
+        },
+        get: |s| heartbeat(s).map_or(30_000.0, |h| h.extend_by_ms as f64),
+        set: |s, v| {
+            if let Some(h) = heartbeat_mut(s) {
+                h.extend_by_ms = Some(round2(v) as u64);
+            }
+        },
+        show: fmt_ms,
+        applies: |s| heartbeat(s).is_some(),
+        toggle: None,
+    },
+    Slider {
+        id: "cap",
+        label: "Extension cap",
+        group: "Heartbeat",
+        scale: Scale::Linear {
+            min: 0.0,
+            max: 100.0,
+        },
+        get: |s| {
+            heartbeat(s)
+                .and_then(|h| h.max_extensions)
+                .map_or(20.0, f64::from)
+        },
+        set: |s, v| {
+            if let Some(h) = heartbeat_mut(s) {
+                h.max_extensions = Some(v.round().max(0.0) as u32);
+            }
+        },
+        show: count,
+        applies: |s| heartbeat(s).is_some(),
+        toggle: Some(Toggle {
+            id: "no-cap",
+            label: "No cap",
+            get: |s| heartbeat(s).is_some_and(|h| h.max_extensions.is_none()),
+            set: |s, on| {
                 if let Some(h) = heartbeat_mut(s) {
-                    h.interval_ms = round2(v).max(1.0) as u64;
+                    h.max_extensions = if on { None } else { Some(20) };
                 }
             },
-            show: fmt_ms,
-            applies: always,
-            toggle: Some(Toggle {
-                id: "heartbeat-on",
-                label: "Heartbeat on",
-                get: |s| heartbeat(s).is_some(),
-                set: set_heartbeat_on,
-                enables: true,
-            }),
+            enables: false,
+        }),
+    },
+    Slider {
+        id: "median",
+        label: "Processing time (median)",
+        group: "Work",
+        scale: Scale::Log {
+            min: 10.0,
+            max: 1_800_000.0,
         },
-        Slider {
-            id: "extend-by",
-            label: "Extend by",
-            group: "Heartbeat",
-            scale: Scale::Log {
-                min: 1_000.0,
-                max: 900_000.0,
-            },
-            get: |s| heartbeat(s).map_or(30_000.0, |h| h.extend_by_ms as f64),
-            set: |s, v| {
-                if let Some(h) = heartbeat_mut(s) {
-                    h.extend_by_ms = Some(round2(v) as u64);
-                }
-            },
-            show: fmt_ms,
-            applies: |s| heartbeat(s).is_some(),
-            toggle: None,
+        get: |s| work(s).0,
+        set: |s, v| {
+            let (_, q) = work(s);
+            let m = round2(v);
+            s.work.dist = build(shape(&s.work.dist), m, q.max(m));
         },
-        Slider {
-            id: "cap",
-            label: "Extension cap",
-            group: "Heartbeat",
-            scale: Scale::Linear {
-                min: 0.0,
-                max: 100.0,
-            },
-            get: |s| {
-                heartbeat(s)
-                    .and_then(|h| h.max_extensions)
-                    .map_or(20.0, f64::from)
-            },
-            set: |s, v| {
-                if let Some(h) = heartbeat_mut(s) {
-                    h.max_extensions = Some(v.round().max(0.0) as u32);
-                }
-            },
-            show: count,
-            applies: |s| heartbeat(s).is_some(),
-            toggle: Some(Toggle {
-                id: "no-cap",
-                label: "No cap",
-                get: |s| heartbeat(s).is_some_and(|h| h.max_extensions.is_none()),
-                set: |s, on| {
-                    if let Some(h) = heartbeat_mut(s) {
-                        h.max_extensions = if on { None } else { Some(20) };
-                    }
-                },
-                enables: false,
-            }),
+        show: fmt_ms,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "p99",
+        label: "Processing time (p99)",
+        group: "Work",
+        scale: Scale::Log {
+            min: 10.0,
+            max: 7_200_000.0,
         },
-        Slider {
-            id: "median",
-            label: "Processing time (median)",
-            group: "Work",
-            scale: Scale::Log {
-                min: 10.0,
-                max: 1_800_000.0,
-            },
-            get: |s| work(s).0,
-            set: |s, v| {
-                let (_, q) = work(s);
-                let m = round2(v);
-                s.work.dist = build(shape(&s.work.dist), m, q.max(m));
-            },
-            show: fmt_ms,
-            applies: always,
-            toggle: None,
+        get: |s| work(s).1,
+        set: |s, v| {
+            let (m, _) = work(s);
+            s.work.dist = build(shape(&s.work.dist), m, round2(v).max(m));
         },
-        Slider {
-            id: "p99",
-            label: "Processing time (p99)",
-            group: "Work",
-            scale: Scale::Log {
-                min: 10.0,
-                max: 7_200_000.0,
-            },
-            get: |s| work(s).1,
-            set: |s, v| {
-                let (m, _) = work(s);
-                s.work.dist = build(shape(&s.work.dist), m, round2(v).max(m));
-            },
-            show: fmt_ms,
-            applies: |s| has_p99(shape(&s.work.dist)),
-            toggle: None,
+        show: fmt_ms,
+        applies: |s| has_p99(shape(&s.work.dist)),
+        toggle: None,
+    },
+    Slider {
+        id: "jitter",
+        label: "Attempt jitter",
+        group: "Work",
+        scale: Scale::Linear { min: 0.0, max: 1.0 },
+        get: |s| s.work.attempt_jitter,
+        set: |s, v| s.work.attempt_jitter = (v * 100.0).round() / 100.0,
+        show: ratio,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "error-rate",
+        label: "Handler error rate",
+        group: "Work",
+        scale: Scale::Linear { min: 0.0, max: 0.5 },
+        get: |s| s.workers.error_rate,
+        set: |s, v| s.workers.error_rate = (v * 100.0).round() / 100.0,
+        show: percent,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "rate",
+        label: "Arrival rate",
+        group: "Load",
+        scale: Scale::Log {
+            min: 0.01,
+            max: 100.0,
         },
-        Slider {
-            id: "jitter",
-            label: "Attempt jitter",
-            group: "Work",
-            scale: Scale::Linear { min: 0.0, max: 1.0 },
-            get: |s| s.work.attempt_jitter,
-            set: |s, v| s.work.attempt_jitter = (v * 100.0).round() / 100.0,
-            show: ratio,
-            applies: always,
-            toggle: None,
+        get: |s| s.arrivals.rate_per_s,
+        set: |s, v| s.arrivals.rate_per_s = round2(v),
+        show: per_s,
+        applies: always,
+        toggle: Some(Toggle {
+            id: "no-arrivals",
+            label: "No new arrivals",
+            get: |s| s.arrivals.rate_per_s == 0.0,
+            set: |s, on| s.arrivals.rate_per_s = if on { 0.0 } else { 0.5 },
+            enables: false,
+        }),
+    },
+    Slider {
+        id: "backlog",
+        label: "Backlog at start",
+        group: "Load",
+        scale: Scale::Linear {
+            min: 0.0,
+            max: 2_000.0,
         },
-        Slider {
-            id: "error-rate",
-            label: "Handler error rate",
-            group: "Work",
-            scale: Scale::Linear { min: 0.0, max: 0.5 },
-            get: |s| s.workers.error_rate,
-            set: |s, v| s.workers.error_rate = (v * 100.0).round() / 100.0,
-            show: percent,
-            applies: always,
-            toggle: None,
+        get: |s| s.arrivals.backlog as f64,
+        set: |s, v| s.arrivals.backlog = v.round().max(0.0) as u64,
+        show: count,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "duration",
+        label: "Run length",
+        group: "Load",
+        scale: Scale::Log {
+            min: 10_000.0,
+            max: 14_400_000.0,
         },
-        Slider {
-            id: "rate",
-            label: "Arrival rate",
-            group: "Load",
-            scale: Scale::Log {
-                min: 0.01,
-                max: 100.0,
-            },
-            get: |s| s.arrivals.rate_per_s,
-            set: |s, v| s.arrivals.rate_per_s = round2(v),
-            show: per_s,
-            applies: always,
-            toggle: Some(Toggle {
-                id: "no-arrivals",
-                label: "No new arrivals",
-                get: |s| s.arrivals.rate_per_s == 0.0,
-                set: |s, on| s.arrivals.rate_per_s = if on { 0.0 } else { 0.5 },
-                enables: false,
-            }),
+        get: |s| s.duration_ms as f64,
+        set: |s, v| s.duration_ms = round2(v) as u64,
+        show: fmt_ms,
+        applies: always,
+        toggle: None,
+    },
+    Slider {
+        id: "capacity",
+        label: "Downstream capacity",
+        group: "Downstream",
+        scale: Scale::Log {
+            min: 1.0,
+            max: 1_000.0,
         },
-        Slider {
-            id: "backlog",
-            label: "Backlog at start",
-            group: "Load",
-            scale: Scale::Linear {
-                min: 0.0,
-                max: 2_000.0,
-            },
-            get: |s| s.arrivals.backlog as f64,
-            set: |s, v| s.arrivals.backlog = v.round().max(0.0) as u64,
-            show: count,
-            applies: always,
-            toggle: None,
-        },
-        Slider {
-            id: "duration",
-            label: "Run length",
-            group: "Load",
-            scale: Scale::Log {
-                min: 10_000.0,
-                max: 14_400_000.0,
-            },
-            get: |s| s.duration_ms as f64,
-            set: |s, v| s.duration_ms = round2(v) as u64,
-            show: fmt_ms,
-            applies: always,
-            toggle: None,
-        },
-        Slider {
-            id: "capacity",
-            label: "Downstream capacity",
-            group: "Downstream",
-            scale: Scale::Log {
-                min: 1.0,
-                max: 1_000.0,
-            },
-            get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
-            set: |s, v| s.downstream.capacity = Some(v.round().max(1.0) as u32),
-            show: |x| format!("{} handlers", x.round()),
-            applies: always,
-            toggle: Some(Toggle {
-                id: "unlimited",
-                label: "Unlimited",
-                get: |s| s.downstream.capacity.is_none(),
-                set: |s, on| s.downstream.capacity = if on { None } else { Some(8) },
-                enables: false,
-            }),
-        },
-    ]
+        get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
+        set: |s, v| s.downstream.capacity = Some(v.round().max(1.0) as u32),
+        show: |x| format!("{} handlers", x.round()),
+        applies: always,
+        toggle: Some(Toggle {
+            id: "unlimited",
+            label: "Unlimited",
+            get: |s| s.downstream.capacity.is_none(),
+            set: |s, on| s.downstream.capacity = if on { None } else { Some(8) },
+            enables: false,
+        }),
+    },
+];
+
+pub fn sliders() -> &'static [Slider] {
+    SLIDERS
 }
 
 #[cfg(test)]
