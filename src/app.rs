@@ -565,7 +565,9 @@ pub fn app() -> Html {
             if let Some(e) = &state.error {
                 <div class="error" role="alert" id="run-error">
                     <strong>{"This setting cannot run: "}</strong>{e.clone()}
-                    <span class="error-note">{" The picture below is the last run that worked."}</span>
+                    if run.is_some() {
+                        <span class="error-note">{" The picture below is the last run that worked."}</span>
+                    }
                 </div>
             }
             if let (Some(Panel::Export), Some(run)) = (state.panel, &run) {

@@ -20,8 +20,9 @@ use crate::command::{Command, RunProgress};
 use crate::run_handle::RunHandle;
 use crate::run_job::{RunJob, RunReply, RunRequest};
 
-/// The worker's loader, beside the page (Trunk names workers by binary).
-const WORKER_URL: &str = "./lease-worker_loader.js";
+/// The worker's loader (`static/lease-worker-loader.js`, which reports a
+/// wasm that fails to load as an "error" event on the Worker).
+const WORKER_URL: &str = "./static/lease-worker-loader.js";
 
 /// A fresh background worker: the runs', the sweeps' and the exports' each
 /// start their own, so that ending one never stops another's work.
@@ -145,7 +146,8 @@ fn start(
                 drop(s);
                 dispatch.emit(Command::RunFailed(
                     id,
-                    "the background worker failed to load or stopped".into(),
+                    "the background worker failed to load or stopped; reload the page to try again"
+                        .into(),
                 ));
             }
         })

@@ -12,8 +12,9 @@ use crate::import::Imported;
 use crate::import_job::{ImportJob, ImportReply, ImportRequest};
 use crate::one_job::OneJob;
 
-/// How long the page waits for the worker before it shows its own message: a
-/// worker whose wasm fails to load inside it may never say so.
+/// How long the page waits for the worker before it shows its own message.
+/// A worker that fails to load says so (`static/lease-worker-loader.js`);
+/// this is for one that loads and never answers.
 const PATIENCE_MS: u32 = 8_000;
 
 /// A file's explanation under way; dropping it (a newer file) ends the worker.

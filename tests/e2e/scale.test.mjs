@@ -87,6 +87,29 @@ test('a large run computes in the background with progress, then shows summarise
   await page.close();
 });
 
+test('a large run whose worker cannot load says so, instead of progress that never moves', async () => {
+  // Opened on the page first, then the worker's wasm blocked: a broken
+  // deploy or a blocked request. The worker's loader turns the failure into
+  // an error the page hears, instead of progress that never moves.
+  for (const blocked of ['**/lease-worker-loader.js', '**/lease-worker_bg.wasm']) {
+    const { page, errors } = await openPage(env.browser, env.server.url);
+    await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+    await page.route(blocked, (route) => route.abort());
+    await openLink(page, LARGE);
+    const alert = page.locator('#run-error');
+    await alert.waitFor({ timeout: 30000 });
+    assert.match(await alert.innerText(), /the background worker failed to load or stopped; reload the page to try again/, blocked);
+    assert.equal(await page.locator('#run-progress').count(), 0, `${blocked}: no progress left waiting`);
+    // Another scenario's picture would mislead, so there is none, and the
+    // alert does not promise one.
+    assert.equal(await page.locator('.timeline-canvas').count(), 0, blocked);
+    assert.doesNotMatch(await alert.innerText(), /picture below/, blocked);
+    await screenshot(page, 'scale-worker-blocked');
+    assert.deepEqual(errors.filter((e) => !/Failed to load resource|Failed to fetch|lease-worker/.test(e)), [], blocked);
+    await page.close();
+  }
+});
+
 test('cancel stops a large run and the last picture stays', async () => {
   const { page, errors } = await openFromPage(LARGE);
   await page.locator('#run-summarised').waitFor({ timeout: 120000 });

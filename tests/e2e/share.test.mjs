@@ -252,9 +252,8 @@ test('every export downloads a valid file, and the scenario imports back to the 
 
 test('without its background worker, a bad file still gets its line and column', async () => {
   // The worker names the field; here it cannot load (a blocked or broken
-  // deploy): its script fails, and the worker says so; or its wasm fails
-  // inside it, which it never reports, and the page stops waiting (8 s).
-  for (const blocked of ['**/lease-worker_loader.js', '**/lease-worker_bg.wasm']) {
+  // deploy): its loader or its wasm fails, and the worker says so.
+  for (const blocked of ['**/lease-worker-loader.js', '**/lease-worker_bg.wasm']) {
     const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
     await page.route(blocked, (route) => route.abort());
     await page.locator('#open-export').click();
