@@ -2,7 +2,7 @@
 //! has already read the file and found it wrong, without the field's path; a
 //! worker of its own (`one_job.rs`) reads it again with the path.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
@@ -17,9 +17,10 @@ use crate::one_job::OneJob;
 /// this is for one that loads and never answers.
 const PATIENCE_MS: u32 = 8_000;
 
-/// A file's explanation under way; dropping it (a newer file) ends the worker.
+/// A file's explanation under way; dropping it (a newer file) ends the
+/// worker, and so does running out of patience.
 pub struct Explaining {
-    _job: OneJob,
+    _job: Rc<RefCell<Option<OneJob>>>,
     _patience: Timeout,
 }
 
@@ -64,10 +65,18 @@ pub fn explain(
         move || on_error(fallback3.clone()),
     );
     match job {
-        Ok(job) => Some(Explaining {
-            _job: job,
-            _patience: Timeout::new(PATIENCE_MS, move || on_timeout(fallback4)),
-        }),
+        Ok(job) => {
+            let job = Rc::new(RefCell::new(Some(job)));
+            let held = job.clone();
+            Some(Explaining {
+                _job: job,
+                _patience: Timeout::new(PATIENCE_MS, move || {
+                    // Ends the worker: its answer would come too late.
+                    held.borrow_mut().take();
+                    on_timeout(fallback4);
+                }),
+            })
+        }
         Err(_) => {
             answer(fallback);
             None

@@ -23,7 +23,7 @@ impl Drop for OneJob {
 
 /// Starts a worker for `request` (JSON text). `on_reply` gets the worker and
 /// each message after "ready"; `on_error` hears that the worker failed to
-/// load or stopped.
+/// load or stopped, after it is ended.
 pub fn start(
     request: String,
     on_reply: impl Fn(&Worker, JsValue) + 'static,
@@ -47,7 +47,14 @@ pub fn start(
             }
         })
     };
-    let on_error = EventListener::new(&worker, "error", move |_| on_error());
+    let on_error = {
+        let worker2 = worker.clone();
+        // A worker that failed to load, or threw, holds no job any more.
+        EventListener::new(&worker, "error", move |_| {
+            worker2.terminate();
+            on_error();
+        })
+    };
     Ok(OneJob {
         worker,
         _listeners: [on_message, on_error],

@@ -100,6 +100,8 @@ test('a large run whose worker cannot load says so, instead of progress that nev
     await alert.waitFor({ timeout: 30000 });
     assert.match(await alert.innerText(), /the background worker failed to load or stopped; reload the page to try again/, blocked);
     assert.equal(await page.locator('#run-progress').count(), 0, `${blocked}: no progress left waiting`);
+    for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
+    assert.equal(page.workers().length, 0, `${blocked}: a worker left running`);
     // Another scenario's picture would mislead, so there is none, and the
     // alert does not promise one.
     assert.equal(await page.locator('.timeline-canvas').count(), 0, blocked);

@@ -251,11 +251,18 @@ test('every export downloads a valid file, and the scenario imports back to the 
 });
 
 test('without its background worker, a bad file still gets its line and column', async () => {
-  // The worker names the field; here it cannot load (a blocked or broken
-  // deploy): its loader or its wasm fails, and the worker says so.
-  for (const blocked of ['**/lease-worker-loader.js', '**/lease-worker_bg.wasm']) {
+  // The worker names the field; here it cannot: its loader or its wasm
+  // fails to load (a blocked or broken deploy) and the worker says so, or it
+  // loads and never answers, and the page stops waiting after 8 s.
+  const silent = (route) => route.fulfill({ contentType: 'text/javascript', body: '// never answers' });
+  const abort = (route) => route.abort();
+  for (const [blocked, how] of [
+    ['**/lease-worker-loader.js', abort],
+    ['**/lease-worker_bg.wasm', abort],
+    ['**/lease-worker-loader.js', silent],
+  ]) {
     const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
-    await page.route(blocked, (route) => route.abort());
+    await page.route(blocked, how);
     await page.locator('#open-export').click();
     await page.locator('#import-file').setInputFiles({
       name: 'bad.json',
@@ -268,6 +275,9 @@ test('without its background worker, a bad file still gets its line and column',
       { timeout: 20000 },
     );
     assert.match(await page.locator('#export-status').getAttribute('role'), /alert/, blocked);
+    // A worker that never answered is ended, not left running.
+    for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
+    assert.equal(page.workers().length, 0, `${blocked}: a worker left running`);
     // Only the blocked request itself may complain.
     assert.deepEqual(errors.filter((e) => !/Failed to load resource|Failed to fetch|lease-worker/.test(e)), [], blocked);
     await page.close();
