@@ -42,27 +42,24 @@ pub fn explain(
     }
     .to_json();
     let answered = Rc::new(Cell::new(false));
-    // Emits at most once, whichever answer comes first.
-    let answer = {
-        let answered = answered.clone();
-        move |why: String| {
-            if !answered.replace(true) {
-                done.emit(Err(why));
-            }
+    // Emits at most once, whichever answer comes first; `None`: the page's
+    // own `fallback`.
+    let answer = move |why: Option<String>| {
+        if !answered.replace(true) {
+            done.emit(Err(why.unwrap_or_else(|| fallback.clone())));
         }
     };
     let (on_reply, on_error, on_timeout) = (answer.clone(), answer.clone(), answer.clone());
-    let (fallback2, fallback3, fallback4) = (fallback.clone(), fallback.clone(), fallback.clone());
     let job = crate::one_job::start(
         request,
         move |worker, data| {
             let text = data.as_string().unwrap_or_default();
             if let Ok(reply) = serde_json::from_str::<ImportReply>(&text) {
                 worker.terminate();
-                on_reply(reply.explained.unwrap_or_else(|| fallback2.clone()));
+                on_reply(reply.explained);
             }
         },
-        move || on_error(fallback3.clone()),
+        move || on_error(None),
     );
     match job {
         Ok(job) => {
@@ -73,12 +70,12 @@ pub fn explain(
                 _patience: Timeout::new(PATIENCE_MS, move || {
                     // Ends the worker: its answer would come too late.
                     held.borrow_mut().take();
-                    on_timeout(fallback4);
+                    on_timeout(None);
                 }),
             })
         }
         Err(_) => {
-            answer(fallback);
+            answer(None);
             None
         }
     }
