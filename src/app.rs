@@ -9,17 +9,17 @@ use yew::prelude::*;
 
 use crate::charts::Charts;
 use crate::command::Command;
-use crate::compare::Compare;
+use crate::compare::{compare, CompareProps};
 use crate::controls::Controls;
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
 use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel, TourPanel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
-use crate::run_status::{CancelledNotice, PendingStatus, SummarisedNotice};
+use crate::run_status::{cancelled_notice, pending_status, summarised_notice};
 use crate::scenario_info::ScenarioInfo;
 use crate::timeline::{Timeline, TimelineView};
-use crate::totals::{RunSummary, Totals};
+use crate::totals::{run_summary, Totals};
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
@@ -548,13 +548,13 @@ pub fn app() -> Html {
                 </div>
             }
             if let Some(pending) = &state.pending {
-                <PendingStatus pending={pending.clone()} on_command={dispatch.clone()} />
+                { pending_status(pending, &dispatch, false) }
             }
             if state.cancelled {
-                <CancelledNotice showing={state.run.is_some()} />
+                { cancelled_notice(state.run.is_some()) }
             }
             if let Some(run) = state.run.as_ref().filter(|r| r.summarised.is_some()) {
-                <SummarisedNotice run={run.clone()} />
+                { summarised_notice(run) }
             }
             if let Some(why) = state.run.as_ref().and_then(|r| r.stopped()) {
                 <div class="notices" role="status" id="run-stopped">
@@ -603,7 +603,7 @@ pub fn app() -> Html {
                         if parts.shows("totals") {
                             <Totals run={run.clone()} playhead_ms={state.playhead_ms} />
                         }
-                        <RunSummary run={run.clone()} />
+                        { run_summary(&run) }
                         if parts.shows("playback") {
                             <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
@@ -615,8 +615,8 @@ pub fn app() -> Html {
                                 range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
                         }
                         if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
-                            <Compare a={run.clone()} b={b.clone()} b_pending={state.pending_b.clone()} b_cancelled={state.cancelled_b} edit_b={state.edit_b} range={state.range}
-                                playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_command={dispatch.clone()} />
+                            { compare(&CompareProps { a: &run, b, b_pending: state.pending_b.as_ref(), b_cancelled: state.cancelled_b, edit_b: state.edit_b, range: state.range,
+                                playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch }) }
                         }
                         if parts.shows("diagnosis") {
                             <Diagnosis run={run.clone()} scenario={state.scenario.clone()} on_command={dispatch.clone()} />

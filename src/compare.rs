@@ -11,14 +11,15 @@ use crate::command::Command;
 use crate::run_handle::RunHandle;
 use crate::timeline::Timeline;
 
-#[derive(Properties, PartialEq)]
-pub struct CompareProps {
-    pub a: RunHandle,
-    pub b: RunHandle,
+/// What the comparison shows. A plain function's arguments, not a
+/// component's props: each component is its own copy of Yew's lifecycle
+/// code in the download, and the comparison renders with the page.
+pub struct CompareProps<'a> {
+    pub a: &'a RunHandle,
+    pub b: &'a RunHandle,
     /// B's newer setting is being computed in the background; `b` is its
     /// last run.
-    #[prop_or_default]
-    pub b_pending: Option<crate::app::PendingRun>,
+    pub b_pending: Option<&'a crate::app::PendingRun>,
     /// The visitor cancelled B's last background run: B shows an older run.
     pub b_cancelled: bool,
     /// The controls edit side B.
@@ -26,7 +27,7 @@ pub struct CompareProps {
     pub range: Option<(u64, u64)>,
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
-    pub on_command: Callback<Command>,
+    pub on_command: &'a Callback<Command>,
 }
 
 /// A row of the totals table: its name, how to read it from a run, and
@@ -111,7 +112,6 @@ fn show(v: f64) -> String {
     }
 }
 
-#[function_component(Compare)]
 pub fn compare(p: &CompareProps) -> Html {
     let cb = p.on_command.clone();
     let side = |b: bool, text: &'static str, id: &'static str| {
@@ -119,7 +119,7 @@ pub fn compare(p: &CompareProps) -> Html {
         html! { <button type="button" {id} aria-pressed={pressed} onclick={cb.reform(move |_: MouseEvent| Command::CompareEdit(b))}>{text}</button> }
     };
     let rows = ROWS.iter().map(|r| {
-        let (a, b) = ((r.value)(&p.a), (r.value)(&p.b));
+        let (a, b) = ((r.value)(p.a), (r.value)(p.b));
         let differs = !(a.is_nan() && b.is_nan()) && (a - b).abs() > 1e-9;
         let better = if r.more_is_better { b > a } else { b < a };
         let class = classes!(
@@ -160,7 +160,7 @@ pub fn compare(p: &CompareProps) -> Html {
                 <button type="button" id="compare-copy" onclick={cb.reform(|_: MouseEvent| Command::CompareCopy)}>{"Copy A into B"}</button>
             </div>
             if let Some(pending) = &p.b_pending {
-                <crate::run_status::PendingStatus pending={pending.clone()} on_command={p.on_command.clone()} side_b=true />
+                { crate::run_status::pending_status(pending, p.on_command, true) }
             } else if p.b_cancelled {
                 <p class="notices" role="status" id="compare-b-cancelled">
                     {"Side B's larger run was cancelled: B below is its last run, not the setting its controls show. Move a control of B to run it again."}

@@ -11,15 +11,6 @@ use crate::app::PendingRun;
 use crate::command::{Command, RunProgress};
 use crate::run_handle::RunHandle;
 
-#[derive(Properties, PartialEq)]
-pub struct PendingProps {
-    pub pending: PendingRun,
-    pub on_command: Callback<Command>,
-    /// Side B of a comparison, shown in the compare panel.
-    #[prop_or_default]
-    pub side_b: bool,
-}
-
 /// How much of the run is done, 0 to 1: the further of simulated time and
 /// settled messages. A run ends at its length or once every message is
 /// settled, whichever comes first (a backlog run often ends early), so
@@ -47,17 +38,19 @@ pub fn seconds_left(done: f64, elapsed_ms: f64) -> Option<f64> {
     Some(elapsed_ms * (1.0 - done.min(1.0)) / done / 1000.0)
 }
 
-#[function_component(PendingStatus)]
-pub fn pending_status(p: &PendingProps) -> Html {
-    let side_b = p.side_b;
-    let cancel = p.on_command.reform(move |_: MouseEvent| {
+/// A plain function rather than a component: each component is its own copy
+/// of Yew's lifecycle code in the download, and these notices are cheap to
+/// render with the page. `side_b`: side B of a comparison, shown in the
+/// compare panel.
+pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side_b: bool) -> Html {
+    let cancel = on_command.reform(move |_: MouseEvent| {
         if side_b {
             Command::CancelRunB
         } else {
             Command::CancelRun
         }
     });
-    let messages = thousands(p.pending.messages);
+    let messages = thousands(pending.messages);
     let (id, detail_id, cancel_id, head, note) = if side_b {
         (
             "compare-b-pending",
@@ -75,9 +68,9 @@ pub fn pending_status(p: &PendingProps) -> Html {
             "The controls stay live: moving one starts over with the new setting. ",
         )
     };
-    let (fraction, detail) = match &p.pending.progress {
+    let (fraction, detail) = match &pending.progress {
         Some(g) => {
-            let fraction = fraction_done(g, p.pending.messages);
+            let fraction = fraction_done(g, pending.messages);
             let left = match seconds_left(fraction, g.elapsed_ms) {
                 Some(s) if s < 1.0 => "under a second left".to_string(),
                 Some(s) => format!("about {s:.0} s left"),
@@ -107,20 +100,14 @@ pub fn pending_status(p: &PendingProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct SummaryProps {
-    pub run: RunHandle,
-}
-
 /// The notice of a summarised run, or nothing.
-#[function_component(SummarisedNotice)]
-pub fn summarised_notice(p: &SummaryProps) -> Html {
-    let Some(s) = &p.run.summarised else {
+pub fn summarised_notice(run: &RunHandle) -> Html {
+    let Some(s) = &run.summarised else {
         return html! {};
     };
-    let f = p.run.footprint();
-    let kept_deliveries = p.run.deliveries.len() as u64;
-    let kept_events = p.run.events.len() as u64;
+    let f = run.footprint();
+    let kept_deliveries = run.deliveries.len() as u64;
+    let kept_events = run.events.len() as u64;
     html! {
         <div class="notices run-summarised" role="status" id="run-summarised">
             <strong>{ "This run is summarised. " }</strong>
@@ -132,7 +119,7 @@ pub fn summarised_notice(p: &SummaryProps) -> Html {
                 thousands(kept_deliveries),
                 thousands(kept_events),
                 clock(s.kept_until_ms),
-                clock(p.run.end_ms),
+                clock(run.end_ms),
             ) }
             { "the totals, the charts and every message's outcome cover the whole run. " }
             <span class="run-footprint" id="run-footprint">{ format!(
@@ -149,18 +136,12 @@ fn mebibytes(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1_048_576.0)
 }
 
-#[derive(Properties, PartialEq)]
-pub struct CancelledProps {
-    /// Whether an earlier run is still shown.
-    pub showing: bool,
-}
-
-#[function_component(CancelledNotice)]
-pub fn cancelled_notice(p: &CancelledProps) -> Html {
+/// `showing`: whether an earlier run is still shown.
+pub fn cancelled_notice(showing: bool) -> Html {
     html! {
         <div class="notices" role="status" id="run-cancelled">
             <strong>{ "Run cancelled. " }</strong>
-            { if p.showing {
+            { if showing {
                 "The picture below is the last run that finished; move a control to run again."
             } else {
                 "Move a control to run again, or make the run smaller first."

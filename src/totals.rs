@@ -119,17 +119,11 @@ pub fn totals(props: &TotalsProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct RunSummaryProps {
-    pub run: RunHandle,
-}
-
 /// The run in one paragraph, for screen readers: the canvas and the charts
 /// are pictures, and this says what they show.
-#[function_component(RunSummary)]
-pub fn run_summary(p: &RunSummaryProps) -> Html {
+pub fn run_summary(run: &lease_sim::Run) -> Html {
     html! {
-        <p class="sr-only" id="run-summary" aria-live="polite">{summary_text(&p.run)}</p>
+        <p class="sr-only" id="run-summary" aria-live="polite">{summary_text(run)}</p>
     }
 }
 

@@ -130,17 +130,11 @@ pub fn line_chart(p: &LineChartProps) -> Html {
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct HistogramProps {
-    counts: Vec<(u64, u64)>,
-}
-
 /// Receive count per message: a bar per count. A shoulder at 2 and 3 on a
 /// healthy queue means the lease is mis-sized (seed 003).
-#[function_component(Histogram)]
-fn histogram(p: &HistogramProps) -> Html {
-    let max = nice_max(p.counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
-    let n = p.counts.len().max(1) as f64;
+fn histogram(counts: &[(u64, u64)]) -> Html {
+    let max = nice_max(counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
+    let n = counts.len().max(1) as f64;
     let bw = (W - LEFT - 6.0) / n;
     html! {
         <figure class="chart" id="chart-receive-counts">
@@ -149,7 +143,7 @@ fn histogram(p: &HistogramProps) -> Html {
                 <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{fmt_value(max)}</text>
                 <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{"msgs"}</text>
                 <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                { for p.counts.iter().enumerate().map(|(i, (k, v))| {
+                { for counts.iter().enumerate().map(|(i, (k, v))| {
                     let h = (H - TOP - BOTTOM) * (*v as f64 / max);
                     let x0 = LEFT + i as f64 * bw;
                     html! {
@@ -224,7 +218,7 @@ pub fn charts(p: &ChartsProps) -> Html {
             {chart("chart-acks", "Ack rate (accepted acks)", "/min", vec![
                 Line { label: "acks", class: "s-useful", values: s.completions_per_min.clone(), gauge: false },
             ])}
-            <Histogram {counts} />
+            { histogram(&counts) }
             {chart("chart-dlq", "Dead-letter arrivals by cause", per_bucket, vec![
                 Line { label: "expired", class: "s-bad", values: f(&s.dead_letter_expired), gauge: false },
                 Line { label: "failed", class: "s-failed", values: f(&s.dead_letter_failed), gauge: false },

@@ -189,7 +189,6 @@ fn scenario_menu(
     }
 }
 
-#[function_component(SeedInput)]
 fn seed_input(props: &ControlsProps) -> Html {
     let cb = props.on_command.clone();
     let seed = props.scenario.seed;
@@ -336,7 +335,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     html! {
         <form class="controls" aria-label="Scenario controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             {scenario_select(&props.loaded, cb)}
-            <SeedInput scenario={props.scenario.clone()} loaded={props.loaded.clone()} on_command={cb.clone()} />
+            { seed_input(props) }
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
                     <legend>{name}</legend>
