@@ -10,16 +10,17 @@ use yew::prelude::*;
 use crate::charts::Charts;
 use crate::command::Command;
 use crate::compare::{compare, CompareProps};
-use crate::controls::Controls;
+use crate::controls::{controls, ControlsProps};
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
+use crate::memo::memo;
 use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel, TourPanel};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::run_status::{cancelled_notice, pending_status, summarised_notice};
-use crate::scenario_info::ScenarioInfo;
+use crate::scenario_info::{scenario_info, ScenarioInfoProps};
 use crate::timeline::{Timeline, TimelineView};
-use crate::totals::{run_summary, Totals};
+use crate::totals::{run_summary, totals, TotalsProps};
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
@@ -592,16 +593,16 @@ pub fn app() -> Html {
                         if comparing {
                             <p class="editing-side" id="editing-side">{ if state.edit_b { "These controls edit side B." } else { "These controls edit side A." } }</p>
                         }
-                        <Controls scenario={controls_scenario} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                        { memo(ControlsProps { scenario: controls_scenario, loaded: state.loaded.clone(), on_command: dispatch.clone() }, controls) }
                     </aside>
                 }
                 <main class="main">
                     if parts.shows("scenario") {
-                        <ScenarioInfo scenario={state.scenario.clone()} loaded={state.loaded.clone()} on_command={dispatch.clone()} />
+                        { memo(ScenarioInfoProps { scenario: state.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone() }, scenario_info) }
                     }
                     if let Some(run) = run {
                         if parts.shows("totals") {
-                            <Totals run={run.clone()} playhead_ms={state.playhead_ms} />
+                            { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
                         }
                         { run_summary(&run) }
                         if parts.shows("playback") {

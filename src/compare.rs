@@ -6,8 +6,9 @@
 use lease_sim::Run;
 use yew::prelude::*;
 
-use crate::charts::{f, Line, LineChart};
+use crate::charts::{f, line_chart, Line, LineChartProps};
 use crate::command::Command;
+use crate::memo::memo;
 use crate::run_handle::RunHandle;
 use crate::timeline::Timeline;
 
@@ -143,8 +144,8 @@ pub fn compare(p: &CompareProps) -> Html {
     let (sa, sb) = (&p.a.report.series, &p.b.report.series);
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
-            <LineChart {id} {title} {unit} {lines} bucket_ms={sa.bucket_ms} end_ms={end}
-                playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_command.reform(Command::Cursor)} />
+            { memo(LineChartProps { id, title, unit, lines, bucket_ms: sa.bucket_ms, end_ms: end,
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor) }, line_chart) }
         }
     };
     html! {

@@ -21,6 +21,7 @@ mod import;
 mod import_job;
 mod import_run;
 mod link;
+mod memo;
 mod one_job;
 mod panels;
 mod playback;

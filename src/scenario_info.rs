@@ -12,7 +12,7 @@ use crate::controls::spec::sliders;
 use crate::controls::work_dist::shape;
 use crate::controls::{fence_name, preset_name};
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ScenarioInfoProps {
     pub scenario: Rc<Scenario>,
     pub loaded: Rc<Scenario>,
@@ -65,7 +65,6 @@ fn diff_list(items: Vec<(String, String, String)>) -> Html {
     }
 }
 
-#[function_component(ScenarioInfo)]
 pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
     let loaded = &*p.loaded;
     let base = if loaded.variant_of.is_empty() {

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct TotalsProps {
     pub run: RunHandle,
     pub playhead_ms: u64,
@@ -71,7 +71,6 @@ pub fn past_the_kept_log(run: &lease_sim::Run, t: u64) -> bool {
         .is_some_and(|s| t >= s.kept_until_ms)
 }
 
-#[function_component(Totals)]
 pub fn totals(props: &TotalsProps) -> Html {
     let run = &props.run;
     let c = counts_until(run, props.playhead_ms);

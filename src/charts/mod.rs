@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use yew::prelude::*;
 
+use crate::memo::memo;
+
 use crate::run_handle::RunHandle;
 pub use axis::nice_max;
 use axis::{tick_label, time_ticks};
@@ -26,7 +28,7 @@ pub struct Line {
     pub gauge: bool,
 }
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct LineChartProps {
     pub id: &'static str,
     pub title: &'static str,
@@ -49,7 +51,6 @@ pub fn fmt_value(v: f64) -> String {
     }
 }
 
-#[function_component(LineChart)]
 pub fn line_chart(p: &LineChartProps) -> Html {
     let end = p.end_ms.max(1) as f64;
     let max = nice_max(
@@ -189,8 +190,8 @@ pub fn charts(p: &ChartsProps) -> Html {
     };
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
-            <LineChart {id} {title} {unit} {lines} bucket_ms={bucket} end_ms={run.end_ms}
-                playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms} on_cursor={p.on_cursor.clone()} />
+            { memo(LineChartProps { id, title, unit, lines, bucket_ms: bucket, end_ms: run.end_ms,
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone() }, line_chart) }
         }
     };
     // The report's keys are text ("10" before "2"); a map by number orders

@@ -17,7 +17,7 @@ use scale::STEPS;
 use spec::{heartbeat, sliders, Slider};
 use work_dist::{build, median_p99, shape, SHAPES};
 
-#[derive(Properties, PartialEq)]
+#[derive(PartialEq)]
 pub struct ControlsProps {
     pub scenario: Rc<Scenario>,
     pub loaded: Rc<Scenario>,
@@ -229,7 +229,6 @@ fn seed_input(props: &ControlsProps) -> Html {
     }
 }
 
-#[function_component(Controls)]
 pub fn controls(props: &ControlsProps) -> Html {
     let s = &*props.scenario;
     let cb = &props.on_command;
