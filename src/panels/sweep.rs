@@ -307,9 +307,16 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             };
             let error_listener = {
                 let progress = progress.clone();
+                let worker2 = worker.clone();
+                // A worker that failed to load, or threw, holds no sweep any
+                // more: ended here, not left until the next sweep.
                 EventListener::new(&worker, "error", move |_| {
+                    worker2.terminate();
                     progress.set(Progress {
-                        error: Some("the background worker failed to load".into()),
+                        error: Some(
+                            "The background worker failed to load or stopped; “Run the sweep” starts a new one."
+                                .into(),
+                        ),
                         ..Default::default()
                     });
                 })

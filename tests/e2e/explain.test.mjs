@@ -113,3 +113,25 @@ test('compare: B starts as a copy of A, the controls edit B, the differences are
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a sweep whose worker cannot load says so, ends that worker, and the next sweep runs', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.locator('#open-sweep').click();
+  // The worker's script loads and its wasm does not: the worker is alive
+  // and holds nothing (a blocked loader never starts one).
+  await page.route('**/lease-worker_bg.wasm', (route) => route.abort());
+  await page.locator('#sweep-run').click();
+  const alert = page.locator('#sweep-error');
+  await alert.waitFor({ timeout: 15000 });
+  assert.match(await alert.innerText(), /The background worker failed to load or stopped; “Run the sweep” starts a new one\./);
+  for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
+  assert.equal(page.workers().length, 0, 'the failed worker is ended');
+  assert.equal(await page.locator('#sweep-run').isEnabled(), true, 'the sweep can be run again');
+
+  await page.unroute('**/lease-worker_bg.wasm');
+  await page.locator('#sweep-run').click();
+  await page.waitForFunction(() => /points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 60000 });
+  assert.equal(await page.locator('#sweep-error').count(), 0);
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|lease-worker/.test(e)), []);
+  await page.close();
+});
