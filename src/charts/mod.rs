@@ -8,7 +8,6 @@ use std::collections::BTreeMap;
 use yew::prelude::*;
 
 use crate::memo::memo;
-
 use crate::run_handle::RunHandle;
 pub use axis::nice_max;
 use axis::{tick_label, time_ticks};
