@@ -13,14 +13,16 @@ use crate::compare::{compare, CompareProps};
 use crate::controls::{controls, ControlsProps};
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
+use crate::help::HelpOverlay;
 use crate::memo::memo;
-use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, Panel, SweepPanel, TourPanel};
+use crate::panel::{Panel, PanelViewOf};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::run_status::{cancelled_notice, pending_status, summarised_notice};
 use crate::scenario_info::{scenario_info, ScenarioInfoProps};
 use crate::timeline::{Timeline, TimelineView};
 use crate::totals::{run_summary, totals, TotalsProps};
+use crate::tour::TourPanel;
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
@@ -440,6 +442,35 @@ fn play(s: &mut State) {
     s.playing = s.end_ms() > 0;
 }
 
+/// What the open panel loaded on demand shows, as JSON (`panel_host.rs`).
+/// Share and export shows only with a run on screen, as it always has.
+fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
+    let panel = state.panel.filter(|p| p.on_demand())?;
+    let run_scenario = match (panel, &state.run) {
+        (Panel::Export, None) => return None,
+        (_, Some(run)) => &run.scenario,
+        (_, None) => &*state.scenario,
+    };
+    let (link, query) = match panel {
+        Panel::Export => (
+            crate::link::absolute(&crate::url::encode(link)),
+            String::new(),
+        ),
+        Panel::Embed => (String::new(), crate::link::query_without_embed(state)),
+        _ => (String::new(), String::new()),
+    };
+    serde_json::to_string(&PanelViewOf {
+        panel: panel.name(),
+        scenario: &state.scenario,
+        run_scenario,
+        link: &link,
+        by_message: state.view == crate::timeline::TimelineView::Messages,
+        range: state.range,
+        query: &query,
+    })
+    .ok()
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(crate::link::initial_state);
@@ -465,7 +496,8 @@ pub fn app() -> Html {
         state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
-    let reader = use_mut_ref(crate::panels::FileSlot::default);
+    let panel_load = crate::panel_host::use_panel_host(panel_view(&state, &link), dispatch.clone());
+    let reader = use_mut_ref(crate::import_run::FileSlot::default);
     let on_drop = {
         let dispatch = dispatch.clone();
         let reader = reader.clone();
@@ -477,7 +509,7 @@ pub fn app() -> Html {
                 .and_then(|f| f.get(0))
             {
                 let dispatch = dispatch.clone();
-                crate::panels::read_scenario_file(
+                crate::import_run::read_scenario_file(
                     file,
                     &reader,
                     Callback::from(move |r: crate::import::Imported| match r {
@@ -571,18 +603,10 @@ pub fn app() -> Html {
                     }
                 </div>
             }
-            if let (Some(Panel::Export), Some(run)) = (state.panel, &run) {
-                <ExportPanel run={run.clone()} scenario={state.scenario.clone()} link={crate::link::absolute(&crate::url::encode(&link))}
-                    view={state.view} range={state.range} on_command={dispatch.clone()} />
-            }
-            if state.panel == Some(Panel::Embed) {
-                <EmbedPanel query={crate::link::query_without_embed(&state)} on_command={dispatch.clone()} />
-            }
+            // Always there, so that the panels' app keeps its place.
+            { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panel_load } else { &crate::panel_host::Load::Idle }, &dispatch) }
             if state.panel == Some(Panel::Tour) {
                 <TourPanel current={state.tour.clone()} scenario={state.scenario.clone()} run={state.run.clone()} on_command={dispatch.clone()} />
-            }
-            if state.panel == Some(Panel::Sweep) {
-                <SweepPanel scenario={state.scenario.clone()} on_command={dispatch.clone()} />
             }
             if state.panel == Some(Panel::Help) {
                 <HelpOverlay on_command={dispatch.clone()} />

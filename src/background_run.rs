@@ -13,25 +13,12 @@ use lease_sim::wire::Decoding;
 use lease_sim::{Run, Scenario};
 use lease_view::IndexBuilder;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
 use crate::command::{Command, RunProgress};
 use crate::run_handle::RunHandle;
 use crate::run_job::{RunJob, RunReply, RunRequest};
-
-/// The worker's loader (`static/lease-worker-loader.js`, which reports a
-/// wasm that fails to load as an "error" event on the Worker).
-const WORKER_URL: &str = "./static/lease-worker-loader.js";
-
-/// A fresh background worker: the runs', the sweeps' and the exports' each
-/// start their own, so that ending one never stops another's work.
-pub fn spawn_worker() -> Result<Worker, String> {
-    let opts = WorkerOptions::new();
-    opts.set_type(WorkerType::Classic);
-    Worker::new_with_options(WORKER_URL, &opts)
-        .map_err(|_| "the browser would not start the background worker".to_string())
-}
 
 /// The worker, its listeners, and the job it holds.
 #[derive(Default)]
@@ -125,7 +112,7 @@ fn start(
     slot: &Rc<RefCell<Slot>>,
     dispatch: &Callback<Command>,
 ) -> Result<(), String> {
-    let worker = spawn_worker()?;
+    let worker = crate::one_job::spawn_worker()?;
     let on_message = {
         let (slot, dispatch, worker2) = (slot.clone(), dispatch.clone(), worker.clone());
         EventListener::new(&worker, "message", move |e| {

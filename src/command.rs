@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use lease_sim::Scenario;
 
-use crate::panels::Panel;
+use crate::panel::Panel;
 use crate::timeline::TimelineView;
 
 #[derive(Clone)]

@@ -5,10 +5,11 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Timeout;
 use yew::Callback;
 
-use crate::import::Imported;
+use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};
 use crate::import_job::{ImportJob, ImportReply, ImportRequest};
 use crate::one_job::OneJob;
 
@@ -79,4 +80,46 @@ pub fn explain(
             None
         }
     }
+}
+
+/// Keeps a file read alive until it finishes (dropping it cancels the read),
+/// and the worker naming a bad file's field.
+#[derive(Default)]
+pub struct FileSlot {
+    reader: Option<FileReader>,
+    explaining: Option<Explaining>,
+}
+
+pub type ReaderSlot = Rc<RefCell<FileSlot>>;
+
+/// Reads `file` as text and hands the parsed scenario, or why not, to `done`.
+pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback<Imported>) {
+    let name = file.name();
+    if file.size() > MAX_IMPORT_BYTES {
+        done.emit(Err(format!(
+            "{}: {:.0} KB is too large for a scenario file (at most 1 MB)",
+            shorten(&name),
+            file.size() / 1024.0
+        )));
+        return;
+    }
+    let file = gloo::file::File::from(file);
+    // A newer file: the older one's explanation is no longer wanted.
+    slot.borrow_mut().explaining = None;
+    let slot2 = slot.clone();
+    let reader = gloo::file::callbacks::read_as_text(&file, move |text| match text {
+        Ok(text) => match import_text(&name, &text) {
+            Ok(read) => done.emit(Ok(read)),
+            Err(Refused::Because(why)) => done.emit(Err(why)),
+            Err(Refused::NameTheField { fallback }) => {
+                let job = explain(&name, text, fallback, done.clone());
+                slot2.borrow_mut().explaining = job;
+            }
+        },
+        Err(e) => done.emit(Err(format!(
+            "{}: the browser could not read it ({e})",
+            shorten(&name)
+        ))),
+    });
+    slot.borrow_mut().reader = Some(reader);
 }

@@ -13,7 +13,7 @@ use yew::prelude::*;
 use crate::app::State;
 use crate::command::Command;
 use crate::embed::{Parts, HEIGHT_MESSAGE};
-use crate::panels::Panel;
+use crate::panel::Panel;
 use crate::timeline::TimelineView;
 use crate::url::{decode_within, encode, Link, LinkView, DEFAULT_BASE};
 

@@ -13,17 +13,21 @@ mod controls;
 #[cfg(target_arch = "wasm32")]
 mod crash;
 mod diagnosis;
+// Only the panels loaded on demand save files (crates/lease-panels); its
+// tests run here.
+#[cfg(test)]
 mod download;
 mod embed;
 mod export_job;
-mod export_run;
+mod help;
 mod import;
 mod import_job;
 mod import_run;
 mod link;
 mod memo;
 mod one_job;
-mod panels;
+mod panel;
+mod panel_host;
 mod playback;
 mod run_handle;
 mod run_job;
@@ -34,6 +38,7 @@ mod sweep_job;
 mod timeline;
 mod timing;
 mod totals;
+mod tour;
 mod url;
 
 fn main() {

@@ -2,7 +2,7 @@
 //! one table that the `?` overlay lists and the handler reads.
 
 use crate::command::Command;
-use crate::panels::Panel;
+use crate::panel::Panel;
 
 pub struct Shortcut {
     pub keys: &'static str,

@@ -1,5 +1,16 @@
 //! Chart geometry: nice axis maxima and tick values. Pure, tested natively.
 
+/// An axis label: 12k, 340, 2.5.
+pub fn fmt_value(v: f64) -> String {
+    if v >= 10_000.0 {
+        format!("{:.0}k", v / 1000.0)
+    } else if v.fract() == 0.0 || v >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 /// The smallest "nice" number (1, 2, 5 times a power of ten) at or above x.
 pub fn nice_max(x: f64) -> f64 {
     if !x.is_finite() || x <= 0.0 {

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use crate::memo::memo;
 use crate::run_handle::RunHandle;
-pub use axis::nice_max;
+pub use axis::{fmt_value, nice_max};
 use axis::{tick_label, time_ticks};
 
 const W: f64 = 320.0;
@@ -38,16 +38,6 @@ pub struct LineChartProps {
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
     pub on_cursor: Callback<Option<u64>>,
-}
-
-pub fn fmt_value(v: f64) -> String {
-    if v >= 10_000.0 {
-        format!("{:.0}k", v / 1000.0)
-    } else if v.fract() == 0.0 || v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
 }
 
 pub fn line_chart(p: &LineChartProps) -> Html {

@@ -5,15 +5,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::panel_head;
-use crate::command::Command;
 use crate::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
+use crate::panel::{panel_head, PanelCommand};
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedProps {
     /// The share link's query (without `embed` and `panels`).
     pub query: String,
-    pub on_command: Callback<Command>,
+    pub on_command: Callback<PanelCommand>,
 }
 
 /// The generator's choices in one reducer: a single state type, so one copy
@@ -113,7 +112,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     };
     html! {
         <section class="panel" id="embed-panel" aria-labelledby="embed-title">
-            { panel_head("embed-title", "Embed this playground", "Close Embed", &p.on_command) }
+            { panel_head("embed-title", "Embed this playground", "Close Embed", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
             <fieldset class="panel-row">
                 <legend>{"Show"}</legend>
                 { for EMBED_PARTS.iter().map(|(name, label)| html! {

@@ -2,78 +2,33 @@
 //! the per-message history as CSV, the scenario as JSON; and import of a
 //! scenario file by picker or drop, with errors that name the field.
 
-use std::cell::RefCell;
 use std::rc::Rc;
 
-use gloo::file::callbacks::FileReader;
 use lease_sim::Scenario;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
-use super::panel_head;
-use crate::command::Command;
 use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_job::{ExportJob, ExportKind, SvgSettings};
 use crate::export_run::ExportRun;
-use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};
-use crate::run_handle::RunHandle;
-use crate::timeline::TimelineView;
+use crate::import::{shorten, Imported};
+use crate::import_run::{read_scenario_file, FileSlot, ReaderSlot};
+use crate::panel::{panel_head, PanelCommand};
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
-    /// The run on screen: the SVG and the CSVs are of it, computed again in a
-    /// worker from the scenario it was run with.
-    pub run: RunHandle,
+    /// The scenario of the run on screen: the SVG and the CSVs are of that
+    /// run, computed again in a worker.
+    pub run_scenario: Rc<Scenario>,
     pub scenario: Rc<Scenario>,
     /// The share link of what is on screen.
     pub link: String,
-    pub view: TimelineView,
+    /// Whether the timeline shows a lane per message (else per worker).
+    pub by_message: bool,
     /// The visible time range of the timeline, for the SVG.
     pub range: Option<(u64, u64)>,
-    pub on_command: Callback<Command>,
-}
-
-/// Keeps a file read alive until it finishes (dropping it cancels the read),
-/// and the worker naming a bad file's field.
-#[derive(Default)]
-pub struct FileSlot {
-    reader: Option<FileReader>,
-    explaining: Option<crate::import_run::Explaining>,
-}
-
-pub type ReaderSlot = Rc<RefCell<FileSlot>>;
-
-/// Reads `file` as text and hands the parsed scenario, or why not, to `done`.
-pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback<Imported>) {
-    let name = file.name();
-    if file.size() > MAX_IMPORT_BYTES {
-        done.emit(Err(format!(
-            "{}: {:.0} KB is too large for a scenario file (at most 1 MB)",
-            shorten(&name),
-            file.size() / 1024.0
-        )));
-        return;
-    }
-    let file = gloo::file::File::from(file);
-    // A newer file: the older one's explanation is no longer wanted.
-    slot.borrow_mut().explaining = None;
-    let slot2 = slot.clone();
-    let reader = gloo::file::callbacks::read_as_text(&file, move |text| match text {
-        Ok(text) => match import_text(&name, &text) {
-            Ok(read) => done.emit(Ok(read)),
-            Err(Refused::Because(why)) => done.emit(Err(why)),
-            Err(Refused::NameTheField { fallback }) => {
-                let job = crate::import_run::explain(&name, text, fallback, done.clone());
-                slot2.borrow_mut().explaining = job;
-            }
-        },
-        Err(e) => done.emit(Err(format!(
-            "{}: the browser could not read it ({e})",
-            shorten(&name)
-        ))),
-    });
-    slot.borrow_mut().reader = Some(reader);
+    pub on_command: Callback<PanelCommand>,
 }
 
 /// What the last action said: a plain sentence, never HTML.
@@ -95,7 +50,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
     let stem = file_stem(&p.scenario.name, p.scenario.seed);
     // The timeline's files are of the run on screen, which may be older than
     // the scenario (a newer setting still computing, or one that cannot run).
-    let run_stem = file_stem(&p.run.scenario.name, p.run.scenario.seed);
+    let run_stem = file_stem(&p.run_scenario.name, p.run_scenario.seed);
 
     let report = {
         let status = status.clone();
@@ -131,8 +86,8 @@ pub fn export_panel(p: &ExportProps) -> Html {
     // large run's files are megabytes, too long to write on the page's thread.
     let in_worker = |id: &'static str, text: &'static str, kind: ExportKind| {
         let (status, job_slot) = (status.clone(), job_slot.clone());
-        let scenario = p.run.scenario.clone();
-        let (view, range) = (p.view, p.range);
+        let scenario = p.run_scenario.clone();
+        let (by_message, range) = (p.by_message, p.range);
         let name = format!("{run_stem}-{}", kind.suffix());
         let onclick = Callback::from(move |_: MouseEvent| {
             let dark = gloo::utils::window()
@@ -142,12 +97,12 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 .is_some_and(|m| m.matches());
             let job = ExportJob {
                 id: 1,
-                scenario: scenario.clone(),
+                scenario: (*scenario).clone(),
                 kind,
                 svg: SvgSettings {
                     range,
                     dark,
-                    by_message: view == TimelineView::Messages,
+                    by_message,
                 },
             };
             let done = {
@@ -212,7 +167,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
                         &scenario.title
                     })
                 )));
-                cb.emit(Command::Import(Box::new(scenario), ignored));
+                cb.emit(PanelCommand::Import(Box::new(scenario), ignored));
             }
             Err(e) => status.set(Status::Failed(e)),
         })
@@ -248,7 +203,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
 
     html! {
         <section class="panel" id="export-panel" aria-labelledby="export-title">
-            { panel_head("export-title", "Share and export", "Close Share and export", &p.on_command) }
+            { panel_head("export-title", "Share and export", "Close Share and export", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
             <div class="panel-row">
                 <label for="share-link">{"Link to exactly this run"}</label>
                 <input id="share-link" type="text" readonly=true value={p.link.clone()} />

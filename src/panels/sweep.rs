@@ -13,10 +13,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
-use super::panel_head;
-use crate::command::Command;
 use crate::controls::scale::fmt_ms;
 use crate::download::{file_stem, save_text};
+use crate::panel::{panel_head, PanelCommand};
 use crate::sweep_job::{Reply, SweepJob, MAX_POINTS};
 
 /// A setting's label, unit, and the range a sweep starts with.
@@ -94,7 +93,7 @@ fn info(id: &str) -> &'static ParamInfo {
 #[derive(Properties, PartialEq)]
 pub struct SweepProps {
     pub scenario: Rc<Scenario>,
-    pub on_command: Callback<Command>,
+    pub on_command: Callback<PanelCommand>,
 }
 
 #[derive(Clone, PartialEq, Default)]
@@ -241,7 +240,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let mut s = slot.borrow_mut();
             // A new sweep replaces the one under way.
             s.stop();
-            let worker = match crate::background_run::spawn_worker() {
+            let worker = match crate::one_job::spawn_worker() {
                 Ok(w) => w,
                 Err(e) => {
                     progress.set(Progress {
@@ -352,7 +351,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     let charts = sweep_charts(&progress.rows, current, *log, pi.ms);
     html! {
         <section class="panel" id="sweep-panel" aria-labelledby="sweep-title">
-            { panel_head("sweep-title", "Sweep a setting", "Close Sweep", &p.on_command) }
+            { panel_head("sweep-title", "Sweep a setting", "Close Sweep", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
             <p class="muted">{"Each point is a whole run of this scenario, same seed, with only the chosen setting changed. It runs in the background; the page stays live."}</p>
             <div class="panel-row">
                 <label for="sweep-param">{"Setting"}</label>
@@ -479,7 +478,7 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
             { for METRICS.iter().map(|m| {
                 let pts: Vec<(f64, f64)> = ran.iter().filter_map(|r| (m.value)(r).map(|y| (r.value, y))).collect();
                 let max = pts.iter().map(|p| p.1).fold(0.0, f64::max);
-                let max = crate::charts::nice_max(max);
+                let max = crate::charts::axis::nice_max(max);
                 let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
                 let line: Vec<String> = pts.iter().map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(*b))).collect();
                 let mark = current.filter(|c| *c >= lo && *c <= hi).map(|c| {
@@ -490,7 +489,7 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
                     <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
                         <figcaption>{m.title}</figcaption>
                         <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
-                            <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{crate::charts::fmt_value(max)}</text>
+                            <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{crate::charts::axis::fmt_value(max)}</text>
                             <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
                             <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{m.unit}</text>
                             <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />

@@ -780,3 +780,13 @@ proptest! {
         prop_assert_eq!(super::units::parse_plain_f64(&text).map(f64::to_bits), Some(x.to_bits()), "{}", text);
     }
 }
+
+/// The embed generator's parts (`src/embed.rs`) are the ones a link may name.
+#[test]
+fn the_embed_parts_are_the_ones_a_link_may_name() {
+    let mut ours: Vec<&str> = crate::embed::EMBED_PARTS.iter().map(|(n, _)| *n).collect();
+    let mut link: Vec<&str> = super::EMBED_PANELS.to_vec();
+    ours.sort_unstable();
+    link.sort_unstable();
+    assert_eq!(ours, link);
+}

@@ -13,7 +13,7 @@
 //    the Long Tasks API.
 // 3. Panning and zooming a timeline of 100,000 runs (bench-pan.mjs).
 // 4. The download: gzip -9 of what the page loads at start, and of the worker
-//    it loads for a sweep or a large run.
+//    it loads for a sweep or a large run, and of the panels it loads on demand.
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -181,6 +181,7 @@ async function millionRun(page) {
 async function downloadSizes() {
   const page = [];
   const worker = [];
+  const panels = [];
   const walk = async (dir, rel = '') => {
     for (const name of await readdir(dir)) {
       const path = join(dir, name);
@@ -192,13 +193,16 @@ async function downloadSizes() {
       const row = { name: rel + name, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
       // What index.html loads at start (static/ also holds the unhashed
       // sources of the CSS and the embed example, which the page never loads).
+      // The panels' module (src/panel_host.rs) loads when share and export,
+      // embed or sweep first opens; the page's glue imports its snippet at start.
       if (name.startsWith('lease-worker')) worker.push(row);
-      else if (/^(index\.html|lease-playground-.*|style-.*\.css|timeline-.*\.css|static\/boot\.js)$/.test(row.name)) page.push(row);
+      else if (name.startsWith('lease-panels')) panels.push(row);
+      else if (/^(index\.html|lease-playground-.*|snippets\/lease-playground-.*\.js|style-.*\.css|timeline-.*\.css|static\/boot\.js)$/.test(row.name)) page.push(row);
     }
   };
   await walk(distDir);
   const sum = (rows, k) => rows.reduce((s, r) => s + r[k], 0);
-  return { page, worker, pageGzip: sum(page, 'gzip'), workerGzip: sum(worker, 'gzip') };
+  return { page, worker, panels, pageGzip: sum(page, 'gzip'), workerGzip: sum(worker, 'gzip'), panelsGzip: sum(panels, 'gzip') };
 }
 
 const server = await startServer();
@@ -267,7 +271,8 @@ try {
   const d = await downloadSizes();
   rows.push(['Page download (wasm, JS, CSS, HTML), gzip -9', kb(d.pageGzip), '≤ 300 KB']);
   rows.push(['  background worker, loaded for a sweep or a large run', kb(d.workerGzip), '']);
-  for (const r of [...d.page, ...d.worker].sort((a, b) => b.gzip - a.gzip)) {
+  rows.push(['  panels loaded on demand (share and export, embed, sweep)', kb(d.panelsGzip), '']);
+  for (const r of [...d.page, ...d.worker, ...d.panels].sort((a, b) => b.gzip - a.gzip)) {
     rows.push([`    ${r.name}`, kb(r.gzip), '']);
   }
 } finally {

@@ -9,8 +9,8 @@ use lease_diagnose::{tour, tours, Tour};
 use lease_sim::Scenario;
 use yew::prelude::*;
 
-use super::panel_head;
 use crate::command::Command;
+use crate::panel::panel_head;
 use crate::run_handle::RunHandle;
 
 #[derive(Properties, PartialEq)]
@@ -149,7 +149,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
     };
     html! {
         <section class="panel" id="tour-panel" aria-labelledby="tour-title">
-            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", &cb) }
+            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", cb.reform(|_: MouseEvent| Command::Panel(None))) }
             <div class="panel-row">
                 <label for="tour-pick">{"Tour"}</label>
                 <select id="tour-pick" onchange={on_pick}>

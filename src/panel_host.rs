@@ -1,0 +1,211 @@
+//! The panels loaded on demand: share and export, embed, and sweep live in a
+//! wasm of their own (`crates/lease-panels`), fetched the first time one of
+//! them opens, so that the page's own download does not carry them (30 KB
+//! of gzip at df2f1a7, measured by building the page without them).
+//!
+//! The page tells the loaded module which panel to show and with what (a
+//! `PanelViewOf` as JSON) whenever that changes, and the module answers with
+//! a command: close, or a scenario file it read. Both are Yew apps; the
+//! panels' app mounts into `#panel-slot`, which the page renders empty.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use js_sys::{Function, Object, Promise, Reflect};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use yew::prelude::*;
+
+use crate::command::Command;
+
+// A dynamic `import()` is syntax, not a function the bindings can name.
+#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    fn import_module(url: &str) -> Result<Promise, JsValue>;
+}
+
+/// Where the panels' module stands.
+#[derive(Clone, PartialEq)]
+pub enum Load {
+    Idle,
+    Loading,
+    Ready,
+    /// It could not load, and why; closing the panel and opening it again
+    /// tries again.
+    Failed(String),
+}
+
+type OnCommand = Closure<dyn Fn(String, JsValue, JsValue)>;
+
+#[derive(Default)]
+struct Host {
+    module: Option<JsValue>,
+    loading: bool,
+    /// What to show once the module has loaded (the newest).
+    latest: Option<String>,
+    on_command: Option<Rc<OnCommand>>,
+}
+
+/// A file beside the page's own, as an absolute address: `import()` in a
+/// snippet resolves relative names against the snippet's own folder.
+fn beside_page(name: &str) -> Result<String, JsValue> {
+    let base = gloo::utils::document()
+        .base_uri()?
+        .unwrap_or_else(|| "./".into());
+    Ok(web_sys::Url::new_with_base(name, &base)?.href())
+}
+
+async fn load_module() -> Result<JsValue, JsValue> {
+    let module = JsFuture::from(import_module(&beside_page("lease-panels.js")?)?).await?;
+    let init: Function = Reflect::get(&module, &"default".into())?.dyn_into()?;
+    let opts = Object::new();
+    Reflect::set(
+        &opts,
+        &"module_or_path".into(),
+        &beside_page("lease-panels_bg.wasm")?.into(),
+    )?;
+    JsFuture::from(init.call1(&JsValue::NULL, &opts)?.dyn_into::<Promise>()?).await?;
+    Ok(module)
+}
+
+fn call(module: &JsValue, name: &str, args: &[&JsValue]) -> Result<(), JsValue> {
+    let f: Function = Reflect::get(module, &name.into())?.dyn_into()?;
+    match args {
+        [a, b] => f.call2(module, a, b),
+        _ => f.call0(module),
+    }
+    .map(|_| ())
+}
+
+fn explain(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "the browser gave no reason".into())
+}
+
+/// The command a panel sends: `close`; `import` with the scenario as JSON
+/// and the ignored fields; `reject` with why a dropped file was refused.
+fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
+    match kind {
+        "import" => {
+            let text = payload.as_string().unwrap_or_default();
+            let ignored = js_sys::Array::from(&ignored)
+                .iter()
+                .filter_map(|v| v.as_string())
+                .collect();
+            match lease_sim::parse_scenario_without_path(&text) {
+                Ok(s) => Command::Import(Box::new(s), ignored),
+                Err(e) => {
+                    Command::Reject(format!("The imported scenario did not arrive whole: {e}"))
+                }
+            }
+        }
+        "reject" => Command::Reject(payload.as_string().unwrap_or_default()),
+        _ => Command::Panel(None),
+    }
+}
+
+fn show(module: &JsValue, host: &Host, view: &str) -> Result<(), JsValue> {
+    let on_command: &JsValue = match &host.on_command {
+        Some(c) => c.as_ref().as_ref(),
+        None => &JsValue::NULL,
+    };
+    call(module, "show", &[&view.into(), on_command])
+}
+
+/// Shows `view` (a `PanelViewOf` as JSON) in the panels' module, loading it
+/// first if need be; `None` hides the panel. Returns where the module stands.
+#[hook]
+pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Load {
+    let load = use_state(|| Load::Idle);
+    let host = use_mut_ref(Host::default);
+    let on_command = {
+        let host = host.clone();
+        move || {
+            let mut h = host.borrow_mut();
+            if h.on_command.is_none() {
+                h.on_command = Some(Rc::new(Closure::new(
+                    move |kind: String, payload: JsValue, ignored: JsValue| {
+                        dispatch.emit(command_of(&kind, payload, ignored))
+                    },
+                )));
+            }
+        }
+    };
+    {
+        let (load, host) = (load.clone(), host.clone());
+        use_effect_with(view, move |view| {
+            on_command();
+            host.borrow_mut().latest = view.clone();
+            let module = host.borrow().module.clone();
+            match (module, view) {
+                (Some(m), Some(v)) => {
+                    if let Err(e) = show(&m, &host.borrow(), v) {
+                        load.set(Load::Failed(explain(&e)));
+                    }
+                }
+                (Some(m), None) => {
+                    let _ = call(&m, "hide", &[]);
+                }
+                (None, Some(_)) => start_loading(host, load),
+                (None, None) => {
+                    if matches!(*load, Load::Failed(_)) {
+                        load.set(Load::Idle);
+                    }
+                }
+            }
+        });
+    }
+    (*load).clone()
+}
+
+fn start_loading(host: Rc<RefCell<Host>>, load: UseStateHandle<Load>) {
+    if std::mem::replace(&mut host.borrow_mut().loading, true) {
+        return;
+    }
+    load.set(Load::Loading);
+    wasm_bindgen_futures::spawn_local(async move {
+        let loaded = load_module().await;
+        let mut h = host.borrow_mut();
+        h.loading = false;
+        match loaded {
+            Ok(m) => {
+                let shown = match &h.latest {
+                    Some(v) => show(&m, &h, v),
+                    None => Ok(()),
+                };
+                h.module = Some(m);
+                load.set(match shown {
+                    Ok(()) => Load::Ready,
+                    Err(e) => Load::Failed(explain(&e)),
+                });
+            }
+            Err(e) => load.set(Load::Failed(explain(&e))),
+        }
+    });
+}
+
+/// Where the panels' module draws, and what the page says while it loads or
+/// if it cannot.
+pub fn slot(load: &Load, dispatch: &Callback<Command>) -> Html {
+    let close = dispatch.reform(|_: MouseEvent| Command::Panel(None));
+    html! {
+        <>
+            <div id="panel-slot"></div>
+            { match load {
+                Load::Loading => html! { <p class="status panel-loading" role="status" id="panel-loading">{"Loading the panel…"}</p> },
+                Load::Failed(why) => html! {
+                    <div class="error" role="alert" id="panel-failed">
+                        <strong>{"This panel could not load: "}</strong>{why.clone()}
+                        <span class="error-note">{" Close it and open it again to try again."}</span>
+                        <button type="button" onclick={close}>{"Close"}</button>
+                    </div>
+                },
+                _ => html! {},
+            } }
+        </>
+    }
+}

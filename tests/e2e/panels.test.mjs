@@ -1,0 +1,95 @@
+// The panels loaded on demand (src/panel_host.rs, crates/lease-panels): the
+// page starts without their module and fetches it the first time share and
+// export, embed or sweep opens; the panels follow the page's settings, their
+// commands reach the page, each Yew app handles only its own elements'
+// events, and a module that cannot load says so and loads on a later try.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+const panelsFiles = (urls) => urls.filter((u) => /\/lease-panels(_bg\.wasm|\.js)$/.test(u)).map((u) => u.split('/').pop());
+
+test('the panels module loads only when a panel opens, follows the page, and its events stay its own', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await page.waitForTimeout(300);
+  assert.deepEqual(panelsFiles(requests), [], 'the page alone does not fetch the panels');
+
+  await page.locator('#open-sweep').click();
+  await page.locator('#sweep-panel').waitFor();
+  assert.deepEqual(panelsFiles(requests).sort(), ['lease-panels.js', 'lease-panels_bg.wasm']);
+  assert.equal(await page.locator('#open-sweep').getAttribute('aria-pressed'), 'true');
+  assert.equal(await page.locator('#panel-loading').count(), 0, 'no loading notice once shown');
+
+  // Two Yew apps, each marking its root element with its own number (an
+  // event belongs to the app of the nearest marked ancestor).
+  const ids = await page.evaluate(() => [
+    document.querySelector('#app').__yew_subtree_id,
+    document.querySelector('#panel-root').__yew_subtree_id,
+  ]);
+  assert.equal(typeof ids[0], 'number');
+  assert.equal(typeof ids[1], 'number');
+  assert.notEqual(ids[0], ids[1], `the page's app and the panels' app are told apart (${ids})`);
+
+  // The panel's own controls work, and do not touch the page.
+  await page.waitForFunction(() => location.search.includes('panel=sweep'));
+  const search = await page.evaluate(() => location.search);
+  const timeout = await page.locator('#ctl-timeout').inputValue();
+  await page.locator('#sweep-param').selectOption('cap');
+  // Its range follows (the cap's is 1 to 60).
+  await page.waitForFunction(() => document.querySelector('#sweep-to').value === '60');
+  assert.equal(await page.locator('#sweep-from').inputValue(), '1');
+  assert.equal(await page.locator('#ctl-timeout').inputValue(), timeout);
+  await page.waitForTimeout(700);
+  assert.equal(await page.evaluate(() => location.search), search, 'the link is unchanged');
+
+  // The page's controls still work with the panel open, and the panel follows them.
+  await page.locator('#sweep-param').selectOption('timeout');
+  await page.locator('#sweep-current').waitFor();
+  const before = await page.locator('#sweep-current').innerText();
+  const slider = await page.locator('#ctl-timeout').boundingBox();
+  await page.mouse.click(slider.x + slider.width * 0.2, slider.y + slider.height / 2);
+  await page.waitForFunction((b) => document.querySelector('#sweep-current').innerText !== b, before);
+  assert.notEqual(await page.locator('#ctl-timeout').inputValue(), timeout);
+
+  // The panel's Close reaches the page; another panel opens from the loaded module.
+  await page.locator('#sweep-panel .panel-close').click();
+  await page.locator('#sweep-panel').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#open-sweep').getAttribute('aria-pressed'), 'false');
+  await page.waitForFunction(() => !location.search.includes('panel=sweep'));
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-panel').waitFor();
+  await page.locator('#open-export').click();
+  await page.locator('#export-panel').waitFor();
+  assert.equal(await page.locator('#embed-panel').count(), 0, 'one panel at a time');
+  assert.match(await page.locator('#share-link').inputValue(), /^http:\/\/127\.0\.0\.1:\d+\/\?/);
+  assert.equal(panelsFiles(requests).length, 2, 'the module is fetched once');
+  await screenshot(page, 'panels-export');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a panel whose module cannot load says why, and opens on a later try', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.route('**/lease-panels_bg.wasm', (route) => route.abort());
+  await page.locator('#open-embed').click();
+  const failed = page.locator('#panel-failed');
+  await failed.waitFor({ timeout: 15000 });
+  assert.match(await failed.innerText(), /This panel could not load: .+ Close it and open it again to try again\./s);
+  assert.equal(await page.locator('#embed-panel').count(), 0);
+  await failed.getByRole('button', { name: 'Close' }).click();
+  await failed.waitFor({ state: 'detached' });
+  assert.equal(await page.locator('#open-embed').getAttribute('aria-pressed'), 'false');
+
+  await page.unroute('**/lease-panels_bg.wasm');
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-panel').waitFor({ timeout: 15000 });
+  assert.equal(await page.locator('#panel-failed').count(), 0);
+  // The blocked request is the only error the browser reports.
+  assert.ok(errors.every((e) => /lease-panels_bg\.wasm|Failed to load resource|WebAssembly|fetch/i.test(e)), errors.join('\n'));
+  await page.close();
+});
