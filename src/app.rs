@@ -270,7 +270,7 @@ impl Reducible for State {
                 None => {
                     s.error = Some(format!(
                         "There is no shipped scenario named {:?}.",
-                        crate::import::shorten(&name)
+                        crate::import_job::shorten(&name)
                     ))
                 }
             },
@@ -496,11 +496,9 @@ pub fn app() -> Html {
         state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
-    let panel_load = crate::panel_host::use_panel_host(panel_view(&state, &link), dispatch.clone());
-    let reader = use_mut_ref(crate::import_run::FileSlot::default);
+    let panels = crate::panel_host::use_panel_host(panel_view(&state, &link), dispatch.clone());
     let on_drop = {
-        let dispatch = dispatch.clone();
-        let reader = reader.clone();
+        let import = panels.import.clone();
         Callback::from(move |e: DragEvent| {
             e.prevent_default();
             if let Some(file) = e
@@ -508,15 +506,7 @@ pub fn app() -> Html {
                 .and_then(|d| d.files())
                 .and_then(|f| f.get(0))
             {
-                let dispatch = dispatch.clone();
-                crate::import_run::read_scenario_file(
-                    file,
-                    &reader,
-                    Callback::from(move |r: crate::import::Imported| match r {
-                        Ok((s, ignored)) => dispatch.emit(Command::Import(Box::new(s), ignored)),
-                        Err(why) => dispatch.emit(Command::Reject(why)),
-                    }),
-                );
+                import.emit(file);
             }
         })
     };
@@ -604,7 +594,7 @@ pub fn app() -> Html {
                 </div>
             }
             // Always there, so that the panels' app keeps its place.
-            { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panel_load } else { &crate::panel_host::Load::Idle }, &dispatch) }
+            { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
             if state.panel == Some(Panel::Tour) {
                 <TourPanel current={state.tour.clone()} scenario={state.scenario.clone()} run={state.run.clone()} on_command={dispatch.clone()} />
             }

@@ -112,7 +112,7 @@ fn start(
     slot: &Rc<RefCell<Slot>>,
     dispatch: &Callback<Command>,
 ) -> Result<(), String> {
-    let worker = crate::one_job::spawn_worker()?;
+    let worker = crate::worker::spawn_worker()?;
     let on_message = {
         let (slot, dispatch, worker2) = (slot.clone(), dispatch.clone(), worker.clone());
         EventListener::new(&worker, "message", move |e| {

@@ -20,11 +20,18 @@ mod download;
 mod embed;
 mod export_job;
 mod help;
+// Reading a scenario file is loaded on demand (crates/lease-panels); its
+// tests run here.
+#[cfg(test)]
 mod import;
+// The page itself uses only `shorten`.
+#[cfg_attr(not(test), allow(dead_code))]
 mod import_job;
+#[cfg(test)]
 mod import_run;
 mod link;
 mod memo;
+#[cfg(test)]
 mod one_job;
 mod panel;
 mod panel_host;
@@ -40,6 +47,7 @@ mod timing;
 mod totals;
 mod tour;
 mod url;
+mod worker;
 
 fn main() {
     #[cfg(target_arch = "wasm32")]

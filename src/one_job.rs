@@ -6,22 +6,9 @@
 
 use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
 use crate::sweep_job::Reply;
-
-/// The worker's loader (`static/lease-worker-loader.js`, which reports a
-/// wasm that fails to load as an "error" event on the Worker).
-const WORKER_URL: &str = "./static/lease-worker-loader.js";
-
-/// A fresh background worker: the runs', the sweeps' and the exports' each
-/// start their own, so that ending one never stops another's work.
-pub fn spawn_worker() -> Result<Worker, String> {
-    let opts = WorkerOptions::new();
-    opts.set_type(WorkerType::Classic);
-    Worker::new_with_options(WORKER_URL, &opts)
-        .map_err(|_| "the browser would not start the background worker".to_string())
-}
 
 pub struct OneJob {
     worker: Worker,
@@ -42,7 +29,7 @@ pub fn start(
     on_reply: impl Fn(&Worker, JsValue) + 'static,
     on_error: impl Fn() + 'static,
 ) -> Result<OneJob, String> {
-    let worker = spawn_worker()?;
+    let worker = crate::worker::spawn_worker()?;
     let on_message = {
         let worker2 = worker.clone();
         EventListener::new(&worker, "message", move |e| {

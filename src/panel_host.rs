@@ -1,12 +1,13 @@
-//! The panels loaded on demand: share and export, embed, and sweep live in a
-//! wasm of their own (`crates/lease-panels`), fetched the first time one of
-//! them opens, so that the page's own download does not carry them (30 KB
-//! of gzip at df2f1a7, measured by building the page without them).
+//! What the page loads on demand: share and export, embed, and sweep, and
+//! the reading of a scenario file dropped on the page, live in a wasm of
+//! their own (`crates/lease-panels`), fetched the first time one of them is
+//! wanted, so that the page's own download does not carry them.
 //!
 //! The page tells the loaded module which panel to show and with what (a
-//! `PanelViewOf` as JSON) whenever that changes, and the module answers with
-//! a command: close, or a scenario file it read. Both are Yew apps; the
-//! panels' app mounts into `#panel-slot`, which the page renders empty.
+//! `PanelViewOf` as JSON) whenever that changes, or hands it a dropped file;
+//! the module answers with a command: close, a scenario file it read, or why
+//! it refused one. Both are Yew apps; the panels' app mounts into
+//! `#panel-slot`, which the page renders empty.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -45,6 +46,8 @@ struct Host {
     loading: bool,
     /// What to show once the module has loaded (the newest).
     latest: Option<String>,
+    /// A file dropped on the page while the module loads.
+    dropped: Option<web_sys::File>,
     on_command: Option<Rc<OnCommand>>,
 }
 
@@ -108,37 +111,66 @@ fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
     }
 }
 
+fn on_command(host: &Host) -> JsValue {
+    host.on_command
+        .as_ref()
+        .map_or(JsValue::NULL, |c| c.as_ref().as_ref().clone())
+}
+
 fn show(module: &JsValue, host: &Host, view: &str) -> Result<(), JsValue> {
-    let on_command: &JsValue = match &host.on_command {
-        Some(c) => c.as_ref().as_ref(),
-        None => &JsValue::NULL,
-    };
-    call(module, "show", &[&view.into(), on_command])
+    call(module, "show", &[&view.into(), &on_command(host)])
+}
+
+fn read_file(module: &JsValue, host: &Host, file: &web_sys::File) -> Result<(), JsValue> {
+    call(module, "import_file", &[file.as_ref(), &on_command(host)])
+}
+
+/// The panels' module as the page uses it.
+pub struct PanelHost {
+    pub load: Load,
+    /// Reads a scenario file dropped on the page, loading the module first
+    /// if need be; the module answers with `Command::Import` or `Reject`.
+    pub import: Callback<web_sys::File>,
 }
 
 /// Shows `view` (a `PanelViewOf` as JSON) in the panels' module, loading it
-/// first if need be; `None` hides the panel. Returns where the module stands.
+/// first if need be; `None` hides the panel.
 #[hook]
-pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Load {
+pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> PanelHost {
     let load = use_state(|| Load::Idle);
     let host = use_mut_ref(Host::default);
-    let on_command = {
-        let host = host.clone();
-        move || {
-            let mut h = host.borrow_mut();
-            if h.on_command.is_none() {
-                h.on_command = Some(Rc::new(Closure::new(
-                    move |kind: String, payload: JsValue, ignored: JsValue| {
-                        dispatch.emit(command_of(&kind, payload, ignored))
-                    },
-                )));
+    if host.borrow().on_command.is_none() {
+        let dispatch = dispatch.clone();
+        host.borrow_mut().on_command = Some(Rc::new(Closure::new(
+            move |kind: String, payload: JsValue, ignored: JsValue| {
+                dispatch.emit(command_of(&kind, payload, ignored))
+            },
+        )));
+    }
+    let import = {
+        let (load, host, dispatch) = (load.clone(), host.clone(), dispatch.clone());
+        Callback::from(move |file: web_sys::File| {
+            let module = host.borrow().module.clone();
+            match module {
+                Some(m) => {
+                    if let Err(e) = read_file(&m, &host.borrow(), &file) {
+                        dispatch.emit(Command::Reject(format!(
+                            "The file could not be read: {}",
+                            explain(&e)
+                        )));
+                    }
+                }
+                None => {
+                    host.borrow_mut().dropped = Some(file);
+                    start_loading(host.clone(), load.clone(), dispatch.clone());
+                }
             }
-        }
+        })
     };
     {
         let (load, host) = (load.clone(), host.clone());
+        let dispatch = dispatch.clone();
         use_effect_with(view, move |view| {
-            on_command();
             host.borrow_mut().latest = view.clone();
             let module = host.borrow().module.clone();
             match (module, view) {
@@ -150,7 +182,7 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Load
                 (Some(m), None) => {
                     let _ = call(&m, "hide", &[]);
                 }
-                (None, Some(_)) => start_loading(host, load),
+                (None, Some(_)) => start_loading(host, load, dispatch),
                 (None, None) => {
                     if matches!(*load, Load::Failed(_)) {
                         load.set(Load::Idle);
@@ -159,10 +191,13 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Load
             }
         });
     }
-    (*load).clone()
+    PanelHost {
+        load: (*load).clone(),
+        import,
+    }
 }
 
-fn start_loading(host: Rc<RefCell<Host>>, load: UseStateHandle<Load>) {
+fn start_loading(host: Rc<RefCell<Host>>, load: UseStateHandle<Load>, dispatch: Callback<Command>) {
     if std::mem::replace(&mut host.borrow_mut().loading, true) {
         return;
     }
@@ -171,19 +206,35 @@ fn start_loading(host: Rc<RefCell<Host>>, load: UseStateHandle<Load>) {
         let loaded = load_module().await;
         let mut h = host.borrow_mut();
         h.loading = false;
+        let dropped = h.dropped.take();
         match loaded {
             Ok(m) => {
                 let shown = match &h.latest {
                     Some(v) => show(&m, &h, v),
                     None => Ok(()),
                 };
+                let read = dropped.map_or(Ok(()), |f| read_file(&m, &h, &f));
                 h.module = Some(m);
                 load.set(match shown {
                     Ok(()) => Load::Ready,
                     Err(e) => Load::Failed(explain(&e)),
                 });
+                if let Err(e) = read {
+                    dispatch.emit(Command::Reject(format!(
+                        "The file could not be read: {}",
+                        explain(&e)
+                    )));
+                }
             }
-            Err(e) => load.set(Load::Failed(explain(&e))),
+            Err(e) => {
+                let why = explain(&e);
+                if dropped.is_some() {
+                    dispatch.emit(Command::Reject(format!(
+                        "The file could not be read: the part of the page that reads files did not load ({why}). Drop it again to try again."
+                    )));
+                }
+                load.set(Load::Failed(why));
+            }
         }
     });
 }

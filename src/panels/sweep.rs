@@ -240,7 +240,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let mut s = slot.borrow_mut();
             // A new sweep replaces the one under way.
             s.stop();
-            let worker = match crate::one_job::spawn_worker() {
+            let worker = match crate::worker::spawn_worker() {
                 Ok(w) => w,
                 Err(e) => {
                     progress.set(Progress {

@@ -93,3 +93,32 @@ test('a panel whose module cannot load says why, and opens on a later try', asyn
   assert.ok(errors.every((e) => /lease-panels_bg\.wasm|Failed to load resource|WebAssembly|fetch/i.test(e)), errors.join('\n'));
   await page.close();
 });
+
+async function dropFile(page, name, text) {
+  const dt = await page.evaluateHandle(([n, t]) => {
+    const d = new DataTransfer();
+    d.items.add(new File([t], n, { type: 'application/json' }));
+    return d;
+  }, [name, text]);
+  await page.dispatchEvent('.layout', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('.layout', 'drop', { dataTransfer: dt });
+}
+
+test('a file dropped on the page is read by the module loaded on demand: imported, or refused with its field named', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await dropFile(page, 'dropped.json', JSON.stringify({ name: 'dropped', title: 'A dropped file', broker: { visibility_timeout_ms: 45000 } }));
+  await page.waitForFunction(() => document.body.innerText.includes('A dropped file'));
+  assert.deepEqual(panelsFiles(requests).sort(), ['lease-panels.js', 'lease-panels_bg.wasm']);
+  assert.equal(await page.locator('#panel-slot .panel').count(), 0, 'no panel opens for a drop');
+  assert.match(await page.locator('#ctl-timeout').evaluate((el) => el.closest('.control, div').innerText), /45 s/);
+
+  await dropFile(page, 'bad.json', '{"broker": {"visibility_timeout_ms": -5}}');
+  const error = page.locator('#run-error');
+  await page.waitForFunction(() => /bad\.json: broker\.visibility_timeout_ms: invalid value: integer `-5`, expected u64/.test(document.querySelector('#run-error')?.innerText || ''));
+  assert.match(await error.innerText(), /The picture below is the last run that worked/);
+  assert.equal(panelsFiles(requests).length, 2, 'the module is fetched once');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -1,9 +1,10 @@
-//! The side panels the page loads on demand: share and export, embed, and
-//! sweep (`src/panels/`), as a Yew app of their own in a wasm of their own.
-//! The page (`src/panel_host.rs`) imports this module the first time one of
-//! them opens, then calls `show` with what to show whenever that changes and
-//! `hide` when the panel closes; the panels answer through the function it
-//! passes (`close`, `import`, `reject`).
+//! What the page loads on demand: the side panels share and export, embed,
+//! and sweep (`src/panels/`), as a Yew app of their own in a wasm of their
+//! own, and the reading of a scenario file dropped on the page. The page
+//! (`src/panel_host.rs`) imports this module the first time one of them is
+//! wanted, then calls `show` with what to show whenever that changes, `hide`
+//! when the panel closes, and `import_file` for a dropped file; the answers
+//! go through the function it passes (`close`, `import`, `reject`).
 // The shared files also hold what only the page uses; the page's crate
 // tests them. Natively this binary does nothing.
 #![allow(dead_code)]
@@ -35,6 +36,8 @@ mod panels;
 mod run_job;
 #[path = "../../../src/sweep_job.rs"]
 mod sweep_job;
+#[path = "../../../src/worker.rs"]
+mod worker;
 
 // The page's modules that hold the few helpers the panels use.
 #[path = "../../../src/charts"]
@@ -74,6 +77,7 @@ mod bridge {
         static ON_COMMAND: RefCell<Option<Function>> = const { RefCell::new(None) };
         static SET_VIEW: RefCell<Option<UseStateSetter<Option<Rc<PanelView>>>>> = const { RefCell::new(None) };
         static MOUNTED: RefCell<Option<web_sys::Element>> = const { RefCell::new(None) };
+        static DROPPED: crate::import_run::ReaderSlot = Rc::default();
     }
 
     /// Hands a panel's command to the page.
@@ -118,16 +122,7 @@ mod bridge {
                     .and_then(|d| d.files())
                     .and_then(|f| f.get(0))
                 {
-                    read_scenario_file(
-                        file,
-                        &slot,
-                        Callback::from(|r: crate::import::Imported| {
-                            send(match r {
-                                Ok((s, ignored)) => PanelCommand::Import(Box::new(s), ignored),
-                                Err(why) => PanelCommand::Reject(why),
-                            })
-                        }),
-                    );
+                    read_scenario_file(file, &slot, Callback::from(imported));
                 }
             })
         };
@@ -195,6 +190,21 @@ mod bridge {
             set.set(view);
         }
         Ok(())
+    }
+
+    /// Reads a scenario file dropped on the page; the page hears `import`
+    /// with the scenario, or `reject` with why not.
+    #[wasm_bindgen]
+    pub fn import_file(file: web_sys::File, on_command: Function) {
+        ON_COMMAND.with(|f| *f.borrow_mut() = Some(on_command));
+        DROPPED.with(|slot| read_scenario_file(file, slot, Callback::from(imported)));
+    }
+
+    fn imported(r: crate::import::Imported) {
+        send(match r {
+            Ok((s, ignored)) => PanelCommand::Import(Box::new(s), ignored),
+            Err(why) => PanelCommand::Reject(why),
+        })
     }
 
     /// Closes the panel shown (its worker, if any, ends with it).
