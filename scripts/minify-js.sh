@@ -7,7 +7,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/post-build-lib.sh"
 terser=$(build_tool terser terser)
-for js in "$TRUNK_STAGING_DIR"/lease-playground-*.js; do
+# The panels loaded on demand (lease-panels.js) are wasm-bindgen glue too.
+for js in "$TRUNK_STAGING_DIR"/lease-playground-*.js "$TRUNK_STAGING_DIR"/lease-panels.js; do
   before=$(wc -c <"$js")
   old=$(sri "$js")
   # --module: the names the page imports are exports, which terser keeps.

@@ -13,7 +13,6 @@ use crate::compare::{compare, CompareProps};
 use crate::controls::{controls, ControlsProps};
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
-use crate::help::HelpOverlay;
 use crate::memo::memo;
 use crate::panel::{Panel, PanelViewOf};
 use crate::playback::Playback;
@@ -597,9 +596,6 @@ pub fn app() -> Html {
             { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
             if state.panel == Some(Panel::Tour) {
                 <TourPanel current={state.tour.clone()} scenario={state.scenario.clone()} run={state.run.clone()} on_command={dispatch.clone()} />
-            }
-            if state.panel == Some(Panel::Help) {
-                <HelpOverlay on_command={dispatch.clone()} />
             }
             <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
                 if parts.shows("controls") {

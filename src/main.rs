@@ -19,7 +19,6 @@ mod diagnosis;
 mod download;
 mod embed;
 mod export_job;
-mod help;
 // Reading a scenario file is loaded on demand (crates/lease-panels); its
 // tests run here.
 #[cfg(test)]

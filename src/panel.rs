@@ -20,7 +20,10 @@ impl Panel {
     /// Whether the panel is loaded on demand (`crates/lease-panels`) rather
     /// than part of the page's own wasm.
     pub fn on_demand(self) -> bool {
-        matches!(self, Panel::Export | Panel::Embed | Panel::Sweep)
+        matches!(
+            self,
+            Panel::Export | Panel::Embed | Panel::Sweep | Panel::Help
+        )
     }
 
     /// The name a share link uses (`panel=export`).

@@ -1,7 +1,8 @@
-//! What the page loads on demand: share and export, embed, and sweep, and
-//! the reading of a scenario file dropped on the page, live in a wasm of
-//! their own (`crates/lease-panels`), fetched the first time one of them is
-//! wanted, so that the page's own download does not carry them.
+//! What the page loads on demand: share and export, embed, sweep, the
+//! keyboard overlay, and the reading of a scenario file dropped on the page
+//! live in a wasm of their own (`crates/lease-panels`), fetched the first
+//! time one of them is wanted, so that the page's own download does not
+//! carry them.
 //!
 //! The page tells the loaded module which panel to show and with what (a
 //! `PanelViewOf` as JSON) whenever that changes, or hands it a dropped file;

@@ -1,10 +1,11 @@
 //! What the page loads on demand: the side panels share and export, embed,
-//! and sweep (`src/panels/`), as a Yew app of their own in a wasm of their
-//! own, and the reading of a scenario file dropped on the page. The page
-//! (`src/panel_host.rs`) imports this module the first time one of them is
-//! wanted, then calls `show` with what to show whenever that changes, `hide`
-//! when the panel closes, and `import_file` for a dropped file; the answers
-//! go through the function it passes (`close`, `import`, `reject`).
+//! sweep and the keyboard overlay (`src/panels/`), as a Yew app of their own
+//! in a wasm of their own, and the reading of a scenario file dropped on the
+//! page. The page (`src/panel_host.rs`) imports this module the first time
+//! one of them is wanted, then calls `show` with what to show whenever that
+//! changes, `hide` when the panel closes, and `import_file` for a dropped
+//! file; the answers go through the function it passes (`close`, `import`,
+//! `reject`).
 // The shared files also hold what only the page uses; the page's crate
 // tests them. Natively this binary does nothing.
 #![allow(dead_code)]
@@ -34,6 +35,8 @@ mod panel;
 mod panels;
 #[path = "../../../src/run_job.rs"]
 mod run_job;
+#[path = "../../../src/shortcut_list.rs"]
+mod shortcut_list;
 #[path = "../../../src/sweep_job.rs"]
 mod sweep_job;
 #[path = "../../../src/worker.rs"]
@@ -70,7 +73,7 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panel::{PanelCommand, PanelView};
-    use crate::panels::{EmbedPanel, ExportPanel, SweepPanel};
+    use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, SweepPanel};
 
     thread_local! {
         static VIEW: RefCell<Option<Rc<PanelView>>> = const { RefCell::new(None) };
@@ -139,6 +142,7 @@ mod bridge {
             },
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
+            "help" => html! { <HelpOverlay {on_command} /> },
             _ => html! {},
         };
         html! {

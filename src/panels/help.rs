@@ -3,17 +3,17 @@
 
 use yew::prelude::*;
 
-use crate::command::Command;
-use crate::shortcuts::SHORTCUTS;
+use crate::panel::PanelCommand;
+use crate::shortcut_list::SHORTCUTS;
 
 #[derive(Properties, PartialEq)]
 pub struct HelpProps {
-    pub on_command: Callback<Command>,
+    pub on_command: Callback<PanelCommand>,
 }
 
 #[function_component(HelpOverlay)]
 pub fn help_overlay(p: &HelpProps) -> Html {
-    let close = p.on_command.reform(|_: MouseEvent| Command::Panel(None));
+    let close = p.on_command.reform(|_: MouseEvent| PanelCommand::Close);
     let node = use_node_ref();
     {
         // Focus moves into the dialog so that Escape and Tab work at once.
