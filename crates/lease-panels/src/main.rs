@@ -13,6 +13,9 @@
 
 #[path = "../../../src/budget.rs"]
 mod budget;
+#[cfg(target_arch = "wasm32")]
+#[path = "../../../src/crash.rs"]
+mod crash;
 #[path = "../../../src/download.rs"]
 mod download;
 #[path = "../../../src/embed.rs"]
@@ -57,8 +60,9 @@ mod url {
 }
 
 fn main() {
+    // A panic in a panel says so over the page, as one in the page does.
     #[cfg(target_arch = "wasm32")]
-    console_error_panic_hook::set_once();
+    crash::install();
 }
 
 #[cfg(target_arch = "wasm32")]
