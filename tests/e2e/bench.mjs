@@ -271,7 +271,7 @@ try {
   const d = await downloadSizes();
   rows.push(['Page download (wasm, JS, CSS, HTML), gzip -9', kb(d.pageGzip), '≤ 300 KB']);
   rows.push(['  background worker, loaded for a sweep or a large run', kb(d.workerGzip), '']);
-  rows.push(['  panels loaded on demand (share and export, embed, sweep)', kb(d.panelsGzip), '']);
+  rows.push(['  panels loaded on demand (share and export, embed, sweep, keys, a dropped file)', kb(d.panelsGzip), '']);
   for (const r of [...d.page, ...d.worker, ...d.panels].sort((a, b) => b.gzip - a.gzip)) {
     rows.push([`    ${r.name}`, kb(r.gzip), '']);
   }
