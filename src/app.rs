@@ -21,7 +21,6 @@ use crate::run_status::{cancelled_notice, pending_status, summarised_notice};
 use crate::scenario_info::{scenario_info, ScenarioInfoProps};
 use crate::timeline::{Timeline, TimelineView};
 use crate::totals::{run_summary, totals, TotalsProps};
-use crate::tour::TourPanel;
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
@@ -450,6 +449,21 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         (_, Some(run)) => &run.scenario,
         (_, None) => &*state.scenario,
     };
+    // The tours' checks run here, where the run is; the panel shows them.
+    let tour = state.tour.as_ref().map(|(id, step)| (id.as_str(), *step));
+    let done = match (
+        panel,
+        tour.and_then(|(id, _)| lease_diagnose::tour(id)),
+        &state.run,
+    ) {
+        (Panel::Tour, Some(t), Some(run)) => Some(
+            t.steps
+                .iter()
+                .map(|s| s.check.done(&state.scenario, run))
+                .collect(),
+        ),
+        _ => None,
+    };
     let (link, query) = match panel {
         Panel::Export => (
             crate::link::absolute(&crate::url::encode(link)),
@@ -466,6 +480,8 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         by_message: state.view == crate::timeline::TimelineView::Messages,
         range: state.range,
         query: &query,
+        tour,
+        done,
     })
     .ok()
 }
@@ -594,9 +610,6 @@ pub fn app() -> Html {
             }
             // Always there, so that the panels' app keeps its place.
             { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
-            if state.panel == Some(Panel::Tour) {
-                <TourPanel current={state.tour.clone()} scenario={state.scenario.clone()} run={state.run.clone()} on_command={dispatch.clone()} />
-            }
             <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
                 if parts.shows("controls") {
                     <aside class="side">

@@ -1,10 +1,9 @@
-//! Which side panel is open (part of the share link), the head every panel
-//! opens with, and what a panel asks of the page. Shared by the page and the
+//! Which side panel is open (part of the share link), and what the page and
+//! a panel loaded on demand tell each other. Shared by the page and the
 //! panels it loads on demand (`crates/lease-panels`).
 
 use lease_sim::Scenario;
 use serde::{Deserialize, Serialize};
-use yew::prelude::*;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Panel {
@@ -20,10 +19,8 @@ impl Panel {
     /// Whether the panel is loaded on demand (`crates/lease-panels`) rather
     /// than part of the page's own wasm.
     pub fn on_demand(self) -> bool {
-        matches!(
-            self,
-            Panel::Export | Panel::Embed | Panel::Sweep | Panel::Help
-        )
+        // The comparison is drawn with the page's own timeline and charts.
+        !matches!(self, Panel::Compare)
     }
 
     /// The name a share link uses (`panel=export`).
@@ -63,6 +60,11 @@ pub enum PanelCommand {
     Import(Box<Scenario>, Vec<String>),
     /// A file dropped on the panel could not be read, and why.
     Reject(String),
+    /// Start the tour of that id (its scenario loads, at its first step).
+    StartTour(String),
+    TourStep(usize),
+    /// Apply the demonstration of that tour's step.
+    TourDemo(String, usize),
 }
 
 /// What the page tells a panel loaded on demand, as JSON: which panel, and
@@ -79,6 +81,10 @@ pub struct PanelViewOf<'a> {
     pub range: Option<(u64, u64)>,
     /// The share link's query without `embed` and `panels` (the embed generator).
     pub query: &'a str,
+    /// The tour under way and its step.
+    pub tour: Option<(&'a str, usize)>,
+    /// Whether each step of that tour holds in the run on screen.
+    pub done: Option<Vec<bool>>,
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -92,21 +98,8 @@ pub struct PanelView {
     pub by_message: bool,
     pub range: Option<(u64, u64)>,
     pub query: String,
-}
-
-/// A side panel's heading and its Close button, which closes the open panel.
-pub fn panel_head(
-    title_id: &'static str,
-    title: &'static str,
-    close_label: &'static str,
-    close: Callback<MouseEvent>,
-) -> Html {
-    html! {
-        <div class="panel-head">
-            <h2 id={title_id}>{ title }</h2>
-            <button type="button" class="panel-close" onclick={close} aria-label={close_label}>{"Close"}</button>
-        </div>
-    }
+    pub tour: Option<(String, usize)>,
+    pub done: Option<Vec<bool>>,
 }
 
 #[cfg(test)]
@@ -128,6 +121,8 @@ mod tests {
             by_message: true,
             range: Some((5, 9)),
             query: "scenario=clip-surge",
+            tour: Some(("not-a-lock", 2)),
+            done: Some(vec![true, false]),
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -140,6 +135,8 @@ mod tests {
                 by_message: true,
                 range: Some((5, 9)),
                 query: of.query.into(),
+                tour: Some(("not-a-lock".into(), 2)),
+                done: Some(vec![true, false]),
             }
         );
     }

@@ -91,7 +91,9 @@ fn explain(e: &JsValue) -> String {
 }
 
 /// The command a panel sends: `close`; `import` with the scenario as JSON
-/// and the ignored fields; `reject` with why a dropped file was refused.
+/// and the ignored fields; `reject` with why a dropped file was refused;
+/// `tour` with a tour's id; `step` with a step's index; `demo` with a tour's
+/// id and a step's index.
 fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
     match kind {
         "import" => {
@@ -108,6 +110,20 @@ fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
             }
         }
         "reject" => Command::Reject(payload.as_string().unwrap_or_default()),
+        "tour" => Command::StartTour(payload.as_string().unwrap_or_default()),
+        "step" => Command::TourStep(payload.as_f64().unwrap_or(0.0) as usize),
+        "demo" => {
+            let id = payload.as_string().unwrap_or_default();
+            let step = ignored.as_f64().unwrap_or(0.0) as usize;
+            let fixes = lease_diagnose::tour(&id)
+                .and_then(|t| t.steps.get(step))
+                .map_or(&[][..], |s| s.demo);
+            Command::Edit(Rc::new(move |s: &mut lease_sim::Scenario| {
+                for f in fixes {
+                    f.apply(s);
+                }
+            }))
+        }
         _ => Command::Panel(None),
     }
 }

@@ -5,8 +5,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
-use crate::panel::{panel_head, PanelCommand};
+use crate::panel::PanelCommand;
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedProps {

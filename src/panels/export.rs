@@ -9,12 +9,13 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_job::{ExportJob, ExportKind, SvgSettings};
 use crate::export_run::ExportRun;
 use crate::import::{shorten, Imported};
 use crate::import_run::{read_scenario_file, FileSlot, ReaderSlot};
-use crate::panel::{panel_head, PanelCommand};
+use crate::panel::PanelCommand;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {

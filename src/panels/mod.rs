@@ -1,14 +1,33 @@
 //! The side panels the page loads on demand, in a wasm of their own
-//! (`crates/lease-panels`): share and export, embed, sweep, and the keyboard
-//! overlay. The page's
+//! (`crates/lease-panels`): share and export, embed, sweep, tours and the
+//! keyboard overlay. The page's
 //! download is smaller by what they hold; see `src/panel_host.rs`.
 
 mod embed;
 mod export;
 mod help;
 mod sweep;
+mod tour;
 
 pub use embed::EmbedPanel;
 pub use export::ExportPanel;
 pub use help::HelpOverlay;
 pub use sweep::SweepPanel;
+pub use tour::TourPanel;
+
+use yew::prelude::*;
+
+/// A side panel's heading and its Close button, which closes the open panel.
+pub fn panel_head(
+    title_id: &'static str,
+    title: &'static str,
+    close_label: &'static str,
+    close: Callback<MouseEvent>,
+) -> Html {
+    html! {
+        <div class="panel-head">
+            <h2 id={title_id}>{ title }</h2>
+            <button type="button" class="panel-close" onclick={close} aria-label={close_label}>{"Close"}</button>
+        </div>
+    }
+}

@@ -13,9 +13,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 use yew::prelude::*;
 
+use super::panel_head;
 use crate::controls::scale::fmt_ms;
 use crate::download::{file_stem, save_text};
-use crate::panel::{panel_head, PanelCommand};
+use crate::panel::PanelCommand;
 use crate::sweep_job::{Reply, SweepJob, MAX_POINTS};
 
 /// A setting's label, unit, and the range a sweep starts with.

@@ -83,6 +83,13 @@ test('a tour loads its scenario, and a step ticks itself when the person does wh
   // Back, then Show me on a step with a demonstration.
   await page.locator('#tour-back').click();
   assert.equal(await page.locator('.tour-step-current').count(), 1);
+  await page.locator('#tour-next').click();
+  await page.locator('#tour-next').click();
+  await page.waitForFunction(() => /heartbeat every 20 s/.test(document.querySelector('.tour-step-current').innerText));
+  assert.equal(await page.locator('.tour-step-current').getAttribute('data-done'), 'false');
+  await page.locator('#tour-show-me').click();
+  await page.waitForFunction(() => document.querySelector('.tour-step-current').dataset.done === 'true');
+  assert.equal(await page.getByLabel('Heartbeat on', { exact: true }).isChecked(), true, 'Show me turned the heartbeat on');
   assert.deepEqual(errors, []);
   await page.close();
 });

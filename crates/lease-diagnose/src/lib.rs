@@ -16,4 +16,4 @@ pub mod tour;
 pub use diagnose::{detect, detector_ids, diagnose, Finding, DETECTORS};
 pub use fix::Fix;
 pub use sweep::{sweep, sweep_csv, sweep_one, sweep_points, Param, SweepRow};
-pub use tour::{tour, tours, Check, Step, Tour};
+pub use tour::{tour, tour_text, tour_texts, tours, Check, Step, StepText, Tour, TourText};

@@ -79,73 +79,100 @@ impl Check {
     }
 }
 
+/// A step as the page's reducer and its checks read it: when it is done and
+/// how to do it. Its words are in `StepText`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Step {
-    pub text: &'static str,
-    /// Where to look: "timeline", "totals", "charts", "diagnosis", "sweep",
-    /// or a control id ("timeout", "heartbeat", "max_extensions", "fence",
-    /// "workers").
-    pub look_at: &'static str,
     pub check: Check,
     /// How to satisfy the step, applied after the earlier steps' demos.
     /// Empty: nothing to change (the step holds once the earlier ones do).
     pub demo: &'static [Fix],
 }
 
+/// A tour as the page's reducer reads it: where it starts and its steps.
+/// Its words are in `TourText`: the page loads the tours panel, which shows
+/// them, on demand, and holds only this.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Tour {
     pub id: &'static str,
-    pub title: &'static str,
-    /// The seed's exercise or interview question, as asked.
-    pub question: &'static str,
     /// A shipped scenario's name.
     pub scenario: &'static str,
     pub steps: &'static [Step],
 }
 
-const fn read(text: &'static str, look_at: &'static str) -> Step {
+/// What a step says, and where it points.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepText {
+    pub text: &'static str,
+    /// Where to look: "timeline", "totals", "charts", "diagnosis", "sweep",
+    /// or a control id ("timeout", "heartbeat", "max_extensions", "fence",
+    /// "workers").
+    pub look_at: &'static str,
+}
+
+/// A tour's words: its title, the question it answers, and each step's text.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TourText {
+    pub id: &'static str,
+    pub title: &'static str,
+    /// The seed's exercise or interview question, as asked.
+    pub question: &'static str,
+    pub steps: &'static [StepText],
+}
+
+const fn read() -> Step {
     Step {
-        text,
-        look_at,
         check: Check::Read,
         demo: &[],
     }
 }
 
-const fn see(text: &'static str, look_at: &'static str, check: Check) -> Step {
-    Step {
-        text,
-        look_at,
-        check,
-        demo: &[],
-    }
+const fn see(check: Check) -> Step {
+    Step { check, demo: &[] }
 }
 
-const fn act(
-    text: &'static str,
-    look_at: &'static str,
-    check: Check,
-    demo: &'static [Fix],
-) -> Step {
-    Step {
-        text,
-        look_at,
-        check,
-        demo,
-    }
+const fn act(check: Check, demo: &'static [Fix]) -> Step {
+    Step { check, demo }
+}
+
+/// The tours are written once, words and checks together, and become two
+/// statics: `TOURS` (checks and demonstrations) and `TOUR_TEXTS` (words).
+/// A step is `read(text, look_at)`, `see(text, look_at, check)` or
+/// `act(text, look_at, check, demo)`.
+macro_rules! tours {
+    ($({
+        id: $id:literal,
+        title: $title:literal,
+        question: $question:literal,
+        scenario: $scenario:literal,
+        steps: [$($kind:ident($text:literal, $look:literal $(, $rest:expr)* $(,)?)),* $(,)?] $(,)?
+    }),* $(,)?) => {
+        static TOURS: &[Tour] = {
+            use Check::*;
+            &[$(Tour {
+                id: $id,
+                scenario: $scenario,
+                steps: &[$($kind($($rest),*)),*],
+            }),*]
+        };
+        static TOUR_TEXTS: &[TourText] = &[$(TourText {
+            id: $id,
+            title: $title,
+            question: $question,
+            steps: &[$(StepText { text: $text, look_at: $look }),*],
+        }),*];
+    };
 }
 
 // Data, not a function that builds it: a static costs the page's wasm no
 // code (building the list was 5 KB of it).
-static TOURS: &[Tour] = {
-    use Check::*;
-    &[
-        Tour {
+tours! {
+        {
             id: "ninety-second-timeline",
             title: "A 90 s message against a 60 s timeout",
             question: "A message takes 90 seconds and the visibility timeout is 60. Walk me through the timeline.",
             scenario: "ninety-second-message",
-            steps: &[
+            steps: [
                 read(
                     "0 s: worker 0 receives the message and the broker starts a 60 s timer. The worker cannot see that timer; it just works.",
                     "timeline",
@@ -192,12 +219,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "lower-the-timeout",
             title: "Lower the timeout until the feedback loop starts",
             question: "Instrument ack latency and receive count, then lower the timeout until the feedback loop starts. Note the throughput curve on the way down.",
             scenario: "clip-surge",
-            steps: &[
+            steps: [
                 act(
                     "Start safe: raise the timeout to 3 minutes, above what a review takes even in the surge. No shoulder, no loop.",
                     "timeout",
@@ -237,12 +264,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "dependency-slows-3x",
             title: "A dependency slows 3x",
             question: "Throughput collapses and CPU rises after a downstream dependency slows by 3x. No code changed. Explain the mechanism and the two-line fix.",
             scenario: "dependency-slows-3x",
-            steps: &[
+            steps: [
                 read(
                     "At minute 5 the database gets three times slower: 8 s of work becomes 24 s, and the tail now outlives the 30 s lease.",
                     "charts",
@@ -282,12 +309,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "extension-cap",
             title: "Design the extension cap",
             question: "A hung handler holds a message forever because lease extension has no cap. Design the cap and decide what should happen at the limit.",
             scenario: "hung-handler",
-            steps: &[
+            steps: [
                 read(
                     "Two handlers hang on their first line while their heartbeat threads keep extending the lease: the bars never end.",
                     "timeline",
@@ -317,12 +344,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "not-a-lock",
             title: "Why a visibility timeout is not a lock",
             question: "Why is a visibility timeout not a distributed lock?",
             scenario: "gc-pause-starves-heartbeat",
-            steps: &[
+            steps: [
                 read(
                     "Worker 0 holds the lease and heartbeats every 10 s. The broker only ever sees the heartbeats, never the worker.",
                     "timeline",
@@ -355,12 +382,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "bound-redeliveries",
             title: "Clips reviewed for ever: bound redeliveries",
             question: "During the clip surge a few clips are reviewed indefinitely. Why do they never finish, and what sets them aside?",
             scenario: "clip-surge",
-            steps: &[
+            steps: [
                 see(
                     "At the end of the run some clips are still circulating, received again and again and never acked: the longest clips outlive every 30 s lease.",
                     "diagnosis",
@@ -404,12 +431,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "dlq-of-valid-messages",
             title: "A DLQ of messages that never failed",
             question: "Your DLQ is full of messages that never raised an error. What happened?",
             scenario: "dlq-of-valid-messages",
-            steps: &[
+            steps: [
                 read(
                     "Split the dead letters by cause: all of them expired, none failed, and the handlers raised no error at all.",
                     "totals",
@@ -440,12 +467,12 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-        Tour {
+        {
             id: "two-workers-commit",
             title: "Two workers commit, then a unique constraint",
             question: "Force a lease expiry mid-handler and demonstrate two workers committing to the same row. Then add a unique constraint and show one of them losing.",
             scenario: "sub-second-work",
-            steps: &[
+            steps: [
                 act(
                     "Force the expiry: lower the timeout below the handler's time (300 ms against work of about 200 ms to 800 ms).",
                     "timeout",
@@ -475,8 +502,7 @@ static TOURS: &[Tour] = {
                 ),
             ],
         },
-    ]
-};
+}
 
 /// Every tour, in the order the page lists them.
 pub fn tours() -> &'static [Tour] {
@@ -486,4 +512,14 @@ pub fn tours() -> &'static [Tour] {
 /// The tour of that id.
 pub fn tour(id: &str) -> Option<&'static Tour> {
     TOURS.iter().find(|t| t.id == id)
+}
+
+/// Every tour's words, in the order of `tours()`.
+pub fn tour_texts() -> &'static [TourText] {
+    TOUR_TEXTS
+}
+
+/// The words of the tour of that id.
+pub fn tour_text(id: &str) -> Option<&'static TourText> {
+    TOUR_TEXTS.iter().find(|t| t.id == id)
 }

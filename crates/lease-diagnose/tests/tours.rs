@@ -2,7 +2,7 @@
 //! applying the demos of the steps so far, in order, makes each step's check
 //! true on a fresh run. Before its demo, the first action step is not done.
 
-use lease_diagnose::{tours, Check};
+use lease_diagnose::{tour_text, tour_texts, tours, Check};
 use lease_sim::{shipped, simulate, Options, Run, Scenario};
 
 fn run(s: &Scenario) -> Run {
@@ -38,23 +38,32 @@ fn there_are_the_seeds_exercises_and_questions() {
 
 #[test]
 fn every_tour_scenario_is_shipped_and_steps_are_short() {
-    for t in tours() {
+    assert_eq!(tours().len(), tour_texts().len());
+    for (t, words) in tours().iter().zip(tour_texts()) {
         assert!(
             shipped::find(t.scenario).is_some(),
             "{}: {}",
             t.id,
             t.scenario
         );
+        assert_eq!(words.id, t.id, "the words are in the tours' order");
+        assert_eq!(tour_text(t.id), Some(words));
+        assert_eq!(
+            words.steps.len(),
+            t.steps.len(),
+            "{}: a text per step",
+            t.id
+        );
         assert!(t.steps.len() >= 3, "{}", t.id);
-        assert!(!t.question.is_empty() && !t.title.is_empty());
-        for s in t.steps {
+        assert!(!words.question.is_empty() && !words.title.is_empty());
+        for (s, w) in t.steps.iter().zip(words.steps) {
             assert!(
-                !s.text.is_empty() && s.text.len() <= 240,
+                !w.text.is_empty() && w.text.len() <= 240,
                 "{}: {}",
                 t.id,
-                s.text
+                w.text
             );
-            assert!(!s.look_at.is_empty());
+            assert!(!w.look_at.is_empty());
             if s.check == Check::Read {
                 assert!(
                     s.demo.is_empty(),

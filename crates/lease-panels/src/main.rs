@@ -1,5 +1,5 @@
 //! What the page loads on demand: the side panels share and export, embed,
-//! sweep and the keyboard overlay (`src/panels/`), as a Yew app of their own
+//! sweep, tours and the keyboard overlay (`src/panels/`), as a Yew app of their own
 //! in a wasm of their own, and the reading of a scenario file dropped on the
 //! page. The page (`src/panel_host.rs`) imports this module the first time
 //! one of them is wanted, then calls `show` with what to show whenever that
@@ -42,6 +42,8 @@ mod run_job;
 mod shortcut_list;
 #[path = "../../../src/sweep_job.rs"]
 mod sweep_job;
+#[path = "../../../src/tour_look.rs"]
+mod tour_look;
 #[path = "../../../src/worker.rs"]
 mod worker;
 
@@ -77,7 +79,7 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panel::{PanelCommand, PanelView};
-    use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, SweepPanel};
+    use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, SweepPanel, TourPanel};
 
     thread_local! {
         static VIEW: RefCell<Option<Rc<PanelView>>> = const { RefCell::new(None) };
@@ -100,6 +102,16 @@ mod bridge {
                 f.call3(&JsValue::NULL, &"import".into(), &text.into(), &ignored)
             }
             PanelCommand::Reject(why) => f.call2(&JsValue::NULL, &"reject".into(), &why.into()),
+            PanelCommand::StartTour(id) => f.call2(&JsValue::NULL, &"tour".into(), &id.into()),
+            PanelCommand::TourStep(i) => {
+                f.call2(&JsValue::NULL, &"step".into(), &(i as f64).into())
+            }
+            PanelCommand::TourDemo(id, i) => f.call3(
+                &JsValue::NULL,
+                &"demo".into(),
+                &id.into(),
+                &(i as f64).into(),
+            ),
         };
     }
 
@@ -147,6 +159,9 @@ mod bridge {
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
+            "tour" => {
+                html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} {on_command} /> }
+            }
             _ => html! {},
         };
         html! {

@@ -3,36 +3,21 @@
 //! asks for (a check on the current scenario and its run), and "Show me"
 //! applies the step's own demonstration to the controls.
 
-use std::rc::Rc;
-
-use lease_diagnose::{tour, tours, Tour};
-use lease_sim::Scenario;
+use lease_diagnose::{tour, tour_text, tour_texts, StepText, TourText};
 use yew::prelude::*;
 
-use crate::command::Command;
-use crate::panel::panel_head;
-use crate::run_handle::RunHandle;
+use super::panel_head;
+use crate::panel::PanelCommand;
+use crate::tour_look::{look_words, target_selector};
 
 #[derive(Properties, PartialEq)]
 pub struct TourProps {
     /// The tour under way and its step, if any.
     pub current: Option<(String, usize)>,
-    pub scenario: Rc<Scenario>,
-    pub run: Option<RunHandle>,
-    pub on_command: Callback<Command>,
-}
-
-/// The element a step points at, by the tour's `look_at` word.
-pub fn target_selector(look_at: &str) -> String {
-    match look_at {
-        "timeline" => "#timeline".into(),
-        "totals" => "#totals".into(),
-        "charts" => "#charts".into(),
-        "diagnosis" => "#diagnosis".into(),
-        "sweep" => "#open-sweep".into(),
-        "max_extensions" => "#ctl-cap".into(),
-        other => format!("#ctl-{other}"),
-    }
+    /// Whether each of its steps holds in the run on screen (the page checks,
+    /// as the run is in its memory); `None` while there is no run.
+    pub done: Option<Vec<bool>>,
+    pub on_command: Callback<PanelCommand>,
 }
 
 /// Marks what the current step points at, and unmarks the rest.
@@ -62,11 +47,11 @@ fn use_point_at(selector: Option<String>) {
 #[function_component(TourPanel)]
 pub fn tour_panel(p: &TourProps) -> Html {
     let cb = p.on_command.clone();
-    let all = tours();
-    let running: Option<(&Tour, usize)> = p
+    let all = tour_texts();
+    let running: Option<(&TourText, usize)> = p
         .current
         .as_ref()
-        .and_then(|(id, step)| tour(id).map(|t| (t, *step)));
+        .and_then(|(id, step)| tour_text(id).map(|t| (t, *step)));
     use_point_at(
         running
             .as_ref()
@@ -79,32 +64,24 @@ pub fn tour_panel(p: &TourProps) -> Html {
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
             if !v.is_empty() {
-                cb.emit(Command::StartTour(v));
+                cb.emit(PanelCommand::StartTour(v));
             }
         })
     };
-    let body = match (&running, &p.run) {
-        (Some((t, i)), Some(run)) => {
+    let body = match (&running, &p.done) {
+        (Some((t, i)), Some(done)) if done.len() == t.steps.len() => {
             let i = (*i).min(t.steps.len().saturating_sub(1));
-            let done: Vec<bool> = t
-                .steps
-                .iter()
-                .map(|s| s.check.done(&p.scenario, run))
-                .collect();
-            let step = &t.steps[i];
+            let step: &StepText = &t.steps[i];
             let last = i + 1 == t.steps.len();
-            let back = cb.reform(move |_: MouseEvent| Command::TourStep(i.saturating_sub(1)));
-            let next = cb.reform(move |_: MouseEvent| Command::TourStep(i + 1));
-            let demo = (!step.demo.is_empty()).then(|| {
-                let fixes = step.demo;
-                let cb = cb.clone();
-                Callback::from(move |_: MouseEvent| {
-                    cb.emit(Command::Edit(Rc::new(move |s: &mut Scenario| {
-                        for f in fixes {
-                            f.apply(s);
-                        }
-                    })));
-                })
+            let back = cb.reform(move |_: MouseEvent| PanelCommand::TourStep(i.saturating_sub(1)));
+            let next = cb.reform(move |_: MouseEvent| PanelCommand::TourStep(i + 1));
+            // The page applies the step's demonstration to the side the
+            // controls edit.
+            let has_demo = tour(t.id)
+                .is_some_and(|plan| plan.steps.get(i).is_some_and(|s| !s.demo.is_empty()));
+            let demo = has_demo.then(|| {
+                let id = t.id.to_string();
+                cb.reform(move |_: MouseEvent| PanelCommand::TourDemo(id.clone(), i))
             });
             html! {
                 <div class="tour-body">
@@ -116,7 +93,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
                                 (k == i).then_some("tour-step-current"),
                                 done[k].then_some("tour-step-done"),
                             );
-                            let go = cb.reform(move |_: MouseEvent| Command::TourStep(k));
+                            let go = cb.reform(move |_: MouseEvent| PanelCommand::TourStep(k));
                             html! {
                                 <li {class} id={format!("tour-step-{k}")} data-done={done[k].to_string()}>
                                     <button type="button" class="tour-step-link" onclick={go}
@@ -149,7 +126,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
     };
     html! {
         <section class="panel" id="tour-panel" aria-labelledby="tour-title">
-            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", cb.reform(|_: MouseEvent| Command::Panel(None))) }
+            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", cb.reform(|_: MouseEvent| PanelCommand::Close)) }
             <div class="panel-row">
                 <label for="tour-pick">{"Tour"}</label>
                 <select id="tour-pick" onchange={on_pick}>
@@ -170,55 +147,5 @@ fn first_words(text: &str) -> String {
         format!("{cut}…")
     } else {
         cut
-    }
-}
-
-fn look_words(look_at: &str) -> String {
-    match look_at {
-        "timeline" => "the timeline".into(),
-        "totals" => "the totals".into(),
-        "charts" => "the charts".into(),
-        "diagnosis" => "the Diagnosis".into(),
-        "sweep" => "the Sweep panel".into(),
-        "max_extensions" => "the Extension cap slider".into(),
-        "timeout" => "the Visibility timeout slider".into(),
-        "heartbeat" => "the Heartbeat controls".into(),
-        "fence" => "the Store fence select".into(),
-        "workers" => "the Workers slider".into(),
-        "max-receive" => "the Max receive count slider".into(),
-        other => other.replace('_', " "),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_step_points_at_something_the_page_has() {
-        let known = [
-            "#timeline",
-            "#totals",
-            "#charts",
-            "#diagnosis",
-            "#open-sweep",
-            "#ctl-cap",
-            "#ctl-timeout",
-            "#ctl-heartbeat",
-            "#ctl-fence",
-            "#ctl-workers",
-            "#ctl-max-receive",
-        ];
-        for t in tours() {
-            for s in t.steps {
-                let sel = target_selector(s.look_at);
-                assert!(
-                    known.contains(&sel.as_str()),
-                    "{}: {} -> {sel}",
-                    t.id,
-                    s.look_at
-                );
-            }
-        }
     }
 }
