@@ -515,12 +515,7 @@ pub fn app() -> Html {
     let on_drop = {
         let import = panels.import.clone();
         Callback::from(move |e: DragEvent| {
-            e.prevent_default();
-            if let Some(file) = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|f| f.get(0))
-            {
+            if let Some(file) = crate::panel::dropped_file(&e) {
                 import.emit(file);
             }
         })

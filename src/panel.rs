@@ -102,6 +102,15 @@ pub struct PanelView {
     pub done: Option<Vec<bool>>,
 }
 
+/// The first file of a drop (the page and the panels import it), with the
+/// browser's default (opening the file) prevented.
+pub fn dropped_file(e: &web_sys::DragEvent) -> Option<web_sys::File> {
+    e.prevent_default();
+    e.data_transfer()
+        .and_then(|d| d.files())
+        .and_then(|f| f.get(0))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

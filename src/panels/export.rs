@@ -189,13 +189,8 @@ pub fn export_panel(p: &ExportProps) -> Html {
         let slot = slot.clone();
         let imported = imported.clone();
         Callback::from(move |e: DragEvent| {
-            e.prevent_default();
             e.stop_propagation();
-            if let Some(file) = e
-                .data_transfer()
-                .and_then(|d| d.files())
-                .and_then(|f| f.get(0))
-            {
+            if let Some(file) = crate::panel::dropped_file(&e) {
                 read_scenario_file(file, &slot, imported.clone());
             }
         })

@@ -135,12 +135,7 @@ mod bridge {
         let on_drop = {
             let slot = slot.clone();
             Callback::from(move |e: DragEvent| {
-                e.prevent_default();
-                if let Some(file) = e
-                    .data_transfer()
-                    .and_then(|d| d.files())
-                    .and_then(|f| f.get(0))
-                {
+                if let Some(file) = crate::panel::dropped_file(&e) {
                     read_scenario_file(file, &slot, Callback::from(imported));
                 }
             })
