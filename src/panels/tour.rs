@@ -20,7 +20,8 @@ pub struct TourProps {
     pub on_command: Callback<PanelCommand>,
 }
 
-/// Marks what the current step points at, and unmarks the rest.
+/// Marks what the current step points at, and unmarks the rest; closing
+/// the panel unmarks it too.
 #[hook]
 fn use_point_at(selector: Option<String>) {
     use_effect_with(selector, |selector| {
@@ -35,11 +36,16 @@ fn use_point_at(selector: Option<String>) {
                 }
             }
         }
-        if let Some(el) = selector
+        let marked = selector
             .as_deref()
-            .and_then(|s| doc.query_selector(s).ok().flatten())
-        {
+            .and_then(|s| doc.query_selector(s).ok().flatten());
+        if let Some(el) = &marked {
             let _ = el.class_list().add_1("tour-target");
+        }
+        move || {
+            if let Some(el) = marked {
+                let _ = el.class_list().remove_1("tour-target");
+            }
         }
     });
 }

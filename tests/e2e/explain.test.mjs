@@ -90,6 +90,10 @@ test('a tour loads its scenario, and a step ticks itself when the person does wh
   await page.locator('#tour-show-me').click();
   await page.waitForFunction(() => document.querySelector('.tour-step-current').dataset.done === 'true');
   assert.equal(await page.getByLabel('Heartbeat on', { exact: true }).isChecked(), true, 'Show me turned the heartbeat on');
+  assert.equal(await page.locator('.tour-target').count(), 1, 'the step points at the heartbeat');
+  await page.locator('#tour-panel .panel-close').click();
+  await page.locator('#tour-panel').waitFor({ state: 'detached' });
+  assert.equal(await page.locator('.tour-target').count(), 0, 'closing the tour unmarks what it pointed at');
   assert.deepEqual(errors, []);
   await page.close();
 });
