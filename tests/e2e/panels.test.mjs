@@ -122,3 +122,61 @@ test('a file dropped on the page is read by the module loaded on demand: importe
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+/** Holds the panels' wasm back until the returned function is called. */
+async function holdModule(page) {
+  let release;
+  const held = new Promise((ok) => (release = ok));
+  await page.route('**/lease-panels_bg.wasm', async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
+test('panels chosen while the module loads: the last choice shows, a closed one does not, and a panel that closes ends its worker', async () => {
+  {
+    const { page, errors } = await openPage(env.browser, env.server.url);
+    const release = await holdModule(page);
+    await page.locator('#open-sweep').click();
+    await page.locator('#panel-loading').waitFor();
+    await page.locator('#open-export').click();
+    release();
+    await page.locator('#export-panel').waitFor();
+    assert.equal(await page.locator('#sweep-panel').count(), 0, 'only the last choice shows');
+    assert.equal(await page.locator('#panel-loading').count(), 0);
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  const release = await holdModule(page);
+  await page.locator('#open-sweep').click();
+  await page.locator('#panel-loading').waitFor();
+  await page.locator('#open-embed').click();
+  // The page's keys work when no button has the focus: ? opens the keys, ? closes them.
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press('Shift+Slash');
+  await page.keyboard.press('Shift+Slash');
+  release();
+  await page.waitForFunction(() => !document.querySelector('#panel-loading'));
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#help-overlay').count(), 0, 'the keys, opened and closed while loading, stay closed');
+  assert.equal(await page.locator('#panel-slot .panel').count(), 0, 'no panel is open');
+  await page.unroute('**/lease-panels_bg.wasm');
+
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-panel').waitFor();
+  await page.locator('#open-sweep').click();
+  await page.locator('#sweep-panel').waitFor();
+  assert.equal(await page.locator('#embed-panel').count(), 0);
+  await page.locator('#sweep-run').click();
+  for (let i = 0; i < 50 && page.workers().length === 0; i++) await page.waitForTimeout(50);
+  assert.equal(page.workers().length, 1, 'the sweep runs in a worker');
+  await page.locator('#open-tour').click();
+  await page.locator('#tour-panel').waitFor();
+  for (let i = 0; i < 50 && page.workers().length > 0; i++) await page.waitForTimeout(50);
+  assert.equal(page.workers().length, 0, 'closing the sweep ends its worker');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
