@@ -256,6 +256,15 @@ fn start_loading(host: Rc<RefCell<Host>>, load: UseStateHandle<Load>, dispatch: 
     });
 }
 
+/// `why` as a sentence of its own: the browser's messages often lack the stop.
+fn sentence(why: &str) -> String {
+    if why.ends_with('.') {
+        why.to_string()
+    } else {
+        format!("{why}.")
+    }
+}
+
 /// Where the panels' module draws, and what the page says while it loads or
 /// if it cannot.
 pub fn slot(load: &Load, dispatch: &Callback<Command>) -> Html {
@@ -267,7 +276,7 @@ pub fn slot(load: &Load, dispatch: &Callback<Command>) -> Html {
                 Load::Loading => html! { <p class="status panel-loading" role="status" id="panel-loading">{"Loading the panel…"}</p> },
                 Load::Failed(why) => html! {
                     <div class="error" role="alert" id="panel-failed">
-                        <strong>{"This panel could not load: "}</strong>{why.clone()}
+                        <strong>{"This panel could not load: "}</strong>{sentence(why)}
                         <span class="error-note">{" Close it and open it again to try again."}</span>
                         <button type="button" onclick={close}>{"Close"}</button>
                     </div>
