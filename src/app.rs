@@ -560,7 +560,8 @@ pub fn app() -> Html {
                         <h1>{"Lease Playground"}</h1>
                         <p class="tagline">{"A message queue and its workers, in your browser: drag the visibility timeout, the heartbeat and the processing time, and watch leases expire, runs overlap and messages reach the dead-letter queue."}</p>
                     </div>
-                    <nav class="page-tools" aria-label="Share, embed and help">
+                    <nav class="page-tools" aria-label="Share, embed and help"
+                        onpointerenter={panels.warm.reform(|_: PointerEvent| ())} onfocusin={panels.warm.reform(|_: FocusEvent| ())}>
                         <button type="button" id="open-export" aria-pressed={pressed(Panel::Export)} onclick={open(Panel::Export)}>{"Share and export"}</button>
                         <button type="button" id="open-tour" aria-pressed={pressed(Panel::Tour)} onclick={open(Panel::Tour)}>{"Tours"}</button>
                         <button type="button" id="open-compare" aria-pressed={(state.b.is_some()).to_string()}

@@ -148,6 +148,10 @@ pub struct PanelHost {
     /// Reads a scenario file dropped on the page, loading the module first
     /// if need be; the module answers with `Command::Import` or `Reject`.
     pub import: Callback<web_sys::File>,
+    /// Starts loading the module, if it is not there, as the pointer or the
+    /// focus reaches the buttons that open the panels: the fetch then starts
+    /// some way before the click.
+    pub warm: Callback<()>,
 }
 
 /// Shows `view` (a `PanelViewOf` as JSON) in the panels' module, loading it
@@ -184,6 +188,14 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Pane
             }
         })
     };
+    let warm = {
+        let (load, host, dispatch) = (load.clone(), host.clone(), dispatch.clone());
+        Callback::from(move |()| {
+            if host.borrow().module.is_none() {
+                start_loading(host.clone(), load.clone(), dispatch.clone());
+            }
+        })
+    };
     {
         let (load, host) = (load.clone(), host.clone());
         let dispatch = dispatch.clone();
@@ -211,6 +223,7 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Pane
     PanelHost {
         load: (*load).clone(),
         import,
+        warm,
     }
 }
 

@@ -1,8 +1,9 @@
 // The panels loaded on demand (src/panel_host.rs, crates/lease-panels): the
-// page starts without their module and fetches it the first time share and
-// export, embed or sweep opens; the panels follow the page's settings, their
-// commands reach the page, each Yew app handles only its own elements'
-// events, and a module that cannot load says so and loads on a later try.
+// page starts without their module and fetches it when the pointer or the
+// focus reaches the buttons that open them, or one opens; the panels follow
+// the page's settings, their commands reach the page, each Yew app handles
+// only its own elements' events, and a module that cannot load says so and
+// loads on a later try.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
@@ -11,13 +12,18 @@ const env = useServerAndBrowser();
 
 const panelsFiles = (urls) => urls.filter((u) => /\/lease-panels(_bg\.wasm|\.js)$/.test(u)).map((u) => u.split('/').pop());
 
-test('the panels module loads only when a panel opens, follows the page, and its events stay its own', async () => {
+test('the panels module loads only when a panel is about to open, follows the page, and its events stay its own', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
   await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
   await page.waitForTimeout(300);
   assert.deepEqual(panelsFiles(requests), [], 'the page alone does not fetch the panels');
+  // The pointer on the buttons that open panels starts the fetch before a click.
+  await page.locator('#open-sweep').hover();
+  for (let i = 0; i < 100 && panelsFiles(requests).length < 2; i++) await page.waitForTimeout(50);
+  assert.deepEqual(panelsFiles(requests).sort(), ['lease-panels.js', 'lease-panels_bg.wasm'], 'hovering fetches the module');
+  assert.equal(await page.locator('#panel-loading').count(), 0, 'nothing shows for a hover');
 
   await page.locator('#open-sweep').click();
   await page.locator('#sweep-panel').waitFor();
