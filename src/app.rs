@@ -511,7 +511,23 @@ pub fn app() -> Html {
         state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
-    let panels = crate::panel_host::use_panel_host(panel_view(&state, &link), dispatch.clone());
+    // Kept until what the panel shows changes: playback redraws the page
+    // sixty times a second, and a tour's checks may run the diagnosis.
+    let link_shown =
+        matches!(state.panel, Some(Panel::Export | Panel::Embed)).then(|| link.clone());
+    let shown = use_memo(
+        (
+            state.panel,
+            state.scenario.clone(),
+            state.run.clone(),
+            state.view,
+            state.range,
+            state.tour.clone(),
+            link_shown,
+        ),
+        |_| panel_view(&state, &link),
+    );
+    let panels = crate::panel_host::use_panel_host((*shown).clone(), dispatch.clone());
     let on_drop = {
         let import = panels.import.clone();
         Callback::from(move |e: DragEvent| {

@@ -94,11 +94,11 @@ fn explain(e: &JsValue) -> String {
 /// and the ignored fields; `reject` with why a dropped file was refused;
 /// `tour` with a tour's id; `step` with a step's index; `demo` with a tour's
 /// id and a step's index.
-fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
+fn command_of(kind: &str, payload: JsValue, extra: JsValue) -> Command {
     match kind {
         "import" => {
             let text = payload.as_string().unwrap_or_default();
-            let ignored = js_sys::Array::from(&ignored)
+            let ignored = js_sys::Array::from(&extra)
                 .iter()
                 .filter_map(|v| v.as_string())
                 .collect();
@@ -114,7 +114,7 @@ fn command_of(kind: &str, payload: JsValue, ignored: JsValue) -> Command {
         "step" => Command::TourStep(payload.as_f64().unwrap_or(0.0) as usize),
         "demo" => {
             let id = payload.as_string().unwrap_or_default();
-            let step = ignored.as_f64().unwrap_or(0.0) as usize;
+            let step = extra.as_f64().unwrap_or(0.0) as usize;
             let fixes = lease_diagnose::tour(&id)
                 .and_then(|t| t.steps.get(step))
                 .map_or(&[][..], |s| s.demo);
@@ -163,8 +163,8 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Pane
     if host.borrow().on_command.is_none() {
         let dispatch = dispatch.clone();
         host.borrow_mut().on_command = Some(Rc::new(Closure::new(
-            move |kind: String, payload: JsValue, ignored: JsValue| {
-                dispatch.emit(command_of(&kind, payload, ignored))
+            move |kind: String, payload: JsValue, extra: JsValue| {
+                dispatch.emit(command_of(&kind, payload, extra))
             },
         )));
     }
