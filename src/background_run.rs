@@ -242,7 +242,7 @@ fn receive(
     // A finished run: [reply, bytes].
     if let Some(pair) = data.dyn_ref::<js_sys::Array>() {
         let reply = pair.get(0).as_string().unwrap_or_default();
-        let Ok(RunReply::Done { id, .. }) = serde_json::from_str::<RunReply>(&reply) else {
+        let Some(RunReply::Done { id, .. }) = RunReply::from_json(&reply) else {
             return;
         };
         let Ok(mut s) = slot.try_borrow_mut() else {
@@ -267,10 +267,7 @@ fn receive(
     }
     let text = data.as_string().unwrap_or_default();
     // The worker's first message: it has loaded and takes jobs.
-    if matches!(
-        serde_json::from_str(&text),
-        Ok(crate::sweep_job::Reply::Ready)
-    ) {
+    if text == crate::sweep_job::READY {
         let Ok(mut s) = slot.try_borrow_mut() else {
             return;
         };
@@ -280,8 +277,8 @@ fn receive(
         }
         return;
     }
-    match serde_json::from_str::<RunReply>(&text) {
-        Ok(RunReply::Progress {
+    match RunReply::from_json(&text) {
+        Some(RunReply::Progress {
             id,
             now_ms,
             end_ms,
@@ -298,7 +295,7 @@ fn receive(
                 elapsed_ms,
             },
         )),
-        Ok(RunReply::Failed { id, why }) => {
+        Some(RunReply::Failed { id, why }) => {
             if let Ok(mut s) = slot.try_borrow_mut() {
                 if s.busy == Some(id) || id == 0 {
                     s.busy = None;

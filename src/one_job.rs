@@ -8,8 +8,6 @@ use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker};
 
-use crate::sweep_job::Reply;
-
 pub struct OneJob {
     worker: Worker,
     _listeners: [EventListener; 2],
@@ -39,7 +37,7 @@ pub fn start(
             let data = e.data();
             let ready = data
                 .as_string()
-                .is_some_and(|t| matches!(serde_json::from_str(&t), Ok(Reply::Ready)));
+                .is_some_and(|t| t == crate::sweep_job::READY);
             if ready {
                 let _ = worker2.post_message(&request.as_str().into());
             } else {

@@ -46,6 +46,10 @@ pub enum Reply {
     },
 }
 
+/// `Reply::Ready` as the worker writes it: compared as text, since a reader
+/// of `Reply` for one unit variant would add to the page's download.
+pub const READY: &str = "\"ready\"";
+
 // The worker binary uses what follows; the page only posts jobs and reads replies.
 #[allow(dead_code)]
 impl Reply {
@@ -147,6 +151,11 @@ mod tests {
             let back: Reply = serde_json::from_str(&r.to_json()).unwrap();
             assert_eq!(&back, r);
         }
+    }
+
+    #[test]
+    fn ready_is_the_text_the_worker_sends() {
+        assert_eq!(Reply::Ready.to_json(), READY);
     }
 
     #[test]
