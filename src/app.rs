@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lease_sim::{shipped, Scenario};
+use lease_sim::Scenario;
 use yew::prelude::*;
 
 use crate::charts::Charts;
@@ -35,6 +35,8 @@ pub struct State {
     pub error: Option<String>,
     /// What the page ignored from the link or an imported file, and why.
     pub notices: Vec<String>,
+    /// A shipped scenario the visitor asked for is being fetched.
+    pub fetching: bool,
     pub playhead_ms: u64,
     pub playing: bool,
     pub speed: f64,
@@ -97,15 +99,14 @@ impl PendingRun {
 
 impl State {
     pub fn new() -> Self {
-        let s = shipped::find(DEFAULT_SCENARIO)
-            .map(|s| s.scenario)
-            .unwrap_or_default();
+        let s = crate::catalog::find(DEFAULT_SCENARIO).unwrap_or_default();
         let mut st = State {
             loaded: Rc::new(s.clone()),
             scenario: Rc::new(s),
             run: None,
             error: None,
             notices: Vec::new(),
+            fetching: false,
             playhead_ms: 0,
             playing: false,
             speed: 10.0,
@@ -260,9 +261,9 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, cmd: Command) -> Rc<Self> {
         let mut s = (*self).clone();
         match cmd {
-            Command::Load(name) => match shipped::find(&name) {
+            Command::Load(name) => match crate::catalog::find(&name) {
                 Some(found) => {
-                    s.load(found.scenario);
+                    s.load(found);
                     s.tour = None;
                 }
                 None => {
@@ -295,6 +296,7 @@ impl Reducible for State {
                 s.tour = None;
             }
             Command::Reject(why) => s.error = Some(why),
+            Command::Fetching(on) => s.fetching = on,
             Command::Play => play(&mut s),
             Command::Pause => s.playing = false,
             Command::TogglePlay => {
@@ -352,8 +354,8 @@ impl Reducible for State {
             Command::OpenLink(query) => return Rc::new(crate::link::state_from_query(&query)),
             Command::StartTour(id) => {
                 if let Some(t) = lease_diagnose::tour(&id) {
-                    if let Some(found) = shipped::find(t.scenario) {
-                        s.load(found.scenario);
+                    if let Some(found) = crate::catalog::find(t.scenario) {
+                        s.load(found);
                     }
                     s.tour = Some((id, 0));
                     s.panel = Some(Panel::Tour);
@@ -490,8 +492,8 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
 pub fn app() -> Html {
     let state = use_reducer(crate::link::initial_state);
     let dispatch = {
-        let state = state.clone();
-        Callback::from(move |c: Command| state.dispatch(c))
+        let to = state.dispatcher();
+        Callback::from(move |c: Command| crate::catalog::dispatch(c, &to))
     };
     // Encoding checks itself by decoding: it is done when the address is
     // written (a pause after the last change), not on every slider step.
@@ -596,6 +598,9 @@ pub fn app() -> Html {
                     <ul>{ for state.notices.iter().map(|n| html! { <li>{n.clone()}</li> }) }</ul>
                     <button type="button" onclick={dispatch.reform(|_: MouseEvent| Command::DismissNotices)}>{"Dismiss"}</button>
                 </div>
+            }
+            if state.fetching {
+                <p class="notices" role="status" id="fetching-scenario">{"Loading the scenario…"}</p>
             }
             if let Some(pending) = &state.pending {
                 { pending_status(pending, &dispatch, false) }

@@ -13,6 +13,8 @@ use crate::timeline::TimelineView;
 pub enum Command {
     /// Load a shipped scenario by name.
     Load(String),
+    /// Shipped scenarios a command needs are being fetched (`catalog`).
+    Fetching(bool),
     /// Change the scenario being edited (a control moved), then re-simulate.
     Edit(Rc<dyn Fn(&mut Scenario)>),
     /// Replace the whole scenario (back to the loaded one).

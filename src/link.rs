@@ -37,9 +37,7 @@ pub fn state_from_query(query: &str) -> State {
     let Some(link) = link else {
         return st;
     };
-    let base = lease_sim::shipped::find(&link.base)
-        .map(|s| s.scenario)
-        .unwrap_or_else(|| (*st.loaded).clone());
+    let base = crate::catalog::find(&link.base).unwrap_or_else(|| (*st.loaded).clone());
     st.loaded = Rc::new(base);
     st.scenario = Rc::new(link.scenario);
     st.run = None;
@@ -70,7 +68,7 @@ pub fn state_from_query(query: &str) -> State {
 /// The link for this state. The playhead is left out while playing, so the
 /// address bar is not rewritten sixty times a second.
 pub fn link_of(st: &State) -> Link {
-    let base = if lease_sim::shipped::find(&st.loaded.name).is_some() {
+    let base = if crate::catalog::entry(&st.loaded.name).is_some() {
         st.loaded.name.clone()
     } else {
         DEFAULT_BASE.to_string()

@@ -5,7 +5,9 @@
 
 mod app;
 mod background_run;
+mod browser;
 mod budget;
+mod catalog;
 mod charts;
 mod command;
 mod compare;
@@ -54,19 +56,33 @@ fn main() {
     #[cfg(target_arch = "wasm32")]
     {
         crash::install();
-        let document = gloo::utils::document();
-        if let Some(boot) = document.get_element_by_id("boot") {
-            boot.remove();
-        }
-        if let Some(root) = document.get_element_by_id("app") {
-            yew::Renderer::<app::App>::with_root(root).render();
-        }
-        // Tell static/boot.js that the app is up, so its start-up timeout stays quiet.
-        let window = gloo::utils::window();
-        if let Ok(f) = js_sys::Reflect::get(&window, &"__leasePlaygroundStarted".into()) {
-            if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
-                let _ = f.call0(&window);
-            }
+        // A link to a shipped scenario the page does not carry waits for its
+        // file (`catalog`); static/boot.js's message stays up meanwhile.
+        let search = gloo::utils::window()
+            .location()
+            .search()
+            .unwrap_or_default();
+        wasm_bindgen_futures::spawn_local(async move {
+            catalog::fetch_for_query(&search).await;
+            start();
+        });
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+fn start() {
+    let document = gloo::utils::document();
+    if let Some(boot) = document.get_element_by_id("boot") {
+        boot.remove();
+    }
+    if let Some(root) = document.get_element_by_id("app") {
+        yew::Renderer::<app::App>::with_root(root).render();
+    }
+    // Tell static/boot.js that the app is up, so its start-up timeout stays quiet.
+    let window = gloo::utils::window();
+    if let Ok(f) = js_sys::Reflect::get(&window, &"__leasePlaygroundStarted".into()) {
+        if let Some(f) = wasm_bindgen::JsCast::dyn_ref::<js_sys::Function>(&f) {
+            let _ = f.call0(&window);
         }
     }
 }

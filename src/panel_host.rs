@@ -21,13 +21,6 @@ use yew::prelude::*;
 
 use crate::command::Command;
 
-// A dynamic `import()` is syntax, not a function the bindings can name.
-#[wasm_bindgen(inline_js = "export function import_module(url) { return import(url); }")]
-extern "C" {
-    #[wasm_bindgen(catch)]
-    fn import_module(url: &str) -> Result<Promise, JsValue>;
-}
-
 /// Where the panels' module stands.
 #[derive(Clone, PartialEq)]
 pub enum Load {
@@ -62,7 +55,10 @@ fn beside_page(name: &str) -> Result<String, JsValue> {
 }
 
 async fn load_module() -> Result<JsValue, JsValue> {
-    let module = JsFuture::from(import_module(&beside_page("lease-panels.js")?)?).await?;
+    let module = JsFuture::from(crate::browser::import_module(&beside_page(
+        "lease-panels.js",
+    )?)?)
+    .await?;
     let init: Function = Reflect::get(&module, &"default".into())?.dyn_into()?;
     let opts = Object::new();
     Reflect::set(

@@ -71,6 +71,8 @@ pub enum RunReply {
     },
 }
 
+// The page reads replies; the worker binary, which compiles this file too, only writes them.
+#[allow(dead_code)]
 impl RunReply {
     /// Reads a reply as the worker writes it (`to_json`), through
     /// `serde_json::Value`, whose reader the page carries for share links

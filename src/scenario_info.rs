@@ -4,7 +4,6 @@
 use std::rc::Rc;
 
 use lease_sim::scenario::Scenario;
-use lease_sim::shipped;
 use yew::prelude::*;
 
 use crate::command::Command;
@@ -70,13 +69,13 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
     let base = if loaded.variant_of.is_empty() {
         None
     } else {
-        shipped::find(&loaded.variant_of)
+        crate::catalog::find(&loaded.variant_of)
     };
     let sets = match &base {
         Some(main) => html! {
             <details class="sets" open=true>
                 <summary>{format!("What this fix changes from “{}”", main.title)}</summary>
-                {diff_list(differences(&main.scenario, loaded))}
+                {diff_list(differences(main, loaded))}
             </details>
         },
         None => html! {

@@ -48,6 +48,7 @@ pub enum Reply {
 
 /// `Reply::Ready` as the worker writes it: compared as text, since a reader
 /// of `Reply` for one unit variant would add to the page's download.
+#[allow(dead_code)] // The page's; the worker writes `Reply::Ready`.
 pub const READY: &str = "\"ready\"";
 
 // The worker binary uses what follows; the page only posts jobs and reads replies.

@@ -8,7 +8,6 @@ pub mod work_dist;
 use std::rc::Rc;
 
 use lease_sim::scenario::{Fence, OnReject, Preset, Scenario};
-use lease_sim::shipped;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -147,21 +146,8 @@ fn select_view(
     }
 }
 
-thread_local! {
-    // Read once: the controls render on every slider move, and reading the
-    // twenty shipped files takes 85 µs each time (natively, at opt-level z).
-    static SHIPPED: Vec<shipped::ShippedScenario> = shipped::all();
-}
-
 fn scenario_select(loaded: &Scenario, cb: &Callback<Command>) -> Html {
-    SHIPPED.with(|all| scenario_menu(all, loaded, cb))
-}
-
-fn scenario_menu(
-    all: &[shipped::ShippedScenario],
-    loaded: &Scenario,
-    cb: &Callback<Command>,
-) -> Html {
+    let all = crate::catalog::ENTRIES;
     let cb = cb.clone();
     let onchange = Callback::from(move |e: Event| {
         cb.emit(Command::Load(
@@ -174,10 +160,10 @@ fn scenario_menu(
             <label for="ctl-scenario">{"Scenario"}</label>
             <select id="ctl-scenario" {onchange}>
                 { for mains.iter().enumerate().map(|(i, m)| {
-                    let variants: Vec<_> = all.iter().filter(|v| v.variant_of.as_deref() == Some(m.name)).collect();
+                    let variants: Vec<_> = all.iter().filter(|v| v.variant_of == Some(m.name)).collect();
                     html! {
                         <optgroup label={format!("{}. {}", i + 1, m.title)}>
-                            <option value={m.name} selected={loaded.name == m.name}>{m.title.clone()}</option>
+                            <option value={m.name} selected={loaded.name == m.name}>{m.title}</option>
                             { for variants.iter().map(|v| html! {
                                 <option value={v.name} selected={loaded.name == v.name}>{format!("Fix or compare: {}", v.title)}</option>
                             }) }

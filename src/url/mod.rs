@@ -30,7 +30,9 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
 use lease_sim::scenario::Scenario;
-use lease_sim::{parse_scenario_without_path, shipped, validate};
+use lease_sim::{parse_scenario_without_path, validate};
+
+use crate::catalog;
 
 // The page builds its panel menus from these lists; until it does, only tests read them.
 #[allow(unused_imports)]
@@ -232,18 +234,32 @@ fn cut_to_size<'a>(query: &'a str, notes: &mut Notices) -> &'a str {
 
 /// The shipped scenario named, or the default one (with a notice).
 fn base_of(name: Option<&str>, notes: &mut Notices) -> (String, Scenario) {
-    let found = name.and_then(|n| shipped::find(n.trim()));
+    let found = name.and_then(|n| catalog::find(n.trim()));
     if let (Some(n), None) = (name, &found) {
+        let why = match catalog::failure(n.trim()) {
+            Some(why) => format!("could not be loaded ({why})"),
+            None => "is not a shipped scenario".to_string(),
+        };
         notes.push(
             "scenario",
             n,
-            &format!("is not a shipped scenario; the link starts from {DEFAULT_BASE}"),
+            &format!("{why}; the link starts from {DEFAULT_BASE}"),
         );
     }
-    match found.or_else(|| shipped::find(DEFAULT_BASE)) {
-        Some(s) => (s.name.to_string(), s.scenario),
+    match found.or_else(|| catalog::find(DEFAULT_BASE)) {
+        Some(s) => (s.name.clone(), s),
         None => (DEFAULT_BASE.to_string(), Scenario::default()),
     }
+}
+
+/// The shipped scenario a link starts from (`scenario=`), as `decode_within`
+/// reads it: the page fetches it before it reads the link (`catalog`).
+pub fn base_name(query: &str) -> Option<String> {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    form_urlencoded::parse(query.as_bytes())
+        .take(MAX_PARAMS)
+        .find(|(k, _)| k.trim().eq_ignore_ascii_case("scenario"))
+        .map(|(_, v)| v.trim().to_string())
 }
 
 /// Read a share link's query (with or without the leading `?`). `None` when
@@ -423,8 +439,8 @@ fn join(parts: &[(&str, String)]) -> String {
 /// that differ from that shipped scenario (or `data=` with the whole
 /// scenario when the fields cannot say it exactly), then the view.
 pub fn encode(link: &Link) -> String {
-    let (base, base_scenario) = match shipped::find(&link.base) {
-        Some(s) => (s.name.to_string(), s.scenario),
+    let (base, base_scenario) = match catalog::find(&link.base) {
+        Some(s) => (s.name.clone(), s),
         None => base_of(None, &mut Notices::default()),
     };
     let rebuilds = |parts: &[(&str, String)]| {

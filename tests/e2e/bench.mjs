@@ -220,7 +220,7 @@ async function downloadSizes() {
       // embed or sweep first opens; the page's glue imports its snippet at start.
       if (name.startsWith('lease-worker')) worker.push(row);
       else if (name.startsWith('lease-panels')) panels.push(row);
-      else if (/^(index\.html|lease-playground-.*|snippets\/lease-playground-.*\.js|style-.*\.css|timeline-.*\.css|static\/boot\.js)$/.test(row.name)) page.push(row);
+      else if (/^(index\.html|lease-playground-.*|snippets\/lease-playground-.*\.js|style-.*\.css|static\/boot\.js)$/.test(row.name)) page.push(row);
     }
   };
   await walk(distDir);

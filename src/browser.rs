@@ -1,0 +1,19 @@
+//! What the page asks of the browser in JavaScript, because the bindings
+//! cannot name it (a dynamic `import()` is syntax) or because one promise
+//! chain here is smaller in the download than its steps in Rust.
+
+use js_sys::Promise;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(
+    inline_js = "export function import_module(url) { return import(url); }
+export function fetch_text(url) {
+  return fetch(url).then((r) => r.ok ? r.text() : Promise.reject(new Error(url + ' answered ' + r.status)));
+}"
+)]
+extern "C" {
+    #[wasm_bindgen(catch)]
+    pub fn import_module(url: &str) -> Result<Promise, JsValue>;
+    /// The text at `url`, or an `Error` naming the status it answered.
+    pub fn fetch_text(url: &str) -> Promise;
+}

@@ -1,0 +1,272 @@
+//! The shipped scenarios as the page holds them. The default one is in the
+//! page's wasm; the other nineteen, 5.5 KB of the page's gzip download when
+//! they were in it too (measured at 850a65d), are fetched from
+//! `scenarios/NAME.json` the first time the menu, a link, a tour or an
+//! imported file's `variant_of` asks for one, and kept for the visit. A
+//! command that needs a scenario the page does not hold yet waits for it
+//! (`dispatch`); the reducer itself stays synchronous.
+//!
+//! The menu's names and titles are listed here, so that it draws without
+//! fetching anything; a test checks the list against the files. Natively
+//! (the tests) every shipped scenario is at hand through `lease_sim::shipped`.
+
+use crate::command::Command;
+
+/// A shipped scenario as the menu lists it.
+pub struct Entry {
+    pub name: &'static str,
+    pub title: &'static str,
+    /// The main scenario this one fixes or compares with.
+    pub variant_of: Option<&'static str>,
+}
+
+/// In `lease_sim::shipped`'s order: the ten main scenarios, then the variants.
+#[rustfmt::skip]
+pub const ENTRIES: &[Entry] = &[
+    Entry { name: "ninety-second-message", title: "A 90-second message against a 60-second timeout", variant_of: None },
+    Entry { name: "clip-surge", title: "The clip-moderation surge: 8 s of work becomes 45 s against a 30 s lease", variant_of: None },
+    Entry { name: "five-minute-timeout-deploy", title: "The tempting fix: a five-minute timeout, then a rolling deploy", variant_of: None },
+    Entry { name: "hung-handler", title: "A hung handler with uncapped lease extension", variant_of: None },
+    Entry { name: "invisible-backlog", title: "The invisible backlog: a stalled pool with a large prefetch", variant_of: None },
+    Entry { name: "dependency-slows-3x", title: "A downstream dependency slows down by 3x", variant_of: None },
+    Entry { name: "dlq-of-valid-messages", title: "A dead-letter queue full of valid messages", variant_of: None },
+    Entry { name: "order-confirmation-email", title: "The order-confirmation email: a crash after sending", variant_of: None },
+    Entry { name: "gc-pause-starves-heartbeat", title: "A stop-the-world pause starves the heartbeat", variant_of: None },
+    Entry { name: "sub-second-work", title: "Reliably sub-second work: a static timeout is enough", variant_of: None },
+    Entry { name: "clip-surge-heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-smaller-steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-redrive", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-idempotent", title: "Clip surge, fix 4: an idempotent handler keyed on clip id", variant_of: Some("clip-surge") },
+    Entry { name: "five-minute-timeout-deploy-heartbeat", title: "The same deploys with a 30 s timeout and heartbeat renewal", variant_of: Some("five-minute-timeout-deploy") },
+    Entry { name: "hung-handler-capped", title: "The hung handler with a hard cap on extensions", variant_of: Some("hung-handler") },
+    Entry { name: "dependency-slows-3x-more-workers", title: "The 3x slowdown with twice the workers", variant_of: Some("dependency-slows-3x") },
+    Entry { name: "order-confirmation-email-idempotent", title: "The email with an idempotent receiver", variant_of: Some("order-confirmation-email") },
+    Entry { name: "gc-pause-starves-heartbeat-fencing-token", title: "The GC pause against a fencing-token store", variant_of: Some("gc-pause-starves-heartbeat") },
+    Entry { name: "sub-second-work-heartbeat", title: "Sub-second work with heartbeat renewal added", variant_of: Some("sub-second-work") },
+];
+
+pub fn entry(name: &str) -> Option<&'static Entry> {
+    ENTRIES.iter().find(|e| e.name == name)
+}
+
+/// The shipped scenarios `cmd` reads that the page does not hold yet: the
+/// one it loads and the main one it varies (the scenario card lists what a
+/// fix changes from it).
+fn wanted(cmd: &Command, held: &dyn Fn(&str) -> bool) -> Vec<&'static str> {
+    let name = match cmd {
+        Command::Load(name) => Some(name.clone()),
+        Command::StartTour(id) => lease_diagnose::tour(id).map(|t| t.scenario.to_string()),
+        Command::OpenLink(query) => crate::url::base_name(query),
+        Command::Import(s, _) => Some(s.variant_of.clone()),
+        _ => None,
+    };
+    let Some(e) = name.as_deref().and_then(entry) else {
+        return Vec::new();
+    };
+    [Some(e.name), e.variant_of]
+        .into_iter()
+        .flatten()
+        .filter(|n| !held(n))
+        .collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use held::{dispatch, fetch_for_query, find};
+
+#[cfg(target_arch = "wasm32")]
+mod held {
+    use std::cell::RefCell;
+
+    use lease_sim::{parse_scenario_without_path, Scenario};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_futures::JsFuture;
+    use yew::prelude::*;
+
+    use super::{entry, wanted};
+    use crate::app::{State, DEFAULT_SCENARIO};
+    use crate::command::Command;
+
+    const DEFAULT_TEXT: &str = include_str!("../scenarios/ninety-second-message.json");
+
+    thread_local! {
+        /// Each shipped scenario fetched (or the default, once read), and
+        /// why the last try of one failed.
+        static HELD: RefCell<Vec<(&'static str, Result<Scenario, String>)>> =
+            const { RefCell::new(Vec::new()) };
+    }
+
+    fn remember(name: &'static str, got: Result<Scenario, String>) {
+        HELD.with_borrow_mut(|held| {
+            held.retain(|(n, _)| *n != name);
+            held.push((name, got));
+        });
+    }
+
+    fn looked_up(name: &str) -> Option<Result<Scenario, String>> {
+        HELD.with_borrow(|held| {
+            held.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, got)| got.clone())
+        })
+    }
+
+    pub fn held(name: &str) -> bool {
+        name == DEFAULT_SCENARIO || matches!(looked_up(name), Some(Ok(_)))
+    }
+
+    /// The shipped scenario, if the page holds it.
+    pub fn find(name: &str) -> Option<Scenario> {
+        if name == DEFAULT_SCENARIO && looked_up(name).is_none() {
+            let e = entry(DEFAULT_SCENARIO)?;
+            remember(
+                e.name,
+                parse_scenario_without_path(DEFAULT_TEXT).map_err(|e| e.to_string()),
+            );
+        }
+        looked_up(name)?.ok()
+    }
+
+    /// Why the shipped scenario could not be fetched, if it could not.
+    pub fn failure(name: &str) -> Option<String> {
+        looked_up(name)?.err()
+    }
+
+    async fn fetch(name: &'static str) -> Result<(), String> {
+        let url = format!("scenarios/{name}.json");
+        let text = JsFuture::from(crate::browser::fetch_text(&url)).await;
+        let got = text
+            .map(|t| t.as_string().unwrap_or_default())
+            .map_err(|e| {
+                e.dyn_ref::<js_sys::Error>().map_or_else(
+                    || "the browser gave no reason".into(),
+                    |e| e.message().into(),
+                )
+            })
+            .and_then(|text| {
+                let s = parse_scenario_without_path(&text).map_err(|e| e.to_string())?;
+                if s.name == name {
+                    Ok(s)
+                } else {
+                    Err(format!("the file names the scenario {:?}", s.name))
+                }
+            });
+        let result = got.as_ref().map(|_| ()).map_err(Clone::clone);
+        remember(name, got);
+        result
+    }
+
+    /// Fetches what a link opening the page names, before the page reads it.
+    pub async fn fetch_for_query(query: &str) {
+        for name in wanted(&Command::OpenLink(query.to_string()), &held) {
+            // A failure is remembered: the link's notice says why.
+            let _ = fetch(name).await;
+        }
+    }
+
+    /// Hands `cmd` to the reducer, once the shipped scenarios it reads are
+    /// here. Meanwhile the page says it is loading; if one cannot be
+    /// fetched, a link opens from the default scenario with a notice, and
+    /// anything else says why and changes nothing.
+    pub fn dispatch(cmd: Command, to: &UseReducerDispatcher<State>) {
+        let missing = wanted(&cmd, &held);
+        if missing.is_empty() {
+            to.dispatch(cmd);
+            return;
+        }
+        let to = to.clone();
+        to.dispatch(Command::Fetching(true));
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut failed = None;
+            for name in missing {
+                if let Err(why) = fetch(name).await {
+                    failed = Some((name, why));
+                    break;
+                }
+            }
+            to.dispatch(Command::Fetching(false));
+            match failed {
+                Some((name, why)) if !matches!(cmd, Command::OpenLink(_)) => {
+                    let title = entry(name).map_or(name, |e| e.title);
+                    to.dispatch(Command::Reject(format!(
+                        "The scenario “{title}” could not be loaded ({why}). Check the connection and choose it again."
+                    )));
+                }
+                _ => to.dispatch(cmd),
+            }
+        });
+    }
+}
+
+/// Natively every shipped scenario is at hand.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn find(name: &str) -> Option<lease_sim::Scenario> {
+    lease_sim::shipped::find(name).map(|s| s.scenario)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn dispatch(cmd: Command, to: &yew::UseReducerDispatcher<crate::app::State>) {
+    to.dispatch(cmd);
+}
+
+/// Why the shipped scenario could not be fetched, if it could not.
+#[cfg(target_arch = "wasm32")]
+pub use held::failure;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub fn failure(_: &str) -> Option<String> {
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_menu_lists_every_shipped_file_by_its_name_title_and_main_scenario() {
+        let files = lease_sim::shipped::all();
+        assert_eq!(files.len(), ENTRIES.len());
+        for (file, e) in files.iter().zip(ENTRIES) {
+            assert_eq!(file.name, e.name);
+            assert_eq!(file.title, e.title, "{}", e.name);
+            assert_eq!(file.variant_of.as_deref(), e.variant_of, "{}", e.name);
+        }
+    }
+
+    #[test]
+    fn a_command_wants_the_scenario_it_loads_and_the_one_it_varies() {
+        let none = |_: &str| false;
+        let default_only = |n: &str| n == crate::app::DEFAULT_SCENARIO;
+        assert_eq!(
+            wanted(&Command::Load("clip-surge-redrive".into()), &none),
+            ["clip-surge-redrive", "clip-surge"]
+        );
+        assert_eq!(
+            wanted(&Command::Load("clip-surge-redrive".into()), &|n: &str| n
+                == "clip-surge"),
+            ["clip-surge-redrive"]
+        );
+        assert_eq!(
+            wanted(
+                &Command::OpenLink("timeout=30s&Scenario=+hung-handler-capped".into()),
+                &default_only
+            ),
+            ["hung-handler-capped", "hung-handler"]
+        );
+        assert!(wanted(&Command::OpenLink("timeout=30s".into()), &default_only).is_empty());
+        let tour = lease_diagnose::tours()[0].id;
+        let its = lease_diagnose::tour(tour).unwrap().scenario;
+        assert_eq!(wanted(&Command::StartTour(tour.into()), &none), [its]);
+        let imported = lease_sim::Scenario {
+            variant_of: "dependency-slows-3x".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            wanted(&Command::Import(Box::new(imported), Vec::new()), &none),
+            ["dependency-slows-3x"]
+        );
+        for unknown in ["", "no-such", "../secrets"] {
+            assert!(wanted(&Command::Load(unknown.into()), &none).is_empty());
+        }
+        assert!(wanted(&Command::Play, &none).is_empty());
+    }
+}
