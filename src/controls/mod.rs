@@ -149,16 +149,23 @@ fn select_view(
 fn scenario_select(loaded: &Scenario, cb: &Callback<Command>) -> Html {
     let all = crate::catalog::ENTRIES;
     let cb = cb.clone();
+    let shown = loaded.name.clone();
     let onchange = Callback::from(move |e: Event| {
-        cb.emit(Command::Load(
-            e.target_unchecked_into::<HtmlSelectElement>().value(),
-        ));
+        let select = e.target_unchecked_into::<HtmlSelectElement>();
+        let name = select.value();
+        // The menu names the scenario the page shows until the chosen one
+        // has loaded (it may be fetched first, `catalog`), or if it cannot.
+        select.set_value(&shown);
+        cb.emit(Command::Load(name));
     });
     let mains: Vec<_> = all.iter().filter(|s| s.variant_of.is_none()).collect();
     html! {
         <div class="control">
             <label for="ctl-scenario">{"Scenario"}</label>
-            <select id="ctl-scenario" {onchange}>
+            // `selected` sets the first choice; the property follows every
+            // later one, which an attribute no longer does once a visitor
+            // has used the menu.
+            <select id="ctl-scenario" {onchange} ~value={loaded.name.clone()}>
                 { for mains.iter().enumerate().map(|(i, m)| {
                     let variants: Vec<_> = all.iter().filter(|v| v.variant_of == Some(m.name)).collect();
                     html! {
