@@ -85,6 +85,38 @@ function shortName(i) {
   return `_${s}`;
 }
 
+// Exports the glue reads only as properties (`wasm.__wbindgen_malloc`):
+// wasm-bindgen's own, and each closure's call shim, named after its hash
+// (the glue's function of the same name is renamed with it). One the glue
+// names any other way keeps its name.
+const exportsRenamed = new Map();
+function exportSection(bodyAt, end) {
+  let [count, p] = readU32(wasm, bodyAt);
+  const body = [writeU32(count)];
+  while (count--) {
+    let [name, afterName] = readName(wasm, p);
+    const afterIndex = readU32(wasm, afterName + 1)[1];
+    if (/^(__wbindgen_|__externref_|wasm_bindgen__convert__closures_)/.test(name)) {
+      const all = js.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0;
+      const asProperty = js.match(new RegExp(`\\.${name}\\b`, "g"))?.length ?? 0;
+      const short = `_E${shortName(exportsRenamed.size).slice(1)}`;
+      // A call shim's glue is a function of the same name, renamed with it.
+      const shim = name.startsWith("wasm_bindgen__convert__closures_");
+      const free = !new RegExp(`\\b${short}\\b`).test(js);
+      if (all > 0 && (all === asProperty || (shim && free))) {
+        exportsRenamed.set(name, short);
+        name = short;
+      }
+    }
+    const nameBytes = Buffer.from(name, "utf8");
+    body.push(writeU32(nameBytes.length), nameBytes, wasm.subarray(afterName, afterIndex));
+    p = afterIndex;
+  }
+  if (p !== end) fail("the export section is longer than its exports");
+  const newBody = Buffer.concat(body);
+  return Buffer.concat([Buffer.from([7]), writeU32(newBody.length), newBody]);
+}
+
 if (wasm.readUInt32LE(0) !== 0x6d736100) fail("not a wasm module");
 const parts = [wasm.subarray(0, 8)];
 const renamed = new Map();
@@ -93,6 +125,11 @@ while (at < wasm.length) {
   const id = wasm[at];
   const [size, bodyAt] = readU32(wasm, at + 1);
   const end = bodyAt + size;
+  if (id === 7) {
+    parts.push(exportSection(bodyAt, end));
+    at = end;
+    continue;
+  }
   if (id !== 2) {
     parts.push(wasm.subarray(at, end));
     at = end;
@@ -127,6 +164,11 @@ for (const [long, short] of renamed) {
   if (found !== 1) fail(`${long} is in ${jsPath} ${found} times, not once`);
   js = js.replace(key, short);
 }
+for (const [long, short] of exportsRenamed) {
+  js = js.replace(new RegExp(`\\b${long}\\b`, "g"), short);
+}
 writeFileSync(wasmPath, Buffer.concat(parts));
 writeFileSync(jsPath, js);
-console.log(`short-imports: ${renamed.size} imports renamed in ${wasmPath.split("/").pop()}`);
+console.log(
+  `short-imports: ${renamed.size} imports and ${exportsRenamed.size} exports renamed in ${wasmPath.split("/").pop()}`,
+);

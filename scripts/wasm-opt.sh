@@ -19,7 +19,9 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     *) level=(-O1 --converge) ;;
   esac
   # The features rustc 1.95 emits for wasm32-unknown-unknown by default.
-  node "$opt" "${level[@]}" \
+  # The producers and target-features sections name the tools that built
+  # the file; no browser reads them (260 bytes of the page's wasm).
+  node "$opt" "${level[@]}" --strip-producers --strip-target-features \
     --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
     --enable-mutable-globals --enable-reference-types --enable-multivalue \
     "$wasm" -o "$wasm.opt"
