@@ -14,6 +14,8 @@
 // script fails, so a change in wasm-bindgen's glue cannot half-rename a build.
 import { readFileSync, writeFileSync } from "node:fs";
 
+import * as bin from "./wasm-binary.mjs";
+
 const [wasmPath, jsPath] = process.argv.slice(2);
 if (!wasmPath || !jsPath) {
   console.error("usage: node scripts/short-imports.mjs MODULE.wasm GLUE.js");
@@ -27,51 +29,10 @@ function fail(why) {
   process.exit(1);
 }
 
-// Unsigned LEB128, as the wasm binary format writes lengths and counts.
-function readU32(buf, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    if (at >= buf.length) fail("the import section ends early");
-    const byte = buf[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-  }
-}
-function writeU32(n) {
-  const out = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return Buffer.from(out);
-}
-function readName(buf, at) {
-  const [len, start] = readU32(buf, at);
-  return [buf.subarray(start, start + len).toString("utf8"), start + len];
-}
-// The bytes that describe an import after its kind byte: function (type
-// index), table (type, limits), memory (limits), global (type, mutability),
-// tag (attribute, type index).
-function skipDescriptor(buf, kind, at) {
-  const limits = (p) => {
-    const flags = buf[p++];
-    [, p] = readU32(buf, p);
-    if (flags & 1) [, p] = readU32(buf, p);
-    return p;
-  };
-  switch (kind) {
-    case 0: return readU32(buf, at)[1];
-    case 1: return limits(at + 1);
-    case 2: return limits(at);
-    case 3: return at + 2;
-    case 4: return readU32(buf, at + 1)[1];
-    default: fail(`an import of unknown kind ${kind}`);
-  }
-}
+const readU32 = (buf, at) => bin.readU32(buf, at, fail);
+const readName = (buf, at) => bin.readName(buf, at, fail);
+const skipDescriptor = (buf, kind, at) => bin.skipDescriptor(buf, kind, at, fail);
+const { writeU32 } = bin;
 
 // _a, _b, …, _Z, _ba, …: keys of the glue's import object, so a variable
 // of the same name elsewhere in the glue does not matter.
@@ -117,22 +78,15 @@ function exportSection(bodyAt, end) {
   return Buffer.concat([Buffer.from([7]), writeU32(newBody.length), newBody]);
 }
 
-if (wasm.readUInt32LE(0) !== 0x6d736100) fail("not a wasm module");
 const parts = [wasm.subarray(0, 8)];
 const renamed = new Map();
-let at = 8;
-while (at < wasm.length) {
-  const id = wasm[at];
-  const [size, bodyAt] = readU32(wasm, at + 1);
-  const end = bodyAt + size;
+for (const { id, start, body: bodyAt, end } of bin.sections(wasm, fail)) {
   if (id === 7) {
     parts.push(exportSection(bodyAt, end));
-    at = end;
     continue;
   }
   if (id !== 2) {
-    parts.push(wasm.subarray(at, end));
-    at = end;
+    parts.push(wasm.subarray(start, end));
     continue;
   }
   let [count, p] = readU32(wasm, bodyAt);
@@ -155,7 +109,6 @@ while (at < wasm.length) {
   if (p !== end) fail("the import section is longer than its imports");
   const newBody = Buffer.concat(body);
   parts.push(Buffer.from([2]), writeU32(newBody.length), newBody);
-  at = end;
 }
 
 for (const [long, short] of renamed) {

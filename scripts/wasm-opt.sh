@@ -19,12 +19,17 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
     *) level=(-O1 --converge) ;;
   esac
   # The features rustc 1.95 emits for wasm32-unknown-unknown by default.
-  # The producers and target-features sections name the tools that built
-  # the file; no browser reads them (260 bytes of the page's wasm).
-  node "$opt" "${level[@]}" --strip-producers --strip-target-features \
-    --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
-    "$wasm" -o "$wasm.opt"
+  features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+    --enable-mutable-globals --enable-reference-types --enable-multivalue)
+  # Optimise keeping the function names (-g), which order-functions.mjs reads
+  # to put each crate's functions together; then move them and drop the
+  # names. The producers and target-features sections name the tools that
+  # built the file; no browser reads them (260 bytes of the page's wasm).
+  node "$opt" "${level[@]}" -g "${features[@]}" "$wasm" -o "$wasm.named"
+  node "$here/order-functions.mjs" "$wasm.named" "$wasm.ordered"
+  node "$opt" --reorder-functions-by-name --strip-debug --strip-producers --strip-target-features \
+    "${features[@]}" "$wasm.ordered" -o "$wasm.opt"
+  rm "$wasm.named" "$wasm.ordered"
   mv "$wasm.opt" "$wasm"
   replace_sri "$wasm" "$old"
   echo "wasm-opt ${level[*]}: $(basename "$wasm") $before -> $(wc -c <"$wasm") bytes"
