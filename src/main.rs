@@ -3,6 +3,11 @@
 // Natively only the unit tests reach the app's modules; the page is wasm32.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
+// Talc instead of Rust's default dlmalloc: smaller in the page's download.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 mod app;
 mod background_run;
 mod browser;
