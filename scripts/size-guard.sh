@@ -25,6 +25,7 @@ check "Unicode's lower-case table" '\xc0\x00\x00\x00\xe0\x00\x00\x00\xc1\x00\x00
 check "Unicode's case rules" unicode_data5cased "str::to_lowercase or to_uppercase (Unicode's case rules); to_ascii_lowercase"
 check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
 check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
+check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_sim::decimal::{shortest, fixed, clamp} write the same text"
 check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (src/import_job.rs)"
 # Each element type (and key closure) sorted is a copy of the sort code, 1 to
 # 3 KB gzip each; the page needs three (u64, a delivery index by receive time,

@@ -4,6 +4,7 @@
 
 use std::rc::Rc;
 
+use lease_sim::decimal::clamp;
 use lease_sim::Scenario;
 use yew::prelude::*;
 
@@ -306,7 +307,7 @@ impl Reducible for State {
                     play(&mut s)
                 }
             }
-            Command::Speed(x) => s.speed = x.clamp(0.1, 100_000.0),
+            Command::Speed(x) => s.speed = clamp(x, 0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
                 if let Some(run) = &s.run {

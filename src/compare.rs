@@ -3,6 +3,7 @@
 //! differs), side B's timeline on A's time axis, the charts overlaid, and
 //! the totals that differ highlighted.
 
+use lease_sim::decimal::fixed;
 use lease_sim::Run;
 use yew::prelude::*;
 
@@ -107,9 +108,9 @@ fn show(v: f64) -> String {
     if v.is_nan() {
         "–".into()
     } else if v.fract() == 0.0 {
-        format!("{v:.0}")
+        fixed(v, 0)
     } else {
-        format!("{v:.2}")
+        fixed(v, 2)
     }
 }
 

@@ -7,6 +7,7 @@ use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Timeout;
+use lease_sim::decimal::fixed;
 use yew::Callback;
 
 use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};
@@ -97,9 +98,9 @@ pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback
     let name = file.name();
     if file.size() > MAX_IMPORT_BYTES {
         done.emit(Err(format!(
-            "{}: {:.0} KB is too large for a scenario file (at most 1 MB)",
+            "{}: {} KB is too large for a scenario file (at most 1 MB)",
             shorten(&name),
-            file.size() / 1024.0
+            fixed(file.size() / 1024.0, 0)
         )));
         return;
     }

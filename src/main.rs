@@ -3,7 +3,7 @@
 // Natively only the unit tests reach the app's modules; the page is wasm32.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
-// Talc instead of Rust's default dlmalloc: smaller in the page's download.
+// Talc instead of Rust's default dlmalloc: smaller (Cargo.toml says by how much).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

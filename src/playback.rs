@@ -4,6 +4,7 @@
 
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
+use lease_sim::decimal::{clamp, shortest};
 use yew::prelude::*;
 
 use crate::command::Command;
@@ -48,7 +49,7 @@ fn schedule_frame(
         let mut pending = pending;
         if let Some(prev) = last {
             // A background tab can stall for seconds: never jump by more than 0.25 s.
-            pending += (now - prev).clamp(0.0, 250.0);
+            pending += clamp(now - prev, 0.0, 250.0);
         }
         if pending >= step {
             cb.emit(Command::Tick(pending));
@@ -156,7 +157,7 @@ pub fn playback(props: &PlaybackProps) -> Html {
             <label for="ctl-speed">{"Speed"}</label>
             <select id="ctl-speed" onchange={speed}>
                 { for SPEEDS.iter().map(|x| html! {
-                    <option value={x.to_string()} selected={(*x - props.speed).abs() < 1e-9}>{format!("{x}×")}</option>
+                    <option value={shortest(*x)} selected={(*x - props.speed).abs() < 1e-9}>{format!("{}×", shortest(*x))}</option>
                 }) }
             </select>
             <label for="ctl-playhead">{"Playhead"}</label>

@@ -3,6 +3,7 @@
 //! compare panel), a cancelled one, and a finished run that the page keeps
 //! summarised (what was dropped, what still covers the whole run).
 
+use lease_sim::decimal::{clamp, fixed};
 use lease_sim::validate::thousands;
 use lease_view::clock;
 use yew::prelude::*;
@@ -26,7 +27,7 @@ pub fn fraction_done(p: &RunProgress, messages: u64) -> f64 {
     } else {
         p.settled as f64 / messages as f64
     };
-    time.max(settled).clamp(0.0, 1.0)
+    clamp(time.max(settled), 0.0, 1.0)
 }
 
 /// Seconds left, from the share done in the elapsed wall time. `None` until
@@ -73,7 +74,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
             let fraction = fraction_done(g, pending.messages);
             let left = match seconds_left(fraction, g.elapsed_ms) {
                 Some(s) if s < 1.0 => "under a second left".to_string(),
-                Some(s) => format!("about {s:.0} s left"),
+                Some(s) => format!("about {} s left", fixed(s, 0)),
                 None => "estimating the time left".to_string(),
             };
             (
@@ -93,7 +94,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
         <div class="run-status" role="status" id={id} aria-live="polite">
             <strong>{ head }</strong>
             <span>{ note }</span>
-            <progress max="1" value={format!("{fraction:.3}")} aria-label={if side_b { "Side B's run progress" } else { "Run progress" }} />
+            <progress max="1" value={fixed(fraction, 3)} aria-label={if side_b { "Side B's run progress" } else { "Run progress" }} />
             <span class="run-status-detail" id={detail_id}>{ detail }</span>
             <button type="button" id={cancel_id} onclick={cancel}>{"Cancel"}</button>
         </div>
@@ -123,17 +124,17 @@ pub fn summarised_notice(run: &RunHandle) -> Html {
             ) }
             { "the totals, the charts and every message's outcome cover the whole run. " }
             <span class="run-footprint" id="run-footprint">{ format!(
-                "Kept in the page: {} ({:.1} bytes per event, {:.0} per message of the whole run).",
+                "Kept in the page: {} ({} bytes per event, {} per message of the whole run).",
                 mebibytes(f.total() as u64),
-                f.bytes_per_event(),
-                f.bytes_per_message(),
+                fixed(f.bytes_per_event(), 1),
+                fixed(f.bytes_per_message(), 0),
             ) }</span>
         </div>
     }
 }
 
 fn mebibytes(bytes: u64) -> String {
-    format!("{:.1} MB", bytes as f64 / 1_048_576.0)
+    format!("{} MB", fixed(bytes as f64 / 1_048_576.0, 1))
 }
 
 /// `showing`: whether an earlier run is still shown.

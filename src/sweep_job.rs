@@ -4,6 +4,7 @@
 //! the two cannot disagree about the messages.
 
 use lease_diagnose::{sweep_one, sweep_points, Param, SweepRow};
+use lease_sim::decimal::shortest;
 use lease_sim::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -92,7 +93,11 @@ pub fn run(text: &str, post: &mut dyn FnMut(Reply)) {
     if points.is_empty() {
         post(Reply::Failed {
             id: job.id,
-            why: format!("the range {} to {} gives no point", job.from, job.to),
+            why: format!(
+                "the range {} to {} gives no point",
+                shortest(job.from),
+                shortest(job.to)
+            ),
         });
         return;
     }

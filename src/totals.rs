@@ -1,6 +1,7 @@
 //! The strip of run totals, always visible. Counted up to the playhead, so
 //! that playback shows them grow; at the end of the run they are the report's.
 
+use lease_sim::decimal::{fixed, shortest};
 use lease_sim::run::EventKind as K;
 use yew::prelude::*;
 
@@ -75,7 +76,7 @@ pub fn totals(props: &TotalsProps) -> Html {
     let run = &props.run;
     let c = counts_until(run, props.playhead_ms);
     let ratio = match run.report.ack_latency_ms.p99_over_timeout {
-        Some(r) => format!("{r:.2}"),
+        Some(r) => fixed(r, 2),
         None => "no acks".into(),
     };
     // With renewal the lease follows the work, so acks later than the
@@ -130,16 +131,20 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
     let t = &run.report.totals;
     let minutes = run.end_ms as f64 / 60_000.0;
     let ratio = match run.report.ack_latency_ms.p99_over_timeout {
-        Some(r) => format!("ack latency p99 is {r:.2} times the visibility timeout"),
+        Some(r) => format!(
+            "ack latency p99 is {} times the visibility timeout",
+            fixed(r, 2)
+        ),
         None => "no ack was accepted".to_string(),
     };
     format!(
-        "The run lasted {minutes:.1} minutes with {} workers and a visibility timeout of {} seconds. \
+        "The run lasted {} minutes with {} workers and a visibility timeout of {} seconds. \
          {} messages arrived; {} were deleted after an accepted ack; {} were dead-lettered by expiry \
          and {} after failures. There were {} deliveries, {} of them redeliveries; {} runs overlapped \
          another run of the same message; {} acks were rejected; {} effects were duplicates; {ratio}.",
+        fixed(minutes, 1),
         run.worker_count,
-        run.visibility_timeout_ms as f64 / 1000.0,
+        shortest(run.visibility_timeout_ms as f64 / 1000.0),
         t.arrived,
         t.deleted,
         t.dead_lettered_expired,

@@ -5,6 +5,7 @@ pub mod axis;
 
 use std::collections::BTreeMap;
 
+use lease_sim::decimal::{clamp, fixed, shortest};
 use yew::prelude::*;
 
 use crate::memo::memo;
@@ -48,8 +49,8 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             .flat_map(|l| l.values.iter().copied())
             .fold(0.0, f64::max),
     );
-    let x = |t: f64| LEFT + (W - LEFT - 6.0) * (t / end).clamp(0.0, 1.0);
-    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
+    let x = |t: f64| LEFT + (W - LEFT - 6.0) * clamp(t / end, 0.0, 1.0);
+    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
     let shown = |i: usize| (i as u64) * p.bucket_ms <= p.playhead_ms;
     let paths = p.lines.iter().map(|l| {
         // Each value is drawn at its bucket's middle (counters) and reaches the playhead.
@@ -61,7 +62,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             .map(|(i, v)| {
                 let at = if l.gauge { 1.0 } else { 0.5 };
                 let t = ((i as f64 + at) * p.bucket_ms as f64).min(end);
-                format!("{:.1},{:.1}", x(t), y(*v))
+                format!("{},{}", fixed(x(t), 1), fixed(y(*v), 1))
             })
             .collect();
         html! { <polyline class={classes!("series", l.class)} points={pts.join(" ")} /> }
@@ -77,14 +78,14 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             };
             let r = svg.get_bounding_client_rect();
             let fx = (f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * W;
-            let t = ((fx - LEFT) / (W - LEFT - 6.0)).clamp(0.0, 1.0) * end;
+            let t = clamp((fx - LEFT) / (W - LEFT - 6.0), 0.0, 1.0) * end;
             cb.emit(Some(t as u64));
         })
     };
     let onmouseleave = p.on_cursor.reform(|_: MouseEvent| None);
     let cursor = p.cursor_ms.map(|t| {
         let cx = x(t as f64);
-        html! { <line class="cursor" x1={cx.to_string()} x2={cx.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} /> }
+        html! { <line class="cursor" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
     });
     let head = x(p.playhead_ms as f64);
     html! {
@@ -95,24 +96,24 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                     { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
                 </span>
             </figcaption>
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
+            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
                 {onmousemove} {onmouseleave}>
-                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{fmt_value(max)}</text>
-                <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
-                <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{p.unit}</text>
-                <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                <line class="axis" x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{fmt_value(max)}</text>
+                <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
+                <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{p.unit}</text>
+                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                <line class="axis" x1={shortest(LEFT)} x2={shortest(LEFT)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
                 { for time_ticks(p.end_ms).into_iter().map(|t| {
                     // The last label would spill past the right edge: anchor it at its end.
                     let tx = x(t as f64);
                     let anchor = if tx > W - 24.0 { "end" } else { "middle" };
                     html! {
-                        <text class="axis-label" text-anchor={anchor} x={tx.min(W - 2.0).to_string()} y={(H - 6.0).to_string()}>{tick_label(t)}</text>
+                        <text class="axis-label" text-anchor={anchor} x={shortest(tx.min(W - 2.0))} y={shortest(H - 6.0)}>{tick_label(t)}</text>
                     }
                 }) }
                 { for paths }
                 if p.playhead_ms < p.end_ms {
-                    <line class="playhead" x1={head.to_string()} x2={head.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                    <line class="playhead" x1={shortest(head)} x2={shortest(head)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
                 }
                 {cursor}
             </svg>
@@ -129,20 +130,20 @@ fn histogram(counts: &[(u64, u64)]) -> Html {
     html! {
         <figure class="chart" id="chart-receive-counts">
             <figcaption>{"Receive count per message (whole run)"}</figcaption>
-            <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label="Histogram: messages by how many times each was delivered">
-                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{fmt_value(max)}</text>
-                <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{"msgs"}</text>
-                <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label="Histogram: messages by how many times each was delivered">
+                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{fmt_value(max)}</text>
+                <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{"msgs"}</text>
+                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
                 { for counts.iter().enumerate().map(|(i, (k, v))| {
                     let h = (H - TOP - BOTTOM) * (*v as f64 / max);
                     let x0 = LEFT + i as f64 * bw;
                     html! {
                         <g>
-                            <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={(x0 + 1.0).to_string()} y={(H - BOTTOM - h).to_string()}
-                                width={(bw - 2.0).max(1.0).to_string()} height={h.to_string()}>
+                            <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={shortest(x0 + 1.0)} y={shortest(H - BOTTOM - h)}
+                                width={shortest((bw - 2.0).max(1.0))} height={shortest(h)}>
                                 <title>{format!("{v} messages delivered {k} times")}</title>
                             </rect>
-                            <text class="axis-label" text-anchor="middle" x={(x0 + bw / 2.0).to_string()} y={(H - 6.0).to_string()}>{k.to_string()}</text>
+                            <text class="axis-label" text-anchor="middle" x={shortest(x0 + bw / 2.0)} y={shortest(H - 6.0)}>{k.to_string()}</text>
                         </g>
                     }
                 }) }

@@ -1,6 +1,8 @@
 //! Slider positions (0..=STEPS) to values and back. A timeout from 1 s to
 //! 15 min wants a log scale: equal drags are equal ratios.
 
+use lease_sim::decimal::{clamp, fixed, shortest};
+
 pub const STEPS: u32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,7 +33,7 @@ impl Scale {
             Scale::Log { min, max } => (value.max(min) / min).ln() / (max / min).ln(),
         };
         if f.is_finite() {
-            (f.clamp(0.0, 1.0) * f64::from(STEPS)).round() as u32
+            (clamp(f, 0.0, 1.0) * f64::from(STEPS)).round() as u32
         } else {
             0
         }
@@ -54,13 +56,13 @@ pub fn fmt_ms(ms: f64) -> String {
         return "—".into();
     }
     if ms < 1000.0 {
-        format!("{} ms", ms.round())
+        format!("{} ms", shortest(ms.round()))
     } else if ms < 120_000.0 {
-        trim(format!("{:.1}", ms / 1000.0)) + " s"
+        trim(fixed(ms / 1000.0, 1)) + " s"
     } else if ms < 7_200_000.0 {
-        trim(format!("{:.1}", ms / 60_000.0)) + " min"
+        trim(fixed(ms / 60_000.0, 1)) + " min"
     } else {
-        trim(format!("{:.1}", ms / 3_600_000.0)) + " h"
+        trim(fixed(ms / 3_600_000.0, 1)) + " h"
     }
 }
 

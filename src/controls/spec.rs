@@ -2,6 +2,7 @@
 //! its scale and how it shows its value. The panel, the "what changed" list
 //! and the tests all read this one table.
 
+use lease_sim::decimal::{fixed, shortest};
 use lease_sim::resolve::{resolve, HeartbeatConfig};
 use lease_sim::scenario::{Heartbeat, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;
@@ -56,25 +57,25 @@ fn always(_: &Scenario) -> bool {
 }
 
 fn count(x: f64) -> String {
-    format!("{}", x.round())
+    shortest(x.round())
 }
 
 fn per_s(x: f64) -> String {
     if x == 0.0 {
         "none".into()
     } else if x < 1.0 {
-        format!("{:.0} /min", x * 60.0)
+        format!("{} /min", fixed(x * 60.0, 0))
     } else {
-        format!("{} /s", round2(x))
+        format!("{} /s", shortest(round2(x)))
     }
 }
 
 fn percent(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
+    format!("{}%", fixed(x * 100.0, 0))
 }
 
 fn ratio(x: f64) -> String {
-    format!("{x:.2}")
+    fixed(x, 2)
 }
 
 /// The heartbeat the scenario runs with, Pub/Sub's client default included.
@@ -413,7 +414,7 @@ static SLIDERS: &[Slider] = &[
         },
         get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
         set: |s, v| s.downstream.capacity = Some(v.round().max(1.0) as u32),
-        show: |x| format!("{} handlers", x.round()),
+        show: |x| format!("{} handlers", shortest(x.round())),
         applies: always,
         toggle: Some(Toggle {
             id: "unlimited",

@@ -8,6 +8,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use lease_diagnose::{sweep_csv, Param, SweepRow};
+use lease_sim::decimal::{clamp, fixed, shortest};
 use lease_sim::Scenario;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
@@ -156,7 +157,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
         if pi.ms {
             fmt_ms(v)
         } else {
-            format!("{}", v.round())
+            shortest(v.round())
         }
     };
 
@@ -394,14 +395,13 @@ fn steps_of(job: &SweepJob) -> usize {
 }
 
 fn fmt_num(x: f64) -> String {
-    let r = (x * 1000.0).round() / 1000.0;
-    format!("{r}")
+    shortest((x * 1000.0).round() / 1000.0)
 }
 
 fn status_text(p: &Progress) -> String {
     match (p.running, p.took_ms) {
         (true, _) => format!("{} of {} points", p.rows.len(), p.total),
-        (false, Some(ms)) => format!("{} points in {:.2} s", p.rows.len(), ms / 1000.0),
+        (false, Some(ms)) => format!("{} points in {} s", p.rows.len(), fixed(ms / 1000.0, 2)),
         (false, None) if p.rows.is_empty() => "Not run yet.".into(),
         (false, None) => format!("{} points", p.rows.len()),
     }
@@ -466,12 +466,12 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
     let log = log && lo > 0.0;
     let t = |v: f64| if log { v.max(1e-9).ln() } else { v };
     let (tl, th) = (t(lo), t(hi).max(t(lo) + 1e-9));
-    let x = move |v: f64| LEFT + (W - LEFT - 6.0) * ((t(v) - tl) / (th - tl)).clamp(0.0, 1.0);
+    let x = move |v: f64| LEFT + (W - LEFT - 6.0) * clamp((t(v) - tl) / (th - tl), 0.0, 1.0);
     let label = |v: f64| {
         if ms {
             fmt_ms(v)
         } else {
-            format!("{}", v.round())
+            shortest(v.round())
         }
     };
     html! {
@@ -480,24 +480,24 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
                 let pts: Vec<(f64, f64)> = ran.iter().filter_map(|r| (m.value)(r).map(|y| (r.value, y))).collect();
                 let max = pts.iter().map(|p| p.1).fold(0.0, f64::max);
                 let max = crate::charts::axis::nice_max(max);
-                let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
-                let line: Vec<String> = pts.iter().map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(*b))).collect();
+                let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
+                let line: Vec<String> = pts.iter().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(*b), 1))).collect();
                 let mark = current.filter(|c| *c >= lo && *c <= hi).map(|c| {
                     let cx = x(c);
-                    html! { <line class="current-mark" x1={cx.to_string()} x2={cx.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} /> }
+                    html! { <line class="current-mark" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
                 });
                 html! {
                     <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
                         <figcaption>{m.title}</figcaption>
-                        <svg viewBox={format!("0 0 {W} {H}")} role="img" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
-                            <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{crate::charts::axis::fmt_value(max)}</text>
-                            <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
-                            <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{m.unit}</text>
-                            <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                            <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{label(lo)}</text>
-                            <text class="axis-label" text-anchor="end" x={(W - 6.0).to_string()} y={(H - 5.0).to_string()}>{label(hi)}</text>
+                        <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
+                            <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{crate::charts::axis::fmt_value(max)}</text>
+                            <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
+                            <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{m.unit}</text>
+                            <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                            <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{label(lo)}</text>
+                            <text class="axis-label" text-anchor="end" x={shortest(W - 6.0)} y={shortest(H - 5.0)}>{label(hi)}</text>
                             <polyline class="series s-depth" points={line.join(" ")} />
-                            { for pts.iter().map(|(a, b)| html! { <circle class="dot" cx={format!("{:.1}", x(*a))} cy={format!("{:.1}", y(*b))} r="2" /> }) }
+                            { for pts.iter().map(|(a, b)| html! { <circle class="dot" cx={fixed(x(*a), 1)} cy={fixed(y(*b), 1)} r="2" /> }) }
                             {mark}
                         </svg>
                     </figure>

@@ -9,6 +9,7 @@
 //! orange tick, and a rejected call or a duplicate commit a red dot where
 //! its glyph would be (the glyphs cost a path each and would not fit).
 
+use lease_sim::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
 use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
 use web_sys::CanvasRenderingContext2d;
@@ -63,7 +64,7 @@ impl Fills {
         let band_h = if buffered {
             h
         } else {
-            (h * 0.18).clamp(2.0, 4.0)
+            clamp(h * 0.18, 2.0, 4.0)
         };
         if !buffered {
             let lx0 = f.x(d.received_at);
@@ -177,5 +178,6 @@ fn grown(rects: &[Rect]) -> Vec<Rect> {
 
 fn colour(hue: usize, dark: bool, a: f64) -> String {
     let (h, s, l) = hue_hsl(hue, dark);
-    format!("hsla({h:.1},{s}%,{l}%,{a})")
+    let (h, s, l, a) = (fixed(h, 1), shortest(s), shortest(l), shortest(a));
+    format!("hsla({h},{s}%,{l}%,{a})")
 }

@@ -3,6 +3,7 @@
 //! pixel are binned into a density strip per row (`strip.rs`), so 100k
 //! deliveries cost a few hundred rectangles, not one each.
 
+use lease_sim::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
     bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
@@ -133,7 +134,8 @@ impl Drawn {
 
 pub fn hsla(id: u32, dark: bool, a: f64) -> String {
     let (h, s, l) = message_hsl(id, dark);
-    format!("hsla({h:.1},{s}%,{l}%,{a})")
+    let (h, s, l, a) = (fixed(h, 1), shortest(s), shortest(l), shortest(a));
+    format!("hsla({h},{s}%,{l}%,{a})")
 }
 
 impl Frame<'_> {
@@ -355,7 +357,7 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
 
     // Marks: heartbeats along the top edge, commit and ack at the middle.
     let mid = by + bh / 2.0;
-    let glyph_r = (bh / 2.0).clamp(3.0, 5.0);
+    let glyph_r = clamp(bh / 2.0, 3.0, 5.0);
     let mut last_x = [f64::NEG_INFINITY; 7];
     for &mi in f.index.marks_of(ix) {
         let Some(m) = f.run.marks.get(mi as usize) else {
@@ -767,7 +769,8 @@ fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
         line(ctx, x, AXIS_PX - 5.0, x, AXIS_PX);
         // Keep the first and last labels inside the canvas.
         let half = ctx.measure_text(text).map_or(14.0, |m| m.width() / 2.0);
-        let tx = x.clamp(
+        let tx = clamp(
+            x,
             GUTTER_PX + half,
             (f.width - half - 2.0).max(GUTTER_PX + half),
         );

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
+use lease_sim::decimal::{clamp, fixed, shortest};
 use lease_view::{
     duration, hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
 };
@@ -378,7 +379,7 @@ impl Component for Timeline {
                     <canvas
                         ref={self.canvas.clone()}
                         class="timeline-canvas"
-                        style={format!("height:{}px", self.css_h)}
+                        style={format!("height:{}px", shortest(self.css_h))}
                         tabindex="0"
                         role="img"
                         aria-label={self.summary.clone()}
@@ -486,7 +487,7 @@ impl Timeline {
                     .content_px()
             }
         };
-        (content + AXIS_PX + 6.0).clamp(MIN_HEIGHT_PX, MAX_HEIGHT_PX)
+        clamp(content + AXIS_PX + 6.0, MIN_HEIGHT_PX, MAX_HEIGHT_PX)
     }
 
     fn apply(&mut self, ctx: &Context<Self>, cmd: ViewCommand) {
@@ -498,7 +499,7 @@ impl Timeline {
             ViewCommand::Pan { dx_px } => self.scale.pan_px(dx_px),
             ViewCommand::Scroll { dy_px } => {
                 let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
-                self.scroll_px = (self.scroll_px - dy_px).clamp(0.0, max);
+                self.scroll_px = clamp(self.scroll_px - dy_px, 0.0, max);
             }
             ViewCommand::Fit => {
                 self.scale = TimeScale::fit(ctx.props().axis_end() as f64, self.plot_w());
@@ -562,7 +563,7 @@ impl Timeline {
     fn emit_cursor(&mut self, ctx: &Context<Self>, x: f64) {
         let t = (x >= GUTTER_PX && x <= self.css_w).then(|| {
             let end = ctx.props().run.end_ms as f64;
-            self.scale.ms_of(x - GUTTER_PX).clamp(0.0, end).round() as u64
+            clamp(self.scale.ms_of(x - GUTTER_PX), 0.0, end).round() as u64
         });
         if t != self.last_cursor {
             self.last_cursor = t;
@@ -588,12 +589,12 @@ impl Timeline {
         let h = self.natural_height(ctx);
         let resized = (h - self.css_h).abs() > 0.5;
         if resized {
-            let _ = canvas.set_attribute("style", &format!("height:{h}px"));
+            let _ = canvas.set_attribute("style", &format!("height:{}px", shortest(h)));
         }
         self.css_w = w;
         self.css_h = h;
         let window = gloo::utils::window();
-        let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
+        let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
         let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
         if canvas.width() != pw {
             canvas.set_width(pw);
@@ -603,7 +604,7 @@ impl Timeline {
         }
         self.scale.set_width(self.plot_w());
         let max_scroll = (self.content_px(ctx) - (h - AXIS_PX - 4.0)).max(0.0);
-        self.scroll_px = self.scroll_px.clamp(0.0, max_scroll);
+        self.scroll_px = clamp(self.scroll_px, 0.0, max_scroll);
 
         let Some(c2d) = canvas
             .get_context("2d")
@@ -644,15 +645,15 @@ impl Timeline {
         self.paints += 1;
         let _ = canvas.set_attribute("data-paints", &self.paints.to_string());
         let _ = canvas.set_attribute("data-drawn-runs", &drawn.runs.to_string());
-        let _ = canvas.set_attribute("data-paint-ms", &format!("{paint_ms:.2}"));
+        let _ = canvas.set_attribute("data-paint-ms", &fixed(paint_ms, 2));
         let _ = canvas.set_attribute("data-density-columns", &drawn.density_columns.to_string());
         let strip_changed = (drawn.density_columns > 0) != self.density_shown;
         self.density_shown = drawn.density_columns > 0;
         let (tx, ty) = drawn.target.unwrap_or((-1.0, -1.0));
-        let _ = canvas.set_attribute("data-first-run-x", &format!("{tx:.1}"));
-        let _ = canvas.set_attribute("data-first-run-y", &format!("{ty:.1}"));
-        let _ = canvas.set_attribute("data-view-start-ms", &format!("{:.0}", self.scale.start_ms));
-        let _ = canvas.set_attribute("data-view-end-ms", &format!("{:.0}", self.scale.end_ms));
+        let _ = canvas.set_attribute("data-first-run-x", &fixed(tx, 1));
+        let _ = canvas.set_attribute("data-first-run-y", &fixed(ty, 1));
+        let _ = canvas.set_attribute("data-view-start-ms", &fixed(self.scale.start_ms, 0));
+        let _ = canvas.set_attribute("data-view-end-ms", &fixed(self.scale.end_ms, 0));
         let _ = canvas.set_attribute(
             "data-view",
             match self.view {

@@ -4,6 +4,8 @@
 //! scenario holds whole ones), and every formatter writes text that parses
 //! back to the very same value, so a link reproduces its run exactly.
 
+use lease_sim::decimal::shortest;
+
 const MS_PER_S: u64 = 1_000;
 const MS_PER_MIN: u64 = 60_000;
 const MS_PER_H: u64 = 3_600_000;
@@ -116,11 +118,13 @@ pub fn format_ms(ms: u64) -> String {
     } else {
         3
     };
-    let tenths = u128::from(ms) * 10;
     for &(factor, name) in UNITS[..preferred].iter().rev() {
-        let f = u128::from(factor);
-        if tenths.is_multiple_of(f) {
-            let t = tenths / f;
+        // ms × 10 is a whole number of units exactly when ms is a whole
+        // number of tenths of one (every factor is a multiple of 10): no
+        // overflow, and no u128, whose printing would add 1 KB to the page.
+        let tenth = factor / 10;
+        if ms.is_multiple_of(tenth) {
+            let t = ms / tenth;
             return if t.is_multiple_of(10) {
                 format!("{}{name}", t / 10)
             } else {
@@ -137,7 +141,7 @@ pub fn format_ms_f64(ms: f64) -> String {
     if ms.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&ms) {
         format_ms(ms as u64)
     } else {
-        format!("{ms}ms")
+        format!("{}ms", shortest(ms))
     }
 }
 
@@ -203,6 +207,7 @@ pub fn parse_number_input(text: &str) -> Option<f64> {
 /// A number within `lo..=hi`; `percent` also takes `5%`.
 pub fn parse_f64(text: &str, lo: f64, hi: f64, percent: bool) -> Result<f64, String> {
     let allowed = || {
+        let (lo, hi) = (shortest(lo), shortest(hi));
         if percent {
             format!("must be a number from {lo} to {hi}, like 0.05 or 5%")
         } else {
@@ -224,8 +229,12 @@ pub fn parse_f64(text: &str, lo: f64, hi: f64, percent: bool) -> Result<f64, Str
 
 /// Messages per second; also `30/min`, `2/s`, `100/h`.
 pub fn parse_rate(text: &str, hi: f64) -> Result<f64, String> {
-    let allowed =
-        || format!("must be a rate from 0 to {hi} messages per second, like 0.5, 2/s or 30/min");
+    let allowed = || {
+        format!(
+            "must be a rate from 0 to {} messages per second, like 0.5, 2/s or 30/min",
+            shortest(hi)
+        )
+    };
     let t = text.trim();
     let (num, per) = match t.split_once('/') {
         None => (t, 1.0),
@@ -245,7 +254,7 @@ pub fn parse_rate(text: &str, hi: f64) -> Result<f64, String> {
 
 /// `f64` as the shortest text that parses back to the same bits.
 pub fn format_f64(x: f64) -> String {
-    format!("{x}")
+    shortest(x)
 }
 
 /// A word from a fixed list, ignoring case and `-` versus `_`.

@@ -7,6 +7,7 @@
 
 use serde::Serialize;
 
+use lease_sim::decimal::{fixed, shortest};
 use lease_sim::run::{
     DeliveryIx, Effect, EventKind, Fate, LeaseEnd, MessageRecord, Outcome, Run, WorkerMarkKind,
 };
@@ -273,7 +274,7 @@ fn lowercase_first(s: &str) -> String {
 }
 
 fn pct(x: f64) -> String {
-    format!("{:.0}%", x * 100.0)
+    format!("{}%", fixed(x * 100.0, 0))
 }
 
 fn finding(
@@ -449,24 +450,24 @@ fn redelivery_feedback_loop(c: &Ctx) -> Option<Finding> {
             clock((x.from + w) as u64 * bucket)
         )
     };
-    let per_min = |k: u64| k as f64 * 60_000.0 / (w as u64 * bucket) as f64;
+    let per_min = |k: u64| fixed(k as f64 * 60_000.0 / (w as u64 * bucket) as f64, 1);
     let evidence = vec![
         format!(
-            "Completions fell from {:.1}/min ({}) to {:.1}/min ({}), down {}.",
-            a.completions,
+            "Completions fell from {}/min ({}) to {}/min ({}), down {}.",
+            fixed(a.completions, 1),
             span(&a),
-            b.completions,
+            fixed(b.completions, 1),
             span(&b),
             pct(1.0 - ratio)
         ),
         format!(
-            "Over the same windows, leases running out under a live handler rose from {:.1}/min to {:.1}/min, redeliveries from {:.1}/min to {:.1}/min, and running handlers from {:.1} to {:.1} on average.",
+            "Over the same windows, leases running out under a live handler rose from {}/min to {}/min, redeliveries from {}/min to {}/min, and running handlers from {} to {} on average.",
             per_min(a.mid_run),
             per_min(b.mid_run),
             per_min(a.redeliveries),
             per_min(b.redeliveries),
-            a.running,
-            b.running
+            fixed(a.running, 1),
+            fixed(b.running, 1)
         ),
         format!(
             "Handler errors: {}. Each expiry starts a duplicate that takes a share of the same downstream, which slows every run and causes more expiries; {} rejected as late.",
@@ -611,12 +612,12 @@ fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
     };
     let evidence = vec![
         format!(
-            "After worker {worker} stopped at {} ({cause}), completions fell from a mean of {:.1}/min before the first fault to {:.1}/min for {} ({:.1}x the {} visibility timeout).",
+            "After worker {worker} stopped at {} ({cause}), completions fell from a mean of {}/min before the first fault to {}/min for {} ({}x the {} visibility timeout).",
             clock(t),
-            baseline,
-            stall_max,
+            fixed(baseline, 1),
+            fixed(stall_max, 1),
             human_ms(stall_ms),
-            stall_ms as f64 / c.facts.timeout_ms as f64,
+            fixed(stall_ms as f64 / c.facts.timeout_ms as f64, 1),
             human_ms(c.facts.timeout_ms)
         ),
         format!(
@@ -691,7 +692,7 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
     let prefetch = c.facts.config.prefetch;
     let evidence = vec![
         format!(
-            "From {} to {} the queue depth stayed at {} while in flight rose to {}, {:.0}x the pool's {} handler slots, and {} accepted in all.",
+            "From {} to {} the queue depth stayed at {} while in flight rose to {}, {}x the pool's {} handler slots, and {} accepted in all.",
             clock(from),
             clock(to),
             match s.queue_depth[start..start + len].iter().max().copied().unwrap_or(0) {
@@ -699,7 +700,7 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
                 d => format!("{d} or less"),
             },
             thousands(peak),
-            peak as f64 / slots.max(1) as f64,
+            fixed(peak as f64 / slots.max(1) as f64, 0),
             slots,
             n_of(acks, "ack was", "acks were")
         ),
@@ -792,7 +793,7 @@ fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
             format!(
                 "Cap the extensions ({cap} every {} covers {}x the work's tail): at the cap the heartbeat stops, the lease runs out, and after max_receive_count such receives the message goes to the DLQ, where someone owns it.",
                 human_ms(hb.interval_ms),
-                crate::fix::HEARTBEAT_CAP_COVER
+                shortest(crate::fix::HEARTBEAT_CAP_COVER)
             ),
         )),
     ))
@@ -880,7 +881,7 @@ fn circulating_without_redrive(c: &Ctx) -> Option<Finding> {
             "Its work needs {} at full speed{} against a {} lease; its runs took {} of handler time and {} ran out before an ack: all of it wasted.",
             human_ms(m.work_ms),
             match max_slowdown(c.scenario) {
-                x if x > 1.0 => format!(" (the downstream slows it up to {x:.1}x)"),
+                x if x > 1.0 => format!(" (the downstream slows it up to {}x)", fixed(x, 1)),
                 _ => String::new(),
             },
             human_ms(c.facts.timeout_ms),
@@ -1059,10 +1060,11 @@ fn lease_health_ratio(c: &Ctx) -> Option<Finding> {
                 r,
                 vec![
                     format!(
-                        "Ack latency p99 is {} against a {} visibility timeout: a ratio of {:.2}, at or above {HEALTH_RATIO_LIMIT}.",
+                        "Ack latency p99 is {} against a {} visibility timeout: a ratio of {}, at or above {}.",
                         human_ms(p99),
                         human_ms(f.timeout_ms),
-                        r
+                        fixed(r, 2),
+                        shortest(HEALTH_RATIO_LIMIT)
                     ),
                     format!(
                         "Acks that would have come later were rejected ({}) and their leases expired: the accepted ones are only the runs that beat the timer. {} ran out before the work was done.",
@@ -1085,10 +1087,10 @@ fn lease_health_ratio(c: &Ctx) -> Option<Finding> {
                         n_of(lost, "lease", "leases")
                     ),
                     format!(
-                        "Runs took up to {} against a {} visibility timeout ({:.2}x): no run can beat the timer.",
+                        "Runs took up to {} against a {} visibility timeout ({}x): no run can beat the timer.",
                         human_ms(longest),
                         human_ms(f.timeout_ms),
-                        longest as f64 / f.timeout_ms as f64
+                        fixed(longest as f64 / f.timeout_ms as f64, 2)
                     ),
                 ],
             )
@@ -1256,17 +1258,17 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
     let (p99, median) = (work_p99_ms(d), work_median_ms(d));
     let slow = max_slowdown(c.scenario);
     let slowed = if slow > 1.0 {
-        format!(", slowed up to {slow:.1}x by the downstream")
+        format!(", slowed up to {}x by the downstream", fixed(slow, 1))
     } else {
         String::new()
     };
     let evidence = vec![
         format!(
-            "The work's p99 is {} at full speed{slowed}: a tail of {} against a {} lease ({:.2}x).",
+            "The work's p99 is {} at full speed{slowed}: a tail of {} against a {} lease ({}x).",
             human_ms(p99 as u64),
             human_ms(tail as u64),
             human_ms(f.timeout_ms),
-            tail / timeout
+            fixed(tail / timeout, 2)
         ),
         format!(
             "{} ran out under a live handler with no heartbeat to renew them.",

@@ -8,6 +8,7 @@
 
 use serde::Serialize;
 
+use lease_sim::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
 use lease_sim::validate::{
@@ -92,20 +93,14 @@ pub fn human_ms(ms: u64) -> String {
         format!("{ms} ms")
     } else if ms < 120_000 {
         let s = ms as f64 / 1_000.0;
-        if ms.is_multiple_of(1_000) {
-            format!("{s:.0} s")
-        } else {
-            format!("{s:.1} s")
-        }
+        let places = if ms.is_multiple_of(1_000) { 0 } else { 1 };
+        format!("{} s", fixed(s, places))
     } else if ms < 7_200_000 {
         let m = ms as f64 / 60_000.0;
-        if ms.is_multiple_of(60_000) {
-            format!("{m:.0} min")
-        } else {
-            format!("{m:.1} min")
-        }
+        let places = if ms.is_multiple_of(60_000) { 0 } else { 1 };
+        format!("{} min", fixed(m, places))
     } else {
-        format!("{:.1} h", ms as f64 / 3_600_000.0)
+        format!("{} h", fixed(ms as f64 / 3_600_000.0, 1))
     }
 }
 
@@ -355,7 +350,7 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
             Fix::Timeout { ms: t },
             format!(
                 "A heartbeat already runs and the lease was still lost: raise the timeout above the measured p99 ({} x {}), so a missed heartbeat is not an expiry; the fence in the store is what makes it safe.",
-                TIMEOUT_HEADROOM,
+                shortest(TIMEOUT_HEADROOM),
                 human_ms(facts.run_p99_ms().unwrap_or(p99 as u64))
             ),
         );
@@ -364,8 +359,8 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
         let fix = capped_heartbeat(s, facts, None);
         let why = if max_slowdown(s) > 1.0 {
             format!(
-                "the downstream slows by up to {:.1}x, so the work's duration is not a number you can know in advance",
-                max_slowdown(s)
+                "the downstream slows by up to {}x, so the work's duration is not a number you can know in advance",
+                fixed(max_slowdown(s), 1)
             )
         } else if t > STATIC_TIMEOUT_LIMIT_MS {
             format!(
@@ -374,9 +369,9 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
             )
         } else {
             format!(
-                "the work has a long tail (p99 {} is {:.1}x the median {})",
+                "the work has a long tail (p99 {} is {}x the median {})",
                 human_ms(p99 as u64),
-                p99 / median.max(1.0),
+                fixed(p99 / median.max(1.0), 1),
                 human_ms(median as u64)
             )
         };

@@ -6,6 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use lease_sim::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Dist, Fault, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;
@@ -267,8 +268,10 @@ pub fn sweep(
 ) -> Result<Vec<SweepRow>, String> {
     if !from.is_finite() || !to.is_finite() {
         return Err(format!(
-            "{}: the range {from} to {to} must be finite numbers",
-            param.path()
+            "{}: the range {} to {} must be finite numbers",
+            param.path(),
+            shortest(from),
+            shortest(to)
         ));
     }
     if steps == 0 || steps > MAX_SWEEP_STEPS {
@@ -278,8 +281,10 @@ pub fn sweep(
     }
     if log && (from <= 0.0 || to <= 0.0) {
         return Err(format!(
-            "{}: a logarithmic sweep needs both ends above 0 (got {from} to {to})",
-            param.path()
+            "{}: a logarithmic sweep needs both ends above 0 (got {} to {})",
+            param.path(),
+            shortest(from),
+            shortest(to)
         ));
     }
     let rows: Vec<SweepRow> = sweep_points(scenario, param, from, to, steps, log)
@@ -348,9 +353,9 @@ pub fn sweep_csv(rows: &[SweepRow]) -> String {
             .as_ref()
             .map_or(String::new(), |s| format!("\"{}\"", s.replace('"', "\"\"")));
         out.push_str(&format!(
-            "{},{:.3},{},{},{},{},{},{}\n",
-            r.value,
-            r.completions_per_min,
+            "{},{},{},{},{},{},{},{}\n",
+            shortest(r.value),
+            fixed(r.completions_per_min, 3),
             r.overlapping_runs,
             r.duplicate_effects,
             r.dead_lettered,

@@ -11,6 +11,11 @@
 #![allow(dead_code)]
 #![cfg_attr(not(target_arch = "wasm32"), allow(unused_imports))]
 
+// As the page: talc rather than dlmalloc, for the download.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 #[path = "../../../src/budget.rs"]
 mod budget;
 #[cfg(target_arch = "wasm32")]

@@ -2,6 +2,7 @@
 //! "Broker presets": a preset fills only the fields left out; a field given in
 //! the file wins), producing the concrete configuration the engine runs.
 
+use crate::decimal::clamp;
 use crate::scenario::{
     CountAt, DlqTiming, Fence, LateAck, OnError, OnReject, Preset, Scenario, Slowdown,
 };
@@ -162,7 +163,7 @@ pub fn resolve(s: &Scenario) -> Config {
 
 fn finite_unit(x: f64) -> f64 {
     if x.is_finite() {
-        x.clamp(0.0, 1.0)
+        clamp(x, 0.0, 1.0)
     } else {
         0.0
     }

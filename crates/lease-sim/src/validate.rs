@@ -8,6 +8,7 @@
 
 use std::mem::size_of;
 
+use crate::decimal::shortest;
 use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::scenario::{Dist, Fault, Preset, Scenario};
 use crate::SimError;
@@ -189,7 +190,7 @@ fn check_count(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), SimError> {
 /// NaN and infinities fail here too: `!(v >= lo)` is true for NaN.
 fn check_float(field: &str, v: f64, lo: f64, hi: f64, allowed: &str) -> Result<(), SimError> {
     if !v.is_finite() || v < lo || v > hi {
-        return Err(invalid(field, v, allowed));
+        return Err(invalid(field, shortest(v), allowed));
     }
     Ok(())
 }
@@ -344,10 +345,10 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
     if w.error_rate + w.hang_rate > 1.0 {
         return Err(invalid(
             "workers.hang_rate",
-            w.hang_rate,
+            shortest(w.hang_rate),
             format!(
                 "workers.error_rate + workers.hang_rate must be at most 1 (error_rate is {})",
-                w.error_rate
+                shortest(w.error_rate)
             ),
         ));
     }
@@ -378,7 +379,7 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
             let f = format!("{path}.mean_ms");
             check_float(&f, *mean_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if *mean_ms <= 0.0 {
-                return Err(invalid(f, mean_ms, "must be above 0 ms"));
+                return Err(invalid(f, shortest(*mean_ms), "must be above 0 ms"));
             }
             Ok(())
         }
@@ -386,15 +387,18 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
             let f = format!("{path}.median_ms");
             check_float(&f, *median_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if *median_ms <= 0.0 {
-                return Err(invalid(f, median_ms, "must be above 0 ms"));
+                return Err(invalid(f, shortest(*median_ms), "must be above 0 ms"));
             }
             let f = format!("{path}.p99_ms");
             check_float(&f, *p99_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if p99_ms < median_ms {
                 return Err(invalid(
                     f,
-                    p99_ms,
-                    format!("must be at least {path}.median_ms ({median_ms}): the tail is above the middle"),
+                    shortest(*p99_ms),
+                    format!(
+                        "must be at least {path}.median_ms ({}): the tail is above the middle",
+                        shortest(*median_ms)
+                    ),
                 ));
             }
             Ok(())
@@ -449,7 +453,7 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
         if sd.factor <= 0.0 {
             return Err(invalid(
                 format!("{p}.factor"),
-                sd.factor,
+                shortest(sd.factor),
                 "must be above 0 and at most 1,000,000 (2 = the downstream takes twice as long)",
             ));
         }

@@ -2,6 +2,7 @@
 //! a thin buffer row (prefetched messages whose lease runs while they wait,
 //! seed 000's invisible backlog), or one row per message.
 
+use lease_sim::decimal::clamp;
 use lease_sim::run::Delivery;
 
 /// Where a delivery sits in the Workers view.
@@ -94,7 +95,7 @@ impl WorkerLanes {
         let slots = slots.max(1);
         let fixed = workers as f64 * (BUFFER_PX + LANE_GAP_PX);
         let rows = (workers * slots).max(1) as f64;
-        let row_px = ((avail_px - fixed) / rows).clamp(ROW_MIN_PX, ROW_MAX_PX);
+        let row_px = clamp((avail_px - fixed) / rows, ROW_MIN_PX, ROW_MAX_PX);
         WorkerLanes {
             top_px,
             row_px: row_px.floor(),
@@ -164,9 +165,12 @@ pub const MESSAGE_ROW_MAX_PX: f64 = 16.0;
 
 impl MessageRows {
     pub fn new(count: u32, top_px: f64, avail_px: f64) -> Self {
-        let row_px = (avail_px / count.max(1) as f64)
-            .clamp(MESSAGE_ROW_MIN_PX, MESSAGE_ROW_MAX_PX)
-            .floor();
+        let row_px = clamp(
+            avail_px / count.max(1) as f64,
+            MESSAGE_ROW_MIN_PX,
+            MESSAGE_ROW_MAX_PX,
+        )
+        .floor();
         MessageRows {
             top_px,
             row_px,

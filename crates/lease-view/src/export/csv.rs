@@ -3,6 +3,7 @@
 //! value (`None`, or a series shorter than the others) is an empty cell, so
 //! every row has the header's column count.
 
+use lease_sim::decimal::shortest;
 use lease_sim::report::Series;
 use lease_sim::run::Run;
 
@@ -100,7 +101,8 @@ impl Table {
     /// Rust's shortest round-trip form, so a reader gets the report's exact
     /// value back; NaN and infinities have no CSV spelling and stay blank.
     fn float(&mut self, v: Option<f64>) {
-        self.opt(v.filter(|v| v.is_finite()));
+        let cell = v.filter(|v| v.is_finite()).map(shortest);
+        self.row.push(cell.unwrap_or_default());
     }
     fn end_row(&mut self) {
         self.out.push_str(&self.row.join(","));

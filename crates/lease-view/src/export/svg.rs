@@ -7,6 +7,7 @@
 
 use std::fmt::{self, Write};
 
+use lease_sim::decimal::{clamp, fixed};
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 
 use crate::format::{clock, duration};
@@ -207,7 +208,7 @@ impl fmt::Display for N {
         if !r.is_finite() || r == 0.0 {
             return f.write_str("0");
         }
-        let s = format!("{r:.2}");
+        let s = fixed(r, 2);
         f.write_str(s.trim_end_matches('0').trim_end_matches('.'))
     }
 }
@@ -247,7 +248,8 @@ fn message_hex(id: u32, dark: bool) -> String {
         _ => (c, 0.0, x),
     };
     let m = l - c / 2.0;
-    let byte = |v: f64| ((v + m) * 255.0).round().clamp(0.0, 255.0) as u8;
+    // `as` saturates to 0..=255 (and takes NaN to 0).
+    let byte = |v: f64| ((v + m) * 255.0).round() as u8;
     format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
 }
 
@@ -266,7 +268,7 @@ pub fn timeline_svg(run: &Run, opts: &SvgOptions) -> String {
 
 pub(crate) fn timeline_svg_capped(run: &Run, opts: &SvgOptions, max_runs: usize) -> String {
     let width = if opts.width_px.is_finite() {
-        opts.width_px.clamp(GUTTER_PX + 120.0, 50_000.0)
+        clamp(opts.width_px, GUTTER_PX + 120.0, 50_000.0)
     } else {
         1200.0
     };
@@ -372,8 +374,8 @@ fn visible_scale(run: &Run, opts: &SvgOptions, plot_px: f64) -> TimeScale {
     };
     let (from, to) = if from <= to { (from, to) } else { (to, from) };
     let (from, to) = (
-        from.clamp(0.0, scale.limit_ms),
-        to.clamp(0.0, scale.limit_ms),
+        clamp(from, 0.0, scale.limit_ms),
+        clamp(to, 0.0, scale.limit_ms),
     );
     scale.start_ms = from;
     scale.end_ms = to;
@@ -426,7 +428,7 @@ impl Canvas<'_> {
     /// Keeps shapes that reach far outside the plot to a sane size: the
     /// clip hides the rest anyway.
     fn clamp_x(&self, x: f64) -> f64 {
-        x.clamp(GUTTER_PX - 20.0, self.width + 20.0)
+        clamp(x, GUTTER_PX - 20.0, self.width + 20.0)
     }
     fn in_range(&self, t: u64) -> bool {
         (self.t0..=self.t1).contains(&t)
@@ -634,7 +636,7 @@ impl Canvas<'_> {
         let band_h = if buffered {
             h
         } else {
-            (h * 0.18).clamp(2.0, 4.0)
+            clamp(h * 0.18, 2.0, 4.0)
         };
         if !buffered {
             let lx0 = self.x(d.received_at);
@@ -710,7 +712,7 @@ impl Canvas<'_> {
         }
 
         let mid = by + bh / 2.0;
-        let r = (bh / 2.0).clamp(3.0, 5.0);
+        let r = clamp(bh / 2.0, 3.0, 5.0);
         let mut last_x = [f64::NEG_INFINITY; 7];
         for &mi in index.marks_of(ix) {
             let Some(m) = run.marks.get(mi as usize) else {
@@ -1056,7 +1058,8 @@ impl Canvas<'_> {
             );
             // Keep the first and last labels inside the picture.
             let half = Self::text_px(text) / 2.0;
-            let tx = x.clamp(
+            let tx = clamp(
+                x,
                 GUTTER_PX + half,
                 (self.width - half - 2.0).max(GUTTER_PX + half),
             );
