@@ -34,6 +34,9 @@ pub struct State {
     pub run: Option<RunHandle>,
     /// Why the last edit could not run; the last good picture stays.
     pub error: Option<String>,
+    /// Input the page would not take (a file, a fetched scenario, a typed
+    /// seed), in a sentence of its own; it goes when a run next starts.
+    pub refused: Option<String>,
     /// What the page ignored from the link or an imported file, and why.
     pub notices: Vec<String>,
     /// A shipped scenario the visitor asked for is being fetched.
@@ -106,6 +109,7 @@ impl State {
             scenario: Rc::new(s),
             run: None,
             error: None,
+            refused: None,
             notices: Vec::new(),
             fetching: false,
             playhead_ms: 0,
@@ -171,6 +175,7 @@ impl State {
     fn send_to_worker(&mut self) {
         self.pending = Some(PendingRun::new(self.scenario.clone()));
         self.error = None;
+        self.refused = None;
     }
 
     /// Show a finished run: computed here or arrived from the worker.
@@ -178,6 +183,7 @@ impl State {
         let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
         self.run = Some(run);
         self.error = None;
+        self.refused = None;
         let end = self.end_ms();
         // Following the end keeps the whole picture as the hand moves.
         self.playhead_ms = if at_end {
@@ -296,7 +302,7 @@ impl Reducible for State {
                 s.notices = ignored;
                 s.tour = None;
             }
-            Command::Reject(why) => s.error = Some(why),
+            Command::Reject(why) => s.refused = Some(why),
             Command::Fetching(on) => s.fetching = on,
             Command::Play => play(&mut s),
             Command::Pause => s.playing = false,
@@ -618,9 +624,17 @@ pub fn app() -> Html {
                     <span class="error-note">{" The picture shows what happened up to that point."}</span>
                 </div>
             }
-            if let Some(e) = &state.error {
+            if state.error.is_some() || state.refused.is_some() {
                 <div class="error" role="alert" id="run-error">
-                    <strong>{"This setting cannot run: "}</strong>{e.clone()}
+                    if let Some(why) = &state.refused {
+                        {why.clone()}
+                    }
+                    if let Some(e) = &state.error {
+                        if state.refused.is_some() {
+                            <br/>
+                        }
+                        <strong>{"This setting cannot run: "}</strong>{e.clone()}
+                    }
                     if run.is_some() {
                         <span class="error-note">{" The picture below is the last run that worked."}</span>
                     }

@@ -226,7 +226,8 @@ mod bridge {
     fn imported(r: crate::import::Imported) {
         send(match r {
             Ok((s, ignored)) => PanelCommand::Import(Box::new(s), ignored),
-            Err(why) => PanelCommand::Reject(why),
+            // The page shows it as a sentence of its own.
+            Err(why) => PanelCommand::Reject(format!("The file was not loaded: {why}")),
         })
     }
 
