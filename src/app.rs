@@ -635,7 +635,9 @@ pub fn app() -> Html {
                         }
                         <strong>{"This setting cannot run: "}</strong>{e.clone()}
                     }
-                    if run.is_some() {
+                    if state.error.is_none() {
+                        <span class="error-note">{" Nothing else changed."}</span>
+                    } else if run.is_some() {
                         <span class="error-note">{" The picture below is the last run that worked."}</span>
                     }
                 </div>

@@ -44,6 +44,7 @@ test('a scenario that cannot be fetched says why and changes nothing; a link to 
   await error.waitFor();
   assert.match(await error.innerText(), /The scenario “A hung handler with uncapped lease extension” could not be loaded \(.+\)\. Check the connection and choose it again\./);
   assert.doesNotMatch(await error.innerText(), /cannot run/, 'a file not fetched is not a setting that cannot run');
+  assert.match(await error.innerText(), /Nothing else changed\.$/);
   assert.equal(await title(page), 'A 90-second message against a 60-second timeout');
   assert.equal(await page.locator('#ctl-scenario').inputValue(), 'ninety-second-message', 'the menu names what the page shows');
   assert.equal(await page.locator('#fetching-scenario').count(), 0);
