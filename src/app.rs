@@ -274,7 +274,7 @@ impl Reducible for State {
                     s.tour = None;
                 }
                 None => {
-                    s.error = Some(format!(
+                    s.refused = Some(format!(
                         "There is no shipped scenario named {:?}.",
                         crate::import_job::shorten(&name)
                     ))
@@ -727,6 +727,32 @@ mod tests {
         assert!(done.pending_b.is_none());
         assert_eq!(done.run_b.as_ref().map(|r| r.messages.len()), Some(12_000));
         assert!(done.run.as_ref() == Some(&a_run), "A's run is the same");
+    }
+
+    #[test]
+    fn a_refusal_is_not_a_run_error_and_goes_with_the_next_run() {
+        let st = Rc::new(State::new());
+        let run = st.run.clone();
+        let refused = st.reduce(Command::Reject("The file was not loaded: x.json".into()));
+        assert_eq!(
+            refused.refused.as_deref(),
+            Some("The file was not loaded: x.json")
+        );
+        assert_eq!(refused.error, None, "the setting shown still runs");
+        assert!(refused.run == run, "the run shown stays");
+        let unknown = refused
+            .clone()
+            .reduce(Command::Load("no-such-scenario".into()));
+        assert!(unknown
+            .refused
+            .as_deref()
+            .is_some_and(|w| w.contains("no-such-scenario")));
+        assert_eq!(unknown.error, None);
+        let moved = refused.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
+            s.broker.visibility_timeout_ms = Some(45_000)
+        })));
+        assert_eq!(moved.refused, None, "a new run clears it");
+        assert!(moved.run != run);
     }
 
     #[test]
