@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use lease_sim::decimal::clamp;
+use lease_format::decimal::clamp;
 use lease_sim::Scenario;
 use yew::prelude::*;
 

@@ -8,7 +8,8 @@
 
 use std::ops::ControlFlow;
 
-use lease_sim::validate::{thousands, MAX_EVENTS, MAX_MESSAGES};
+use lease_format::units::thousands;
+use lease_sim::validate::{MAX_EVENTS, MAX_MESSAGES};
 use lease_sim::{estimate, simulate_with_progress, Options, Run, Scenario, SimError};
 
 /// Log entries, by the engine's upper-bound estimate, past which a run goes

@@ -3,7 +3,7 @@
 //! differs), side B's timeline on A's time axis, the charts overlaid, and
 //! the totals that differ highlighted.
 
-use lease_sim::decimal::fixed;
+use lease_format::decimal::fixed;
 use lease_sim::Run;
 use yew::prelude::*;
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Timeout;
-use lease_sim::decimal::fixed;
+use lease_format::decimal::fixed;
 use yew::Callback;
 
 use crate::import::{import_text, shorten, Imported, Refused, MAX_IMPORT_BYTES};

@@ -4,7 +4,7 @@
 
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
-use lease_sim::decimal::{clamp, shortest};
+use lease_format::decimal::{clamp, shortest};
 use yew::prelude::*;
 
 use crate::command::Command;
@@ -143,7 +143,7 @@ pub fn playback(props: &PlaybackProps) -> Html {
         let v = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
             .value();
-        Command::Speed(crate::url::units::parse_plain_f64(&v).unwrap_or(10.0))
+        Command::Speed(lease_format::units::parse_plain_f64(&v).unwrap_or(10.0))
     });
     html! {
         <section class="playback" aria-label="Playback" ref={node}>

@@ -3,8 +3,8 @@
 //! compare panel), a cancelled one, and a finished run that the page keeps
 //! summarised (what was dropped, what still covers the whole run).
 
-use lease_sim::decimal::{clamp, fixed};
-use lease_sim::validate::thousands;
+use lease_format::decimal::{clamp, fixed};
+use lease_format::units::thousands;
 use lease_view::clock;
 use yew::prelude::*;
 

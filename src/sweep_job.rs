@@ -4,7 +4,7 @@
 //! the two cannot disagree about the messages.
 
 use lease_diagnose::{sweep_one, sweep_points, Param, SweepRow};
-use lease_sim::decimal::shortest;
+use lease_format::decimal::shortest;
 use lease_sim::Scenario;
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! The strip of run totals, always visible. Counted up to the playhead, so
 //! that playback shows them grow; at the end of the run they are the report's.
 
-use lease_sim::decimal::{fixed, shortest};
+use lease_format::decimal::{fixed, shortest};
 use lease_sim::run::EventKind as K;
 use yew::prelude::*;
 

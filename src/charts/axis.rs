@@ -1,6 +1,6 @@
 //! Chart geometry: nice axis maxima and tick values. Pure, tested natively.
 
-use lease_sim::decimal::fixed;
+use lease_format::decimal::fixed;
 
 /// An axis label: 12k, 340, 2.5.
 pub fn fmt_value(v: f64) -> String {

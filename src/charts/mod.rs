@@ -5,7 +5,7 @@ pub mod axis;
 
 use std::collections::BTreeMap;
 
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use yew::prelude::*;
 
 use crate::memo::memo;

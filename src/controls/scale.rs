@@ -1,7 +1,7 @@
 //! Slider positions (0..=STEPS) to values and back. A timeout from 1 s to
 //! 15 min wants a log scale: equal drags are equal ratios.
 
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 
 pub const STEPS: u32 = 1000;
 

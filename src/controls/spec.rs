@@ -2,7 +2,7 @@
 //! its scale and how it shows its value. The panel, the "what changed" list
 //! and the tests all read this one table.
 
-use lease_sim::decimal::{fixed, shortest};
+use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::{resolve, HeartbeatConfig};
 use lease_sim::scenario::{Heartbeat, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;

@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use gloo::events::EventListener;
 use lease_diagnose::{sweep_csv, Param, SweepRow};
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::Scenario;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
@@ -179,7 +179,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             let text = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
                 .value();
-            if let Some(v) = crate::url::units::parse_number_input(&text) {
+            if let Some(v) = lease_format::units::parse_number_input(&text) {
                 state.set(v * scale);
             }
         })

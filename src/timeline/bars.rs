@@ -9,7 +9,7 @@
 //! orange tick, and a rejected call or a duplicate commit a red dot where
 //! its glyph would be (the glyphs cost a path each and would not fit).
 
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
 use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
 use web_sys::CanvasRenderingContext2d;

@@ -3,7 +3,7 @@
 //! pixel are binned into a density strip per row (`strip.rs`), so 100k
 //! deliveries cost a few hundred rectangles, not one each.
 
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
     bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,

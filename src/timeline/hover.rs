@@ -1,6 +1,6 @@
 //! The floating card that tells a hovered message's story.
 
-use lease_sim::decimal::fixed;
+use lease_format::decimal::fixed;
 use lease_view::{message_story, RunIndex};
 use yew::prelude::*;
 

@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use lease_view::{
     duration, hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
 };

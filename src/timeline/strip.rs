@@ -4,7 +4,7 @@
 //! per pixel. Overlapping runs stay red, expiries orange and dead letters
 //! purple, so a teacher zoomed out still sees where the duplicates are.
 
-use lease_sim::decimal::{clamp, fixed};
+use lease_format::decimal::{clamp, fixed};
 use lease_view::Strip;
 use web_sys::CanvasRenderingContext2d;
 

@@ -15,13 +15,13 @@ use lease_sim::validate::{
     MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 
-use super::units::{
-    format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
-    parse_ms_f64, parse_rate, parse_word,
-};
 use crate::controls::spec::{heartbeat_mut, set_heartbeat_on};
 use crate::controls::work_dist::{build, has_p99, median_p99, shape};
 use crate::controls::{choose_preset, fence_name, preset_name};
+use lease_format::units::{
+    format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
+    parse_ms_f64, parse_rate, parse_word,
+};
 
 /// A field's value, parsed, or read from a scenario.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,7 +18,6 @@
 //! calls these two functions.
 
 mod fields;
-pub mod units;
 mod view;
 
 #[cfg(test)]

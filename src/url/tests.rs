@@ -4,12 +4,12 @@ use lease_sim::scenario::{Dist, Fault, Fence, Heartbeat, OnReject, Preset, Surge
 use lease_sim::{estimate, shipped, validate};
 use proptest::prelude::*;
 
-use super::units::{format_ms, format_ms_f64, parse_ms, parse_ms_f64};
 use super::*;
 use crate::controls::scale::STEPS;
 use crate::controls::spec::{heartbeat, sliders};
 use crate::controls::work_dist::{build, median_p99, SHAPES};
 use crate::controls::{choose_preset, fence_name, preset_name};
+use lease_format::units::{format_ms, format_ms_f64, parse_ms, parse_ms_f64};
 
 fn shipped_scenario(name: &str) -> Scenario {
     shipped::find(name)
@@ -730,7 +730,7 @@ fn a_page_budget_drops_what_it_refuses() {
 
 #[test]
 fn plain_decimals_read_as_the_page_writes_them() {
-    use super::units::parse_plain_f64;
+    use lease_format::units::parse_plain_f64;
     for (text, want) in [
         ("0.5", 0.5),
         (".25", 0.25),
@@ -752,7 +752,7 @@ fn plain_decimals_read_as_the_page_writes_them() {
 
 #[test]
 fn number_inputs_take_exponents_and_refuse_negatives() {
-    use super::units::parse_number_input;
+    use lease_format::units::parse_number_input;
     for (text, want) in [
         ("10", 10.0),
         (" 0.5 ", 0.5),
@@ -776,8 +776,8 @@ proptest! {
     fn every_written_decimal_reads_back_to_the_same_bits(
         x in prop_oneof![0.0..1.0f64, 0.0..1e39f64, (0u64..u64::MAX).prop_map(|n| n as f64 * 1e-20)]
     ) {
-        let text = super::units::format_f64(x);
-        prop_assert_eq!(super::units::parse_plain_f64(&text).map(f64::to_bits), Some(x.to_bits()), "{}", text);
+        let text = lease_format::units::format_f64(x);
+        prop_assert_eq!(lease_format::units::parse_plain_f64(&text).map(f64::to_bits), Some(x.to_bits()), "{}", text);
     }
 }
 

@@ -4,7 +4,7 @@
 
 use lease_sim::validate::MAX_DURATION_MS;
 
-use super::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
+use lease_format::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
 
 /// The panels `panel=` may open.
 pub const PANELS: [&str; 8] = [

@@ -7,12 +7,12 @@
 
 use serde::Serialize;
 
-use lease_sim::decimal::{fixed, shortest};
+use lease_format::decimal::{fixed, shortest};
+use lease_format::units::thousands;
 use lease_sim::run::{
     DeliveryIx, Effect, EventKind, Fate, LeaseEnd, MessageRecord, Outcome, Run, WorkerMarkKind,
 };
 use lease_sim::scenario::{Fence, Scenario};
-use lease_sim::validate::thousands;
 
 use crate::fix::{
     human_ms, interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_p99, Fix,

@@ -8,7 +8,7 @@
 
 use serde::Serialize;
 
-use lease_sim::decimal::{fixed, shortest};
+use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
 use lease_sim::validate::{

@@ -2,7 +2,7 @@
 //! distribution (what the scenario says the work takes), what the run shows
 //! the work took, and why each lease that expired did so.
 
-use lease_sim::decimal::clamp;
+use lease_format::decimal::clamp;
 use lease_sim::resolve::{resolve, Config};
 use lease_sim::run::{Delivery, LeaseEnd, Outcome, Run};
 use lease_sim::scenario::{Dist, Scenario};

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use lease_sim::decimal::{fixed, shortest};
+use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Dist, Fault, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;

@@ -61,10 +61,6 @@ mod charts {
 mod controls {
     pub mod scale;
 }
-#[path = "../../../src/url"]
-mod url {
-    pub mod units;
-}
 
 fn main() {
     // A panic in a panel says so over the page, as one in the page does.

@@ -12,7 +12,6 @@
 pub mod arrivals;
 pub mod bench_scenarios;
 pub mod clock;
-pub mod decimal;
 pub mod engine;
 pub mod footprint;
 pub mod log;

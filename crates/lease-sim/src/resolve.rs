@@ -2,10 +2,10 @@
 //! "Broker presets": a preset fills only the fields left out; a field given in
 //! the file wins), producing the concrete configuration the engine runs.
 
-use crate::decimal::clamp;
 use crate::scenario::{
     CountAt, DlqTiming, Fence, LateAck, OnError, OnReject, Preset, Scenario, Slowdown,
 };
+use lease_format::decimal::clamp;
 
 /// SQS: 12 hours from the receive, not reset by extensions.
 pub const SQS_MAX_LEASE_LIFETIME_MS: u64 = 12 * 3_600_000;

@@ -8,10 +8,11 @@
 
 use std::mem::size_of;
 
-use crate::decimal::shortest;
 use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::scenario::{Dist, Fault, Preset, Scenario};
 use crate::SimError;
+use lease_format::decimal::shortest;
+use lease_format::units::thousands;
 
 /// SQS's ceiling for a visibility timeout (and for one extension): 12 hours.
 pub const MAX_VISIBILITY_TIMEOUT_MS: u64 = 43_200_000;
@@ -126,19 +127,6 @@ fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<St
         value: value.to_string(),
         allowed: allowed.into(),
     }
-}
-
-/// `1234567` -> `1,234,567`: the limits are easier to read with separators.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `43200000` -> `12 h`: whole units only, else plain ms.

@@ -4,7 +4,7 @@
 //! column instead, and keeps what went wrong (overlapping runs, expiries,
 //! dead letters) countable per column so the page can still mark it.
 
-use lease_sim::decimal::clamp;
+use lease_format::decimal::clamp;
 
 use crate::scale::TimeScale;
 

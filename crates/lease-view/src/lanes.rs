@@ -2,7 +2,7 @@
 //! a thin buffer row (prefetched messages whose lease runs while they wait,
 //! seed 000's invisible backlog), or one row per message.
 
-use lease_sim::decimal::clamp;
+use lease_format::decimal::clamp;
 use lease_sim::run::Delivery;
 
 /// Where a delivery sits in the Workers view.

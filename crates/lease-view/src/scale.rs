@@ -1,7 +1,7 @@
 //! Milliseconds <-> pixels, in f64: f32 loses precision when zoomed in, as
 //! Rerun's `re_time_ruler` notes.
 
-use lease_sim::decimal::clamp;
+use lease_format::decimal::clamp;
 
 /// Milliseconds <-> pixels over a visible domain, kept inside `[0, limit_ms]`.
 #[derive(Debug, Clone, Copy, PartialEq)]

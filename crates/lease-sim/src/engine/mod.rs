@@ -410,8 +410,8 @@ impl<'a> Sim<'a> {
                 if asked.is_break() {
                     self.stopped = Some(format!(
                         "stopped at t = {} ms after {} events: the caller stopped it",
-                        crate::validate::thousands(self.now),
-                        crate::validate::thousands(self.logged)
+                        lease_format::units::thousands(self.now),
+                        lease_format::units::thousands(self.logged)
                     ));
                     self.end = self.now;
                     break;
@@ -437,7 +437,8 @@ impl<'a> Sim<'a> {
 
     /// The sentence of `Report::stopped` if the run has outgrown its budget.
     fn over_budget(&self) -> Option<String> {
-        use crate::validate::{thousands, REDUCE_EVENTS, STEPS_PER_EVENT};
+        use crate::validate::{REDUCE_EVENTS, STEPS_PER_EVENT};
+        use lease_format::units::thousands;
         let b = &self.budget;
         let events = self.logged;
         // Called after every event: decide before formatting anything.

@@ -3,7 +3,7 @@
 //! value (`None`, or a series shorter than the others) is an empty cell, so
 //! every row has the header's column count.
 
-use lease_sim::decimal::shortest;
+use lease_format::decimal::shortest;
 use lease_sim::report::Series;
 use lease_sim::run::Run;
 

@@ -7,7 +7,7 @@
 
 use std::fmt::{self, Write};
 
-use lease_sim::decimal::{clamp, fixed};
+use lease_format::decimal::{clamp, fixed};
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 
 use crate::format::{clock, duration};

@@ -1,7 +1,7 @@
 //! `decimal` against core's float formatting, the oracle: the page writes
 //! floats with `decimal` and must show exactly what `format!` would.
 
-use lease_sim::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::{clamp, fixed, shortest};
 use proptest::prelude::*;
 
 fn agrees(x: f64) -> Result<(), TestCaseError> {

@@ -4,7 +4,7 @@
 //! scenario holds whole ones), and every formatter writes text that parses
 //! back to the very same value, so a link reproduces its run exactly.
 
-use lease_sim::decimal::shortest;
+use crate::decimal::shortest;
 
 const MS_PER_S: u64 = 1_000;
 const MS_PER_MIN: u64 = 60_000;
@@ -150,8 +150,8 @@ pub fn parse_count(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
     let allowed = || {
         format!(
             "must be a whole number from {} to {}",
-            lease_sim::validate::thousands(lo),
-            lease_sim::validate::thousands(hi)
+            thousands(lo),
+            thousands(hi)
         )
     };
     let t = text.trim();
@@ -280,4 +280,17 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
 pub fn is_keyword(text: &str, words: &[&str]) -> bool {
     let t = text.trim().to_ascii_lowercase();
     words.contains(&t.as_str())
+}
+
+/// `1234567` -> `1,234,567`: the limits are easier to read with separators.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

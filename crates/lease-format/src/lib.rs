@@ -1,0 +1,8 @@
+//! Numbers and durations as text: how the page, the share link, the exports
+//! and the command line write a value, and how they read one back. One
+//! formatter everywhere, so a label, a link and a CSV never disagree.
+//! Used by every binary: the page, the panels module, the background worker
+//! and the command line.
+
+pub mod decimal;
+pub mod units;
