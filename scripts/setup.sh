@@ -62,9 +62,19 @@ if [ "$have_all" = no ]; then
 fi
 
 step "npm packages of the browser tests"
-want=$(node -p "require('./tests/e2e/package.json').dependencies['playwright-core']")
-have=$(node -p "try { require('./tests/e2e/node_modules/playwright-core/package.json').version } catch { '' }")
-if [ "$have" = "$want" ]; then
+# Every package of the lock file, at its version: a node_modules from before
+# a package was added (or bumped) is installed anew.
+if node -e '
+  const dir = "./tests/e2e/";
+  const lock = require(dir + "package-lock.json");
+  const stale = Object.entries(lock.packages)
+    .filter(([path, p]) => path.startsWith("node_modules/") && !p.optional && !p.dev)
+    .filter(([path, p]) => {
+      try { return require(dir + path + "/package.json").version !== p.version; } catch { return true; }
+    })
+    .map(([path]) => path.slice("node_modules/".length));
+  if (stale.length) { console.log("missing or stale: " + stale.join(", ")); process.exit(1); }
+'; then
   echo "present"
 else
   # The browser comes from Debian; never let a package fetch its own.

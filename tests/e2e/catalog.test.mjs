@@ -38,6 +38,9 @@ test('the page starts with the default scenario and fetches another, and the one
 
 test('a scenario that cannot be fetched says why and changes nothing; a link to one opens from the default with a notice', async () => {
   const { page } = await openPage(env.browser, env.server.url);
+  await page.locator('#total-delivered').waitFor();
+  const totals = () => page.locator('.totals output').allInnerTexts();
+  const before = await totals();
   await page.route('**/scenarios/hung-handler.json', (route) => route.abort());
   await page.locator('#ctl-scenario').selectOption('hung-handler');
   const error = page.locator('#run-error');
@@ -47,6 +50,7 @@ test('a scenario that cannot be fetched says why and changes nothing; a link to 
   assert.match(await error.innerText(), /Nothing else changed\.$/);
   assert.equal(await title(page), 'A 90-second message against a 60-second timeout');
   assert.equal(await page.locator('#ctl-scenario').inputValue(), 'ninety-second-message', 'the menu names what the page shows');
+  assert.deepEqual(await totals(), before, 'the run stays');
   assert.equal(await page.locator('#fetching-scenario').count(), 0);
 
   // Once the file can be fetched, choosing it again loads it.
@@ -72,6 +76,7 @@ test('a link to a shipped scenario the page does not carry opens on it, with its
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=gc-pause-starves-heartbeat-fencing-token&timeout=45s`);
   assert.match(await title(page), /^The GC pause against a fencing-token store/);
   assert.match(await page.locator('.sets summary').innerText(), /What this fix changes from “A stop-the-world pause/);
+  assert.equal(await page.locator('#out-timeout').innerText(), '45 s', "the link's edit is applied");
   assert.equal(await page.locator('#link-notices').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();

@@ -40,6 +40,8 @@ test('load sliders pushed to their ends: refused with what to lower, the last pi
   await page.waitForTimeout(300);
   await page.locator('#run-progress').waitFor({ state: 'detached', timeout: 60000 });
   const delivered = await page.locator('#total-delivered').innerText();
+  const picture = () => page.locator('.timeline-canvas').evaluate((c) => c.toDataURL());
+  const shown = await picture();
   // 100 messages a second for four hours: 1.44 million messages.
   await toEnd(page, '#ctl-duration', 'End');
   const alert = page.locator('#run-error');
@@ -48,6 +50,7 @@ test('load sliders pushed to their ends: refused with what to lower, the last pi
   assert.match(text, /messages, and the playground computes at most/);
   assert.match(text, /Arrival rate/);
   assert.equal(await page.locator('#total-delivered').innerText(), delivered, 'the last good run stays');
+  assert.equal(await picture(), shown, 'the last picture stays');
   await screenshot(page, 'edges-too-large');
   // Every slider at both ends: the page stays up and says why when it cannot run.
   const ids = await page.locator('.controls input[type=range]:not([disabled])').evaluateAll((els) => els.map((e) => e.id));

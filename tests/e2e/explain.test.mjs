@@ -43,9 +43,12 @@ test('a sweep of the timeout runs in the background and shows the knee, with the
   await page.locator('#sweep-from').dispatchEvent('change');
   await page.locator('#sweep-to').fill('120');
   await page.locator('#sweep-to').dispatchEvent('change');
+  const started = [];
+  page.on('worker', (w) => started.push(w.url()));
   await page.locator('#sweep-run').click();
   await page.waitForFunction(() => /40 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 60000 });
   const status = await page.locator('#sweep-status').innerText();
+  assert.ok(started.length > 0, 'the sweep ran in a background worker');
   // The marked value is the slider's: 30 s in the clip surge.
   assert.match(await page.locator('#sweep-current').innerText(), /30 s/);
   assert.equal(await page.locator('#sweep-chart-completions .current-mark').count(), 1);
@@ -53,6 +56,11 @@ test('a sweep of the timeout runs in the background and shows the knee, with the
   assert.equal(ys.length, 40);
   // SVG y grows downwards: short leases (left) complete less than long ones (right).
   assert.ok(ys[0] > ys[ys.length - 1], `completions rise with the timeout: ${ys[0]} vs ${ys.at(-1)}`);
+  // The knee: once the lease outlasts the work, longer ones change nothing,
+  // so the last points lie level.
+  const tail = ys.slice(-5);
+  const rise = ys[0] - Math.min(...ys);
+  assert.ok(Math.max(...tail) - Math.min(...tail) < rise * 0.02, `level past the knee: ${tail.join(' ')}`);
   await screenshot(page, 'explain-sweep');
   console.log(`sweep status: ${status}`);
   assert.deepEqual(errors, []);

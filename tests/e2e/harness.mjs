@@ -4,16 +4,19 @@
 // test can fail on them.
 import { createServer } from 'node:http';
 import { before, after } from 'node:test';
-import { readFile, stat, mkdir, mkdtemp } from 'node:fs/promises';
-import { extname, join, normalize, resolve, sep, dirname } from 'node:path';
+import { readFile, writeFile, stat, mkdir, mkdtemp } from 'node:fs/promises';
+import { extname, join, normalize, relative, resolve, sep, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { PNG } from 'pngjs';
+import pixelmatch from 'pixelmatch';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, '..', '..');
 export const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : join(repoRoot, 'dist');
 export const outputDir = join(here, 'output');
+export const screenshotDir = join(here, 'screenshots');
 
 const MIME = {
   '.html': 'text/html; charset=utf-8',
@@ -135,4 +138,92 @@ export async function screenshot(page, name) {
   const path = join(outputDir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
   return path;
+}
+
+/** How to store a screenshot anew; the failure messages repeat it. */
+const UPDATE_COMMAND = 'cd tests/e2e && npm run update-screenshots';
+
+/**
+ * Compares a screenshot of `target` (a Playwright Page, or a Locator for one
+ * element) with the stored tests/e2e/screenshots/NAME.png, and fails when
+ * more than `maxDiffRatio` of its pixels differ. A pixel differs when its
+ * colour is further than `threshold` (pixelmatch's YIQ distance, 0 to 1)
+ * from the stored one; anti-aliased edges are not counted, so a sub-pixel
+ * shift of text does not fail, and a changed colour, layout or word does.
+ * On failure the actual image and a diff (differing pixels in red) are
+ * written to tests/e2e/output/NAME.actual.png and NAME.diff.png.
+ *
+ * The default share, 0.05%, is 512 pixels of a 1280x800 page: two runs on
+ * one machine differ in none, and five numbers turned from red to green
+ * differ in about 570.
+ *
+ * With UPDATE_SCREENSHOTS=1 the screenshot is stored instead. A missing
+ * stored image fails: in CI the stored images are committed, and a test
+ * that stored its own image would pass whatever the page looked like.
+ */
+export async function expectScreenshot(target, name, { maxDiffRatio = 0.0005, threshold = 0.1, mask = [] } = {}) {
+  const page = typeof target.page === 'function' ? target.page() : target;
+  await settle(page);
+  // Animations are finished, the caret hidden and one CSS pixel is one
+  // image pixel, so that the image depends on the page alone.
+  const shot = await target.screenshot({ animations: 'disabled', caret: 'hide', scale: 'css', mask });
+  const stored = join(screenshotDir, `${name}.png`);
+  const shown = relative(repoRoot, stored);
+  if (process.env.UPDATE_SCREENSHOTS === '1') {
+    await mkdir(screenshotDir, { recursive: true });
+    await writeFile(stored, shot);
+    console.log(`stored ${shown}`);
+    return;
+  }
+  await mkdir(outputDir, { recursive: true });
+  const actualPath = join(outputDir, `${name}.actual.png`);
+  const diffPath = join(outputDir, `${name}.diff.png`);
+  const want = await readFile(stored).catch(() => null);
+  if (!want) {
+    await writeFile(actualPath, shot);
+    throw new Error(
+      `no stored screenshot ${shown}: the page as it is now is in ${relative(repoRoot, actualPath)}; ` +
+        `if it looks right, store it with \`${UPDATE_COMMAND}\` and commit the image (tests/e2e/README.md)`,
+    );
+  }
+  const expected = PNG.sync.read(want);
+  const actual = PNG.sync.read(shot);
+  if (expected.width !== actual.width || expected.height !== actual.height) {
+    await writeFile(actualPath, shot);
+    throw new Error(
+      `screenshot ${name} is ${actual.width}x${actual.height} px, the stored ${shown} ` +
+        `${expected.width}x${expected.height}: see ${relative(repoRoot, actualPath)}; ` +
+        `if the change is meant, store it anew with \`${UPDATE_COMMAND}\``,
+    );
+  }
+  const { width, height } = actual;
+  const diff = new PNG({ width, height });
+  const differing = pixelmatch(expected.data, actual.data, diff.data, width, height, { threshold });
+  const ratio = differing / (width * height);
+  if (ratio > maxDiffRatio) {
+    await writeFile(actualPath, shot);
+    await writeFile(diffPath, PNG.sync.write(diff));
+    throw new Error(
+      `screenshot ${name} differs from ${shown} in ${differing} of ${width * height} pixels ` +
+        `(${(ratio * 100).toFixed(2)}%, more than ${(maxDiffRatio * 100).toFixed(2)}%): ` +
+        `see ${relative(repoRoot, actualPath)} and ${relative(repoRoot, diffPath)} (differences in red); ` +
+        `if the change is meant, store it anew with \`${UPDATE_COMMAND}\``,
+    );
+  }
+}
+
+/** Mean luminance of a PNG image (a screenshot's bytes), 0 black to 1 white. */
+export function meanLuminance(png) {
+  const { data } = PNG.sync.read(png);
+  let sum = 0;
+  for (let i = 0; i < data.length; i += 4) sum += 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+  return sum / (data.length / 4) / 255;
+}
+
+/** Waits until fonts are loaded and two frames have been drawn since. */
+async function settle(page) {
+  await page.evaluate(async () => {
+    await document.fonts.ready;
+    for (let i = 0; i < 2; i++) await new Promise((ok) => requestAnimationFrame(ok));
+  });
 }

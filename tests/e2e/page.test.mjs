@@ -1,11 +1,13 @@
 // The page as a new visitor uses it: every labelled control is there; in the
 // 90-second message, dragging "Visibility timeout" below the processing time
 // makes runs overlap and dragging it above makes them stop; each of the ten
-// scenarios renders; playback moves the playhead. Screenshots at 1280x800
-// and 400x800 go to tests/e2e/output/page-*.png.
+// scenarios renders; playback moves the playhead. The page at 1280x800 in
+// light and at 400x800 in dark, an embed and a panel are compared with the
+// images stored in tests/e2e/screenshots/ (see tests/e2e/README.md for how
+// to store them anew); other screenshots go to tests/e2e/output/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot, outputDir } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, expectScreenshot, meanLuminance } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -64,6 +66,11 @@ test('every control a person reads about is there, labelled, with its value show
   assert.equal(await page.getByRole('button', { name: 'New seed' }).count(), 1);
   // Sliders show their value with units.
   assert.match(await page.locator('#out-timeout').innerText(), /^\d+(\.\d+)? ?(ms|s|min|h)$/);
+  // Every slider, each with its value beside it.
+  const shown = await page.locator('.controls input[type=range]').evaluateAll((els) =>
+    els.map((el) => [el.id, document.querySelector(`output[for="${el.id}"]`)?.innerText.trim() || '']));
+  assert.ok(shown.length >= 10, `${shown.length} sliders`);
+  for (const [id, value] of shown) assert.notEqual(value, '', `#${id} shows its value`);
   for (const id of ['delivered', 'acked', 'redeliveries', 'overlapping', 'duplicates']) {
     assert.ok(Number.isFinite(await total(page, id)), `total ${id} is a number`);
   }
@@ -173,17 +180,72 @@ test('playback moves the playhead forward, and seeking moves it back without re-
   await page.close();
 });
 
-test('the whole page at 1280x800 and in a 400-pixel frame, light and dark', async () => {
+/**
+ * The page as a screenshot test needs it: a fixed scenario at a fixed size,
+ * motion reduced, painted, with playback where a new run leaves it (paused,
+ * the playhead at the end, the whole run shown).
+ */
+async function stillPage(url, { width, height = 800, colorScheme = 'light' }) {
+  const opened = await openPage(env.browser, url, { width, height, colorScheme, reducedMotion: 'reduce' });
+  const { page } = opened;
+  await painted(page);
+  // An embed without the playback controls always shows the whole run.
+  if (await page.locator('#play').count()) {
+    assert.equal(await page.locator('#play').innerText(), 'Play', 'playback is paused');
+    const head = await page.locator('#ctl-playhead').evaluate((el) => [Number(el.value), Number(el.max)]);
+    assert.equal(head[0], head[1], 'the playhead is at the end of the run');
+  }
+  return opened;
+}
+
+const STILL = 'scenario=ninety-second-message';
+
+test('the whole page at 1280x800 and in a 400-pixel frame, light and dark: it fits the frame, takes the colour scheme, and matches its stored screenshots', async () => {
   for (const [width, scheme] of [[1280, 'light'], [400, 'light'], [1280, 'dark'], [400, 'dark']]) {
-    const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 800, colorScheme: scheme });
-    await painted(page);
+    const { page, errors } = await stillPage(`${env.server.url}?${STILL}`, { width, colorScheme: scheme });
     // Nothing wider than the frame: no sideways scrolling.
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `at ${width} px the page is ${overflow} px wider than the frame`);
+    // The scheme reaches the page and the timeline's canvas, which draws
+    // with colours of its own.
+    const view = meanLuminance(await page.screenshot());
+    const canvas = page.locator(CANVAS).first();
+    await canvas.scrollIntoViewIfNeeded();
+    const drawn = meanLuminance(await canvas.screenshot());
+    await page.evaluate(() => window.scrollTo(0, 0));
+    if (scheme === 'dark') {
+      assert.ok(view < 0.3, `${width} px dark: the page's mean luminance is ${view.toFixed(2)}`);
+      assert.ok(drawn < 0.3, `${width} px dark: the timeline's mean luminance is ${drawn.toFixed(2)}`);
+    } else {
+      assert.ok(view > 0.7, `${width} px light: the page's mean luminance is ${view.toFixed(2)}`);
+      assert.ok(drawn > 0.7, `${width} px light: the timeline's mean luminance is ${drawn.toFixed(2)}`);
+    }
     await screenshot(page, `page-${width}-${scheme}`);
-    // What a visitor sees first, without scrolling.
-    await page.screenshot({ path: `${outputDir}/page-${width}-${scheme}-top.png` });
+    // What a visitor sees first, without scrolling, against the stored image
+    // (two of the four: each stored image is a file in the repository).
+    if ((width === 1280 && scheme === 'light') || (width === 400 && scheme === 'dark')) {
+      await expectScreenshot(page, `page-${width}-${scheme}`);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   }
+});
+
+test('an embed and a panel match their stored screenshots', async () => {
+  {
+    const { page, errors } = await stillPage(`${env.server.url}?${STILL}&embed=1&panels=controls,totals,timeline`, { width: 640 });
+    await expectScreenshot(page, 'embed-640');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+  const { page, errors } = await stillPage(`${env.server.url}?${STILL}`, { width: 1280 });
+  await page.locator('#open-tour').click();
+  const panel = page.locator('#tour-panel');
+  await panel.waitFor();
+  // No hover and no focus ring from the button that opened it.
+  await page.mouse.move(0, 0);
+  await page.evaluate(() => document.activeElement?.blur());
+  await expectScreenshot(panel, 'panel-tour');
+  assert.deepEqual(errors, []);
+  await page.close();
 });

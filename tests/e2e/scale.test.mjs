@@ -116,6 +116,8 @@ test('cancel stops a large run and the last picture stays', async () => {
   const { page, errors } = await openFromPage(LARGE);
   await page.locator('#run-summarised').waitFor({ timeout: 120000 });
   const before = await page.locator('#total-delivered').innerText();
+  const picture = () => page.locator('.timeline-canvas').evaluate((c) => c.toDataURL());
+  const shown = await picture();
   // A new seed: the same large run again, in the background; cancel it at once.
   await page.locator('#ctl-seed').fill('2');
   await page.locator('#ctl-seed').blur();
@@ -125,6 +127,7 @@ test('cancel stops a large run and the last picture stays', async () => {
   await page.locator('#run-progress').waitFor({ state: 'detached' });
   assert.match(await page.locator('#run-cancelled').innerText(), /last run that finished/);
   assert.equal(await page.locator('#total-delivered').innerText(), before, 'the last finished run stays');
+  assert.equal(await picture(), shown, 'the last picture stays');
   // A newer setting starts over (here a small one, computed at once).
   await openLink(page, 'scenario=ninety-second-message');
   await page.locator('#run-cancelled').waitFor({ state: 'detached' });
@@ -191,7 +194,10 @@ test('an export of a summarised run is written in a worker and holds what the pa
   const { page, errors } = await openFromPage(LARGE);
   await page.locator('#run-summarised').waitFor({ timeout: 60000 });
   await page.locator('#open-export').click();
+  const started = [];
+  page.on('worker', (w) => started.push(w.url()));
   const [download] = await Promise.all([page.waitForEvent('download', { timeout: 60000 }), page.locator('#export-deliveries').click()]);
+  assert.ok(started.length > 0, 'a background worker wrote the file');
   // While the worker writes, the panel says so.
   assert.match(await page.locator('#export-status').innerText(), /Writing .*deliveries\.csv…|Saved .*deliveries\.csv\./);
   const { readFile } = await import('node:fs/promises');

@@ -1,10 +1,11 @@
 // The timeline canvas: it draws runs, a hovered run tells its story, a click
-// opens every delivery of that message until Close, the wheel zooms, F fits,
-// and the Messages view draws one row per message. Screenshots go to
+// opens every delivery of that message until Close, the wheel zooms about the
+// pointer, F fits, the Messages view draws and hovers too, and in dark mode
+// at 400 px the timeline fits and is dark. Screenshots go to
 // tests/e2e/output/timeline-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, meanLuminance } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -87,6 +88,16 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
   const zoomed = await canvas.evaluate((c) => ({ ...c.dataset }));
   const span = (d) => Number(d.viewEndMs) - Number(d.viewStartMs);
   assert.ok(span(zoomed) < span(before) / 2, `zoomed from ${span(before)} to ${span(zoomed)} ms`);
+  // About the pointer: the time under it is the same before and after. The
+  // time axis starts after the 72-pixel label gutter (src/timeline/draw.rs).
+  const gutter = 72;
+  const at = (box.width * 0.6 - gutter) / (box.width - gutter);
+  const under = (d) => Number(d.viewStartMs) + at * span(d);
+  const pixel = span(zoomed) / (box.width - gutter);
+  assert.ok(
+    Math.abs(under(zoomed) - under(before)) < 2 * pixel,
+    `under the pointer: ${under(before).toFixed(0)} ms before the zoom, ${under(zoomed).toFixed(0)} ms after`,
+  );
   assert.notEqual(await pixels(), image, 'the canvas changed');
   await screenshot(page, 'timeline-zoomed');
 
@@ -113,7 +124,7 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
   await page.close();
 });
 
-test('the Messages view draws one row per message and hovers tell the story', async () => {
+test('the Messages view draws runs, and a hovered run there tells its story', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   await painted(page);
   await page.getByRole('button', { name: 'Messages', exact: true }).click();
@@ -122,6 +133,9 @@ test('the Messages view draws one row per message and hovers tell the story', as
   const at = await runCentre(page);
   await page.mouse.move(at.x, at.y);
   await page.locator('#hover-card').waitFor({ state: 'visible', timeout: 5000 });
+  const story = await page.locator('#hover-card').innerText();
+  assert.match(story, /Message \d+ arrived at/);
+  assert.match(story, /Delivery \d+ to worker \d+ at/);
   await screenshot(page, 'timeline-messages');
   await page.getByRole('button', { name: 'Workers', exact: true }).click();
   await painted(page, { view: 'workers' });
@@ -129,10 +143,18 @@ test('the Messages view draws one row per message and hovers tell the story', as
   await page.close();
 });
 
-test('dark mode and a 400-pixel frame', async () => {
+test('in dark mode and a 400-pixel frame, the timeline fits the frame and is drawn dark', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url, { width: 400, height: 800, colorScheme: 'dark' });
   await painted(page);
-  await page.locator(CANVAS).first().scrollIntoViewIfNeeded();
+  const canvas = page.locator(CANVAS).first();
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 400, `the canvas spans ${box.x} to ${box.x + box.width} px of 400`);
+  assert.ok(box.width > 300, `the canvas is ${box.width} px wide`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow} px wider than the frame`);
+  const mean = meanLuminance(await canvas.screenshot());
+  assert.ok(mean < 0.3, `the timeline's mean luminance is ${mean.toFixed(2)}`);
   await screenshot(page, 'timeline-dark-400');
   assert.deepEqual(errors, []);
   await page.close();
