@@ -4,6 +4,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/wasm-opt.sh"
-bash "$here/short-imports.sh"
 bash "$here/minify-js.sh"
 bash "$here/csp.sh"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Keeps out of the page's wasm what it once carried without need, each found
-# with scripts/size-breakdown.sh and each a few KB of the gzip download:
+# Keeps out of the page's wasm code it can do without, each piece found
+# with scripts/size-breakdown.sh and each a few KB of the gzip download (why,
+# and the rules this checks: docs/ARCHITECTURE.md, "The download budget"):
 # the symbol names of the release build (before wasm-bindgen and wasm-opt
 # strip them) must not contain these. Run after `trunk build --release`.
 set -euo pipefail
@@ -19,13 +20,13 @@ check() {
     echo "absent: $what"
   fi
 }
-check "core's float parser" dec2flt "core's float parser (str::parse::<f64>, 15 KB gzip); use url::units::parse_plain_f64, which serde_json reads"
+check "core's float parser" dec2flt "core's float parser (str::parse::<f64>, 15 KB gzip); use lease_format::units::parse_plain_f64, which serde_json reads"
 # Unicode's lower-case table opens with À to à and Á to á, as (char, u32) pairs.
 check "Unicode's lower-case table" '\xc0\x00\x00\x00\xe0\x00\x00\x00\xc1\x00\x00\x00\xe1\x00\x00\x00' "Unicode's lower-case table (char or str to_lowercase, 9 KB gzip); the page's text is ASCII: to_ascii_lowercase"
 check "Unicode's case rules" unicode_data5cased "str::to_lowercase or to_uppercase (Unicode's case rules); to_ascii_lowercase"
 check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
 check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
-check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_sim::decimal::{shortest, fixed, clamp} write the same text"
+check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_format::decimal::{shortest, fixed, clamp} write the same text"
 check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (src/import_job.rs)"
 # Each element type (and key closure) sorted is a copy of the sort code, 1 to
 # 3 KB gzip each; the page needs three (u64, a delivery index by receive time,

@@ -1,6 +1,6 @@
-//! The Diagnosis: every failure signature of the seeds that the run shows,
+//! The Diagnosis: every failure signature the run shows,
 //! with its evidence in numbers, a button that moves the timeline to where it
-//! shows, and the seeds' fix as a button that changes the controls.
+//! shows, and its fix as a button that changes the controls.
 
 use std::rc::Rc;
 
@@ -89,7 +89,7 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
     html! {
         <section class="diagnosis" id="diagnosis" aria-labelledby="diagnosis-title">
             <h2 id="diagnosis-title">{ format!("Diagnosis: {}", match findings.len() {
-                0 => "nothing the seeds warn about".to_string(),
+                0 => "no failure signature".to_string(),
                 1 => "1 failure signature".to_string(),
                 n => format!("{n} failure signatures"),
             }) }</h2>

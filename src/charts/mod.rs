@@ -122,7 +122,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
 }
 
 /// Receive count per message: a bar per count. A shoulder at 2 and 3 on a
-/// healthy queue means the lease is mis-sized (seed 003).
+/// healthy queue means the lease is mis-sized (the clip-moderation case).
 fn histogram(counts: &[(u64, u64)]) -> Html {
     let max = nice_max(counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
     let n = counts.len().max(1) as f64;

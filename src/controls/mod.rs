@@ -48,7 +48,7 @@ pub fn preset_name(p: Preset) -> &'static str {
 
 fn preset_label(p: Preset) -> &'static str {
     match p {
-        Preset::Textbook => "Textbook (the seeds' rules)",
+        Preset::Textbook => "Textbook rules",
         Preset::SqsStandard => "Amazon SQS standard",
         Preset::SqsFifo => "Amazon SQS FIFO (one group)",
         Preset::AzureServiceBus => "Azure Service Bus",

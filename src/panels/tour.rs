@@ -1,4 +1,4 @@
-//! Guided tours of the seeds' exercises and interview questions: each a
+//! Guided tours of the exercises and interview questions: each a
 //! scenario and a few steps; a step ticks itself when the run shows what it
 //! asks for (a check on the current scenario and its run), and "Show me"
 //! applies the step's own demonstration to the controls.
@@ -132,7 +132,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
     };
     html! {
         <section class="panel" id="tour-panel" aria-labelledby="tour-title">
-            { panel_head("tour-title", "Guided tours: the seeds' exercises and interview questions", "Close Tours", cb.reform(|_: MouseEvent| PanelCommand::Close)) }
+            { panel_head("tour-title", "Guided tours: exercises and interview questions", "Close Tours", cb.reform(|_: MouseEvent| PanelCommand::Close)) }
             <div class="panel-row">
                 <label for="tour-pick">{"Tour"}</label>
                 <select id="tour-pick" onchange={on_pick}>

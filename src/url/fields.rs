@@ -555,7 +555,7 @@ pub static FIELDS: [Field; 33] = [
             lo: 1,
             hi: MAX_VISIBILITY_TIMEOUT_MS,
         },
-        // `default`: extend by the visibility timeout (MODEL.md).
+        // `default`: extend by the visibility timeout (docs/MODEL.md).
         default_ok: true,
         off: None,
         read: |s| explicit_read(s, |h| opt_num(h.extend_by_ms)),

@@ -1,4 +1,4 @@
-//! The share link (issue 6): the page's whole state in the query string, with
+//! The share link: the page's whole state in the query string, with
 //! short readable names, `?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s`.
 //!
 //! `encode` writes the shipped scenario the edits start from and only the

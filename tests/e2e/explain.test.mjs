@@ -1,4 +1,4 @@
-// Explain, compare, sweep (issue 5): the Diagnosis names what the run shows
+// Explain, compare, sweep: the Diagnosis names what the run shows
 // and its fix changes the controls; the sweep runs off the main thread and
 // marks the current value; tours tick their steps; compare shows two runs.
 import { test } from 'node:test';

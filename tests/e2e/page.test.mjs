@@ -20,7 +20,7 @@ const LABELS = [
   'Downstream capacity', 'Store fence',
 ];
 
-/** The ten scenarios of MODEL.md, by file name, in its order. */
+/** The ten scenarios of docs/MODEL.md, by file name, in its order. */
 const TEN = [
   'ninety-second-message', 'clip-surge', 'five-minute-timeout-deploy', 'hung-handler',
   'invisible-backlog', 'dependency-slows-3x', 'dlq-of-valid-messages',

@@ -1,4 +1,4 @@
-// Share, embed, export (issue 6): the link reproduces the run; a thousand bad
+// Share, embed, export: the link reproduces the run; a thousand bad
 // links each render with a notice and no error; embeds report their height
 // at 320 and 800 px; every export downloads a valid file; the exported
 // scenario imports back to the same run; a malformed import names its field.

@@ -34,7 +34,7 @@ enum Command {
         /// Stop at this time (ms) if earlier than the scenario's duration.
         #[arg(long)]
         until_ms: Option<u64>,
-        /// Print the report as JSON (MODEL.md "The report").
+        /// Print the report as JSON (docs/MODEL.md "The report").
         #[arg(long)]
         json: bool,
         /// Write the event log here, one JSON object per line.

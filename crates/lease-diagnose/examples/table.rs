@@ -1,4 +1,4 @@
-//! Print which detectors fire on MODEL.md's ten scenarios, as Markdown.
+//! Print which detectors fire on docs/MODEL.md's ten scenarios, as Markdown.
 //! `cargo run -p lease-diagnose --example table`
 
 use lease_diagnose::table::{fired, markdown, MAIN_SCENARIOS};

@@ -1,6 +1,6 @@
-//! Detectors: each names a failure signature of the seeds when a run shows
+//! Detectors: each names a failure signature when a run shows
 //! it, with the evidence in numbers, where to look on the timeline, and the
-//! seeds' fix. They read only the recorded run (and the scenario's settings);
+//! fix. They read only the recorded run (and the scenario's settings);
 //! they never re-implement an engine rule.
 //!
 //! Every threshold is a `pub const` below, with the reason for its value.
@@ -43,10 +43,10 @@ pub const FEEDBACK_MID_RUN_SHARE: f64 = 0.5;
 /// pre-fault mean completions per minute.
 pub const STALL_LOW_SHARE: f64 = 0.1;
 /// A stall must last at least this share of the visibility timeout: the
-/// seed's square wave is "zero for exactly the visibility-timeout duration".
+/// square wave is "zero for exactly the visibility-timeout duration".
 pub const STALL_MIN_TIMEOUT_SHARE: f64 = 0.5;
 
-/// In flight at least this many: "thousands" in the seed, a hundred is
+/// In flight at least this many: "thousands" in the invisible backlog, a hundred is
 /// already more than any pool here runs at once.
 pub const INVISIBLE_MIN_IN_FLIGHT: u64 = 100;
 /// In flight at least this many times the pool's handler slots: the surplus
@@ -68,7 +68,7 @@ pub const INVISIBLE_MIN_BUCKETS: usize = 2;
 pub const CIRCULATING_MIN_RECEIVES: u32 = 4;
 
 /// Ack p99 over the timeout at or above this is unhealthy: "it should not be
-/// near 1" (seed 000).
+/// near 1".
 pub const HEALTH_RATIO_LIMIT: f64 = 0.8;
 
 /// Share of delivered messages received 2 or more times that makes a
@@ -89,7 +89,7 @@ pub const SMALL_UNIT_TAIL_SHARE: f64 = 0.8;
 pub struct Finding {
     /// Kebab-case id, part of the interface (`concurrent-duplicates`, ...).
     pub id: &'static str,
-    /// The signature's name, as the seeds put it.
+    /// The signature's name.
     pub title: &'static str,
     /// Plain sentences with the numbers.
     pub evidence: Vec<String>,
@@ -102,7 +102,7 @@ pub struct Finding {
     pub until_ms: Option<u64>,
     /// The message to select, when one tells the story.
     pub message: Option<u32>,
-    /// The seeds' fix, in words, sized from this run.
+    /// The fix, in words, sized from this run.
     pub fix_text: String,
     /// The fix as a change the page can apply.
     pub fix: Option<Fix>,
@@ -802,7 +802,7 @@ fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
 /// No redrive policy, and at the end of the run messages are still in the
 /// queue or in flight after `CIRCULATING_MIN_RECEIVES` or more receives, none
 /// of them ever acked: they outlive every lease and nothing sets them aside
-/// (seed 003: "an item that always exceeds the lease loops forever").
+/// (the clip-moderation case: "an item that always exceeds the lease loops forever").
 /// Measure: such messages.
 fn circulating_without_redrive(c: &Ctx) -> Option<Finding> {
     if c.facts.config.max_receive_count.is_some() {
@@ -1297,7 +1297,7 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
         Some((
             Fix::SplitWork { parts: SPLIT_PARTS },
             format!(
-                "Make the unit of work smaller than the lease: split each message into {SPLIT_PARTS} short steps chained by a state machine (seed 003: fetch, scan, decide), each its own message. That removes the race instead of managing it, and the steps show where time goes. Here: median {} -> {}, p99 {} -> {}, {SPLIT_PARTS}x the messages.",
+                "Make the unit of work smaller than the lease: split each message into {SPLIT_PARTS} short steps chained by a state machine (fetch, scan, decide), each its own message. That removes the race instead of managing it, and the steps show where time goes. Here: median {} -> {}, p99 {} -> {}, {SPLIT_PARTS}x the messages.",
                 human_ms(median as u64),
                 human_ms((median / parts) as u64),
                 human_ms(p99 as u64),

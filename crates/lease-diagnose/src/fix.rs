@@ -1,9 +1,9 @@
-//! The seeds' fixes as data: a change to a scenario with a label the page can
+//! The fixes as data: a change to a scenario with a label the page can
 //! put on a button. Detectors suggest them; tours use them as the "how to
 //! satisfy this step" demonstration; tests apply them and re-run.
 //!
 //! Also the heuristics that size a fix from what the run measured (the
-//! seeds' rules: a timeout comfortably above p99, a heartbeat every third of
+//! rules: a timeout comfortably above p99, a heartbeat every third of
 //! the lease with a hard cap, the unit of work split until it fits).
 
 use serde::Serialize;
@@ -18,18 +18,18 @@ use lease_sim::validate::{
 
 use crate::stats::{max_slowdown, scale_dist, work_median_ms, work_p99_ms, LeaseFacts};
 
-/// "Comfortably above p99" (seed 000): a static timeout is this many times
+/// "Comfortably above p99": a static timeout is this many times
 /// the p99 the run measured.
 pub const TIMEOUT_HEADROOM: f64 = 1.5;
 /// A work distribution whose p99 is at least this many times its median has
-/// the long tail for which "no single value is right" (seed 000): renew the
+/// the long tail for which "no single value is right": renew the
 /// lease instead of guessing a number.
 pub const LONG_TAIL_RATIO: f64 = 3.0;
 /// A static timeout above this turns every crash into a multi-minute stall
-/// (seed 003's five-minute "tempting fix"): prefer a heartbeat.
+/// (the clip-moderation case's five-minute "tempting fix"): prefer a heartbeat.
 pub const STATIC_TIMEOUT_LIMIT_MS: u64 = 300_000;
 /// The cap lets a heartbeat cover this many times the work's tail, so only a
-/// hung handler reaches it (seed 000: "a hung handler must eventually reach
+/// hung handler reaches it ("a hung handler must eventually reach
 /// the DLQ").
 pub const HEARTBEAT_CAP_COVER: f64 = 4.0;
 /// Fewest extensions a suggested cap allows: below this the cap is the timeout
@@ -42,11 +42,11 @@ pub const MAX_SUGGESTED_CAP: u32 = 1_000;
 /// lease should be sized for it, so the heuristics ignore the excess.
 pub const SIZING_SLOWDOWN_LIMIT: f64 = 10.0;
 /// The lease a heartbeat lets you keep short (SQS's default): how long you
-/// are willing to wait after a crash, not how long the work takes (seed 000).
+/// are willing to wait after a crash, not how long the work takes.
 pub const SHORT_TIMEOUT_MS: u64 = 30_000;
-/// Seed 003 splits a clip review into fetch, scan and decide.
+/// The clip-moderation case splits a clip review into fetch, scan and decide.
 pub const SPLIT_PARTS: u32 = 3;
-/// Seed 003's fix 3: "a redrive policy that moves a message to a dead-letter
+/// The clip-moderation case's third fix: "a redrive policy that moves a message to a dead-letter
 /// queue after a small number of receives". Five is Pub/Sub's default
 /// `maxDeliveryAttempts`, and enough that a message whose lease ran out once
 /// or twice by bad luck still completes before it is set aside.
@@ -254,7 +254,7 @@ pub fn suggested_cap(tail_ms: f64, interval_ms: u64) -> u32 {
     }
 }
 
-/// Seed 000's pseudo-code: "heartbeat every leaseDuration/3". Whole seconds
+/// The usual heartbeat: "every leaseDuration/3". Whole seconds
 /// when the lease is long enough for that to read well.
 pub fn interval_for(timeout_ms: u64) -> u64 {
     let third = (timeout_ms / 3).max(1);
@@ -312,14 +312,14 @@ pub fn capped_heartbeat(s: &Scenario, facts: &LeaseFacts, timeout_ms: Option<u64
 }
 
 /// Whether the work's duration varies so much that no static timeout is
-/// right in both directions (seed 000, "Handlers whose duration varies by
-/// orders of magnitude"; seed 003, a surge that slows the service).
+/// right in both directions ("handlers whose duration varies by
+/// orders of magnitude"; the clip-moderation case, a surge that slows the service).
 pub fn long_tailed(s: &Scenario) -> bool {
     let median = work_median_ms(&s.work.dist).max(1.0);
     work_p99_ms(&s.work.dist) / median >= LONG_TAIL_RATIO || max_slowdown(s) > 1.0
 }
 
-/// The seeds' answer to a lease that runs out under a live handler, picked
+/// The answer to a lease that runs out under a live handler, picked
 /// by what the run shows:
 /// - leases dying in prefetch buffers: hold fewer (the invisible backlog);
 /// - a heartbeat already runs and still lost the lease: a timeout above p99;
@@ -399,7 +399,7 @@ mod tests {
     use crate::testing::shipped_scenario as scenario;
 
     #[test]
-    fn labels_read_like_the_seeds() {
+    fn labels_read_as_settings_in_words() {
         let f = Fix::Heartbeat {
             interval_ms: 10_000,
             extend_by_ms: 30_000,

@@ -1,6 +1,6 @@
 //! Lease Playground's "explain, compare, sweep": detectors that name the
-//! seeds' failure signatures in a recorded run, guided tours built from the
-//! seeds' exercises, and parameter sweeps. It reads lease-sim's `Run` and
+//! failure signatures in a recorded run, guided tours built from
+//! exercises and interview questions, and parameter sweeps. It reads lease-sim's `Run` and
 //! `Scenario` only; no web dependency, so the page (wasm32), the command line
 //! and the tests all share it.
 

@@ -103,7 +103,7 @@ pub fn work_quantile_ms(d: &Dist, q: f64) -> f64 {
     hi
 }
 
-/// p99 of the work at full speed: the number the seeds size a timeout by.
+/// p99 of the work at full speed: the number a timeout is sized by.
 pub fn work_p99_ms(d: &Dist) -> f64 {
     work_quantile_ms(d, 0.99)
 }
@@ -146,7 +146,7 @@ pub fn scale_dist(d: &Dist, k: f64) -> Dist {
 }
 
 /// The largest downstream slowdown factor at any instant (overlapping
-/// slowdowns multiply, MODEL.md), at least 1: how much slower than full
+/// slowdowns multiply, docs/MODEL.md), at least 1: how much slower than full
 /// speed the scenario can make the work without any duplicate load.
 pub fn max_slowdown(s: &Scenario) -> f64 {
     let sds = &s.downstream.slowdowns;

@@ -1,8 +1,8 @@
-//! Sweep one setting across a range and measure what the seeds' table
+//! Sweep one setting across a range and measure what a timeout table
 //! compares: throughput, spurious concurrency, duplicate effects, dead
 //! letters, redeliveries and recovery after a crash. "Lower the timeout
 //! until the feedback loop starts; note the throughput curve on the way
-//! down" (seed 000) is one call.
+//! down" is one call.
 
 use serde::{Deserialize, Serialize};
 

@@ -1,11 +1,11 @@
-//! Which detectors fire on which of MODEL.md's ten scenarios, as data and as
+//! Which detectors fire on which of docs/MODEL.md's ten scenarios, as data and as
 //! Markdown (the `table` example prints it; a test pins it).
 
 use lease_sim::{shipped, simulate, Options};
 
 use crate::diagnose::{detector_ids, diagnose};
 
-/// MODEL.md's ten scenarios, in its order.
+/// docs/MODEL.md's ten scenarios, in its order.
 pub const MAIN_SCENARIOS: [&str; 10] = [
     "ninety-second-message",
     "clip-surge",

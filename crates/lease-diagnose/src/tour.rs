@@ -1,4 +1,4 @@
-//! Guided tours: the seeds' "Apply it" exercises and interview questions as
+//! Guided tours: "Apply it" exercises and interview questions as
 //! data. Each tour starts from a shipped scenario; each step says what to do
 //! or look at, where, and a check the page evaluates after every run to tick
 //! the step off. `demo` is the documented way to satisfy a step: the changes
@@ -115,7 +115,7 @@ pub struct StepText {
 pub struct TourText {
     pub id: &'static str,
     pub title: &'static str,
-    /// The seed's exercise or interview question, as asked.
+    /// The exercise or interview question, as asked.
     pub question: &'static str,
     pub steps: &'static [StepText],
 }
@@ -165,7 +165,7 @@ macro_rules! tours {
 }
 
 // Data, not a function that builds it: a static costs the page's wasm no
-// code (building the list was 5 KB of it).
+// code (a function building the list would be about 5 KB of gzip).
 tours! {
         {
             id: "ninety-second-timeline",

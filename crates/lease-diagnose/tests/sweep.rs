@@ -1,4 +1,4 @@
-//! The sweep shows the knee of seed 000's table: lowering the clip surge's
+//! The sweep shows the knee of a timeout table: lowering the clip surge's
 //! timeout from 120 s to 10 s, completions per minute hold while the timeout
 //! is above the work's tail, then fall, and overlapping runs rise.
 

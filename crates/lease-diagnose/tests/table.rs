@@ -1,4 +1,4 @@
-//! Which detectors fire on MODEL.md's ten scenarios (printed and pinned),
+//! Which detectors fire on docs/MODEL.md's ten scenarios (printed and pinned),
 //! and every suggested fix, applied to the scenario where its detector
 //! fires, makes that detector stop firing or halves its evidence.
 
@@ -145,7 +145,7 @@ fn every_fix_clears_or_halves_its_own_finding() {
     assert!(checked >= 30, "only {checked} findings checked");
 }
 
-/// The seed's point about the split: the race is removed, not managed. The
+/// The point of the split: the race is removed, not managed. The
 /// share of deliveries that are redeliveries falls.
 #[test]
 fn splitting_the_clip_review_cuts_the_redelivered_share() {

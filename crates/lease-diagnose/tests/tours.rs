@@ -13,7 +13,7 @@ fn run(s: &Scenario) -> Run {
 }
 
 #[test]
-fn there_are_the_seeds_exercises_and_questions() {
+fn there_are_the_exercises_and_interview_questions() {
     let ids: Vec<&str> = tours().iter().map(|t| t.id).collect();
     for id in [
         "ninety-second-timeline",

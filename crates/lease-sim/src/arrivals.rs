@@ -87,7 +87,7 @@ impl ArrivalProcess {
                     let gap = e * 1000.0 / s.rate_per_s;
                     // A rate near zero (5e-324/s) makes the gap infinite,
                     // which `to_ms` would round to 1 ms: an arrival every
-                    // millisecond instead of none (issue 8). Never, instead.
+                    // millisecond instead of none. Never, instead.
                     if gap.is_finite() {
                         self.last.saturating_add(to_ms(gap))
                     } else {

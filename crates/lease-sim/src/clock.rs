@@ -1,10 +1,10 @@
 //! The event queue.
 //!
-//! Same-instant order (MODEL.md "Time and order": never by hash-map order).
+//! Same-instant order (docs/MODEL.md "Time and order": never by hash-map order).
 //! Scheduled events pop by `(time, kind priority, schedule sequence)`:
 //!
 //! 0. `Expiry`: a lease ending at `t` is over for everything else at `t`
-//!    (an ack arriving at `expires_at` is too late, MODEL.md "Time and order").
+//!    (an ack arriving at `expires_at` is too late, docs/MODEL.md "Time and order").
 //! 1. `Call`: a broker call arriving (receive, extend, ack, release), in the
 //!    order they were sent. Before crashes, so a call sent exactly
 //!    `rpc_latency` earlier arrives ("less than rpc_latency earlier never

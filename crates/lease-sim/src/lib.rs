@@ -1,6 +1,6 @@
 //! Lease Playground's engine: a deterministic discrete-event simulation of
 //! lease-based message delivery (visibility timeout, peek-lock, ack deadline).
-//! MODEL.md is the contract. No web dependency: the page, the command line and
+//! docs/MODEL.md holds its rules. No web dependency: the page, the command line and
 //! the tests all call `simulate`.
 //!
 //! Scale: the event log is stored by column (`EventLog`, 17 bytes an entry);
@@ -44,7 +44,7 @@ pub use validate::{estimate, validate, Estimate};
 pub struct Options {
     /// Stop at this time if earlier than the scenario's duration ("the first N minutes").
     pub until_ms: Option<u64>,
-    /// Check every MODEL.md invariant after every event (slow; for tests).
+    /// Check every docs/MODEL.md invariant after every event (slow; for tests).
     pub check_invariants: bool,
     /// A smaller cap on the log than the engine's own (the page's budget).
     /// Whichever cap is lower stops the run: see `Report::stopped`.

@@ -1,4 +1,4 @@
-//! The report: MODEL.md "The report", the command line's `--json` output.
+//! The report: docs/MODEL.md "The report", the command line's `--json` output.
 //! Field names are an interface that other people's checks depend on.
 
 use std::collections::BTreeMap;

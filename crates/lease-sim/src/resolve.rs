@@ -1,4 +1,4 @@
-//! Apply the broker preset to the fields a scenario leaves out (MODEL.md
+//! Apply the broker preset to the fields a scenario leaves out (docs/MODEL.md
 //! "Broker presets": a preset fills only the fields left out; a field given in
 //! the file wins), producing the concrete configuration the engine runs.
 
@@ -57,7 +57,7 @@ struct PresetDefaults {
 
 fn preset_defaults(p: Preset) -> PresetDefaults {
     match p {
-        // The seeds' rules: 30 s (the SQS default the seeds quote), no cap,
+        // Textbook rules: 30 s (SQS's default), no lifetime cap,
         // no redrive unless the file sets one.
         Preset::Textbook => PresetDefaults {
             timeout: 30_000,
@@ -132,7 +132,7 @@ pub fn resolve(s: &Scenario) -> Config {
         Some(None) => None,
         Some(Some(h)) => Some(HeartbeatConfig {
             interval_ms: h.interval_ms.max(1),
-            // MODEL.md default: extend by the visibility timeout.
+            // docs/MODEL.md default: extend by the visibility timeout.
             extend_by_ms: h.extend_by_ms.unwrap_or(timeout),
             max_extensions: h.max_extensions,
             on_reject: h.on_reject,

@@ -1,9 +1,9 @@
 //! The scenario: one serde type for the page's state, the share link, the files
-//! in `scenarios/` and the command-line input. Field names are MODEL.md's
-//! contract; fields added here all have defaults so that old files keep loading.
+//! in `scenarios/` and the command-line input. Field names are an interface
+//! (docs/MODEL.md, "The scenario file"); fields added here all have defaults so that old files keep loading.
 //!
 //! Broker fields that a preset may fill are `Option`s: `None` means "left out of
-//! the file", so the preset's value applies (MODEL.md: "a field given in the
+//! the file", so the preset's value applies (docs/MODEL.md: "a field given in the
 //! file wins"). Fields where JSON `null` is itself meaningful
 //! (`max_receive_count: null` = no redrive, `heartbeat: null` = renewal off)
 //! are `Option<Option<_>>`: outer `None` = absent, `Some(None)` = explicit null.
@@ -36,7 +36,7 @@ pub struct Scenario {
     pub look_for: String,
     pub seed: u64,
     pub duration_ms: u64,
-    /// Width of a series bucket (MODEL.md: 60 s by default).
+    /// Width of a series bucket (docs/MODEL.md: 60 s by default).
     pub bucket_ms: u64,
     pub broker: Broker,
     pub workers: Workers,
@@ -97,7 +97,7 @@ impl Preset {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DlqTiming {
-    /// The seeds' description, Service Bus: moved when the last lease expires.
+    /// Textbook rules, Service Bus: moved when the last lease expires.
     OnExpiry,
     /// SQS as observed: moved by the next receive that would hand it out.
     OnNextReceive,
@@ -150,7 +150,7 @@ pub struct Broker {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnReject {
-    /// The worker believes it still holds the lease: the seeds' hazard.
+    /// The worker believes it still holds the lease: the hazard.
     #[default]
     Continue,
     Abort,
@@ -171,7 +171,7 @@ pub struct Heartbeat {
     /// Default: the visibility timeout.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extend_by_ms: Option<u64>,
-    /// `None` (or `null`): no cap, the dangerous case of seed 000.
+    /// `None` (or `null`): no cap: a hung handler holds its message for ever.
     #[serde(default)]
     pub max_extensions: Option<u32>,
     #[serde(default)]

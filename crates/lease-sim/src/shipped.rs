@@ -1,7 +1,7 @@
-//! The scenarios the playground ships (MODEL.md, "Scenarios the playground
+//! The scenarios the playground ships (docs/MODEL.md, "Scenarios the playground
 //! ships"), embedded in the binary so the page and the command line need no
 //! file access (wasm32 has none). The ten main scenarios come first, in
-//! MODEL.md's order, then the fixes and comparisons, each naming the scenario
+//! docs/MODEL.md's order, then the fixes and comparisons, each naming the scenario
 //! it varies in `variant_of`.
 
 use crate::parse::parse_scenario_without_path;

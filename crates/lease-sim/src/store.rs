@@ -1,4 +1,4 @@
-//! The destination store: where the fence lives (seed 000: "the fence must be
+//! The destination store: where the fence lives ("the fence must be
 //! built in the destination store").
 
 use crate::run::Effect;
@@ -26,7 +26,7 @@ impl StoreRow {
             // One transaction inserts the id and the effect: the second loses.
             Fence::UniqueConstraint if self.applied > 0 => return Effect::FenceRejected,
             // Conditional write: a lower token than one already applied loses;
-            // an equal one is accepted (MODEL.md "The store").
+            // an equal one is accepted (docs/MODEL.md "The destination store").
             Fence::FencingToken if receipt < self.max_receipt => return Effect::FenceRejected,
             _ => {}
         }

@@ -216,7 +216,7 @@ fn check_top(s: &Scenario) -> Result<(), SimError> {
     Ok(())
 }
 
-/// The preset's visibility timeout (MODEL.md, "Broker presets"): used only to
+/// The preset's visibility timeout (docs/MODEL.md, "Broker presets"): used only to
 /// check the effective value when the file leaves the timeout out.
 pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
     match p {
@@ -590,7 +590,7 @@ pub struct Estimate {
 }
 
 /// Mean arrivals in `[0, duration)`: the base rate, replaced inside each
-/// surge, the later surge winning where surges overlap (MODEL.md).
+/// surge, the later surge winning where surges overlap (docs/MODEL.md).
 fn mean_arrivals(s: &Scenario) -> f64 {
     let d = s.duration_ms;
     // Cut the run at every surge edge, then find the rate of each piece.

@@ -11,7 +11,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::run::DeliveryIx;
 use crate::scenario::Dist;
 
-/// z of the 99th percentile of the standard normal (MODEL.md: sigma =
+/// z of the 99th percentile of the standard normal (docs/MODEL.md: sigma =
 /// ln(p99 / median) / 2.3263).
 pub const Z99: f64 = 2.3263;
 
@@ -36,12 +36,12 @@ pub fn stream(seed: u64, tag: u64, a: u64, b: u64) -> Pcg64Mcg {
     Pcg64Mcg::seed_from_u64(k)
 }
 
-/// Round half up to whole milliseconds, at least 1 ms (MODEL.md "Load and
-/// time"). NaN becomes 1 ms; huge ones and +inf saturate.
+/// Round half up to whole milliseconds, at least 1 ms (docs/MODEL.md "Time and
+/// order"). NaN becomes 1 ms; huge ones and +inf saturate.
 pub fn to_ms(x: f64) -> u64 {
     if x == f64::INFINITY {
         // An overflowing draw (a huge lognormal sigma) is as long as can be,
-        // not 1 ms (issue 8).
+        // not 1 ms.
         return 9_000_000_000_000_000;
     }
     if !x.is_finite() || x < 1.0 {
@@ -94,7 +94,7 @@ pub fn sample(dist: &Dist, rng: &mut Pcg64Mcg) -> u64 {
 pub fn lognormal_sigma(median: f64, p99: f64) -> f64 {
     let ratio = p99 / median;
     // A tiny median (5e-324) makes the ratio infinite: take the logarithms
-    // apart rather than fall back to sigma 0 (issue 8). Only then, so that
+    // apart rather than fall back to sigma 0. Only then, so that
     // every other scenario draws exactly what it drew before.
     let ln_ratio = if ratio.is_finite() {
         ratio.ln()

@@ -1,4 +1,4 @@
-//! Issue 8, "extreme values": extreme but valid scenarios either are refused
+//! Extreme values: extreme but valid scenarios either are refused
 //! up front, with a message naming the field to reduce, or finish (possibly
 //! stopped by the work budget). No timing asserts: each finished run is
 //! bounded by its event count (at most its estimate, or the cap it was
@@ -118,7 +118,7 @@ fn a_heartbeat_every_millisecond_for_twelve_hours_is_refused_naming_the_interval
 
 #[test]
 fn a_capped_heartbeat_every_millisecond_for_twelve_hours_finishes_in_few_events() {
-    // Accepted (the cap bounds the extensions); before issue 8 every tick
+    // Accepted (the cap bounds the extensions); otherwise every tick
     // past the cap was still scheduled: 43 million silent steps.
     let mut s = base("heartbeat-1ms-12h-capped");
     s.duration_ms = MAX_VISIBILITY_TIMEOUT_MS;

@@ -1,4 +1,4 @@
-//! MODEL.md "Invariants", checked after every event over random valid
+//! docs/MODEL.md "Invariants", checked after every event over random valid
 //! scenarios (the engine's checking mode), plus the report's own sums and
 //! determinism of the log.
 

@@ -1,4 +1,4 @@
-//! Issue 8, "numeric safety": no overflow, NaN or infinity reaches the report
+//! Numeric safety: no overflow, NaN or infinity reaches the report
 //! from any accepted input. The test profile keeps `overflow-checks` on (it
 //! only raises `opt-level`), so an integer overflow anywhere in the engine
 //! panics here instead of wrapping.

@@ -1,4 +1,4 @@
-//! One test per rule of MODEL.md, named after the rule. Expected times are
+//! One test per rule of docs/MODEL.md, named after the rule. Expected times are
 //! worked out by hand from the rules (comments show the arithmetic); every
 //! run also checks every invariant after every event.
 

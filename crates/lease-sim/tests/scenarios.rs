@@ -1,4 +1,4 @@
-//! Each shipped scenario's symptom, in numbers (MODEL.md "Scenarios the
+//! Each shipped scenario's symptom, in numbers (docs/MODEL.md "Scenarios the
 //! playground ships"). If a scenario file is edited so that it no longer
 //! shows what its explanation promises, these fail.
 

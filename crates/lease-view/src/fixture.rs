@@ -1,4 +1,4 @@
-//! Hand-built runs for the tests, shaped like the seeds' stories.
+//! Hand-built runs for the tests, shaped like the shipped scenarios' stories.
 
 use lease_sim::run::*;
 use lease_sim::{EventLog, Report, Scenario};
@@ -57,7 +57,7 @@ fn mark(t: u64, delivery: u32, kind: MarkKind) -> Mark {
     Mark { t, delivery, kind }
 }
 
-/// Seed 000: a 90-second message against a 60-second timeout, two workers,
+/// The 90-second message against a 60-second timeout, two workers,
 /// no heartbeat. Worker 1 starts at 60 s while worker 0 still runs; worker 0
 /// commits at 90 s and its ack is rejected; worker 1 commits a duplicate.
 pub fn ninety_second_message() -> Run {
@@ -119,7 +119,7 @@ pub fn many_short_runs_and_one_hung(n: u32) -> Run {
     r
 }
 
-/// Seed 000's invisible backlog and starved heartbeat in miniature: worker 0
+/// The invisible backlog and starved heartbeat in miniature: worker 0
 /// holds message 0 and prefetches message 1. A pause from 5 s to 38 s
 /// starves the heartbeat, both leases run out at 30 s, the heartbeat at
 /// 38 s is rejected, and worker 0 crashes at 40 s. Message 1 is redelivered,

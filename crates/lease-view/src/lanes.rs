@@ -1,6 +1,6 @@
 //! Vertical layout: one lane per worker with a row per concurrency slot and
 //! a thin buffer row (prefetched messages whose lease runs while they wait,
-//! seed 000's invisible backlog), or one row per message.
+//! the invisible backlog), or one row per message.
 
 use lease_format::decimal::clamp;
 use lease_sim::run::Delivery;

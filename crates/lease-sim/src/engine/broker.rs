@@ -1,4 +1,4 @@
-//! The broker's rules (MODEL.md "Messages and the broker", "Broker presets").
+//! The broker's rules (docs/MODEL.md "Messages and the broker", "Broker presets").
 //! The broker judges each call at the instant it arrives and never asks a
 //! worker anything.
 

@@ -1,4 +1,4 @@
-//! The invariants of MODEL.md, checked after every event when a test asks
+//! The invariants of docs/MODEL.md, checked after every event when a test asks
 //! for it (`Options::check_invariants`). Each recounts from the messages
 //! themselves rather than trusting the counters the engine keeps.
 

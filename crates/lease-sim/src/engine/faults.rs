@@ -1,4 +1,4 @@
-//! Faults (MODEL.md "Faults and load"): crashes with restart, rolling
+//! Faults (docs/MODEL.md "Faults"): crashes with restart, rolling
 //! deploys, stop-the-world pauses.
 
 use super::{Phase, Sim, Worker};

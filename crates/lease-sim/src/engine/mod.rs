@@ -1,5 +1,5 @@
 //! The engine: one discrete-event loop over the broker, the workers, the
-//! downstream pool and the store (MODEL.md). The broker's rules live in
+//! downstream pool and the store (docs/MODEL.md). The broker's rules live in
 //! `broker.rs`, the workers' in `worker.rs`, faults in `faults.rs`, the
 //! report in `record.rs`, the invariant checks in `check.rs`.
 
@@ -97,7 +97,7 @@ pub(crate) struct Worker {
     pub epoch: u32,
     pub paused: bool,
     pub polling: bool,
-    /// Running, settling, hung, buffered (MODEL.md "Receiving").
+    /// Running, settling, hung, buffered (docs/MODEL.md "Workers").
     pub held: u32,
     pub buffer: VecDeque<DeliveryIx>,
     pub slots: Vec<Option<DeliveryIx>>,
@@ -177,7 +177,7 @@ pub(crate) struct Sim<'a> {
     pub stopped: Option<String>,
 }
 
-/// The engine's side of the work budget (issue 8): a run whose log outgrows
+/// The engine's side of the work budget: a run whose log outgrows
 /// its estimate, `MAX_EVENTS` or the caller's `max_events`, or that takes far
 /// more steps than its log explains, stops itself and keeps what it recorded
 /// instead of running for minutes. The counts only depend on the scenario,
@@ -488,7 +488,7 @@ impl<'a> Sim<'a> {
                 call,
             } => {
                 self.in_transit -= 1;
-                // A crash loses every call still in transit (MODEL.md "Calls and crashes").
+                // A crash loses every call still in transit (docs/MODEL.md "Faults").
                 if self.workers[worker as usize].epoch == epoch {
                     self.broker_call(worker, epoch, call);
                 }
@@ -621,7 +621,7 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// Overlapping slowdowns multiply (MODEL.md "Load and time").
+    /// Overlapping slowdowns multiply (docs/MODEL.md "Work and the feedback loop").
     fn slowdown_at(&self, t: u64) -> f64 {
         self.cfg
             .slowdowns

@@ -1,5 +1,5 @@
 //! The available messages, oldest first: by the time each last became
-//! available, then by id (MODEL.md rule 1); or by arrival for SQS FIFO's
+//! available, then by id (docs/MODEL.md, "Oldest first"); or by arrival for SQS FIFO's
 //! single message group.
 //!
 //! Messages only ever become available "now", and time never goes back, so

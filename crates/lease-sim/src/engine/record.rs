@@ -1,5 +1,5 @@
 //! The recorder: counters and series as the run goes, and the report and
-//! per-message records at the end (MODEL.md "What a run reports", "Reporting").
+//! per-message records at the end (docs/MODEL.md "What a run reports").
 
 use std::collections::{BTreeMap, VecDeque};
 

@@ -1,4 +1,4 @@
-//! The workers (MODEL.md "Workers", "Heartbeats and handlers"). A worker
+//! The workers (docs/MODEL.md "Workers"). A worker
 //! knows only what the broker's replies told it: it never reads broker state.
 
 use super::{is_current, Phase, Sim};
@@ -117,7 +117,7 @@ impl Sim<'_> {
     pub(crate) fn schedule_next_tick(&mut self, d: u32, interval: u64) {
         // Past `max_extensions` a tick sends nothing and logs nothing: do not
         // schedule it. Otherwise a capped heartbeat every millisecond on a
-        // twelve-hour handler takes 43 million silent steps (issue 8), which
+        // twelve-hour handler takes 43 million silent steps, which
         // the event estimate cannot see. Dropping no-op events changes no
         // order: the clock pops by (time, kind, schedule sequence).
         let cap = self.cfg.heartbeat.as_ref().and_then(|h| h.max_extensions);

@@ -4,7 +4,7 @@
 //! replay checks exactly what the fuzzer checked.
 //!
 //! A crash is a panic (in parsing, validation, simulation or the run's
-//! fingerprint) or a broken MODEL.md invariant (`SimError::Invariant`), the two
+//! fingerprint) or a broken docs/MODEL.md invariant (`SimError::Invariant`), the two
 //! things that would kill or corrupt the page.
 //!
 //! Each input is kept small: the run stops at `until_ms`, chosen so that the
