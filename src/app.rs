@@ -47,8 +47,9 @@ pub struct State {
     pub selected: Option<u32>,
     pub cursor_ms: Option<u64>,
     pub view: TimelineView,
-    /// The timeline's visible range, once the visitor zoomed or a link set it.
-    pub range: Option<(u64, u64)>,
+    /// The timeline's visible range in ms, once the visitor zoomed or a link
+    /// set it; the timelines read it from here and hold none of their own.
+    pub range: Option<(f64, f64)>,
     pub panel: Option<Panel>,
     /// Embedded in another page (`?embed=1`), showing only some parts.
     pub embed: bool,
@@ -348,13 +349,11 @@ impl Reducible for State {
                 s.cursor_ms = t;
             }
             Command::View(v) => s.view = v,
-            Command::Range(from, to) => {
-                let whole = from == 0 && to >= s.end_ms();
-                let next = (!whole).then_some((from, to));
-                if next == s.range {
+            Command::Range(range) => {
+                if range == s.range {
                     return self;
                 }
-                s.range = next;
+                s.range = range;
             }
             Command::Panel(p) => s.panel = p,
             Command::DismissNotices => s.notices.clear(),
@@ -487,7 +486,9 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         run_scenario,
         link: &link,
         by_message: state.view == crate::timeline::TimelineView::Messages,
-        range: state.range,
+        range: state
+            .range
+            .map(|(from, to)| (from.round() as u64, to.round() as u64)),
         query: &query,
         tour,
         done,
@@ -670,7 +671,7 @@ pub fn app() -> Html {
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
-                                range_ms={state.range} on_range={dispatch.reform(|(a, b)| Command::Range(a, b))} />
+                                range_ms={state.range} on_range={dispatch.reform(Command::Range)} />
                         }
                         if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
                             { compare(&CompareProps { a: &run, b, b_pending: state.pending_b.as_ref(), b_cancelled: state.cancelled_b, edit_b: state.edit_b, range: state.range,

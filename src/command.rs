@@ -38,8 +38,8 @@ pub enum Command {
     Select(Option<u32>),
     Cursor(Option<u64>),
     View(TimelineView),
-    /// The timeline's visible time range changed.
-    Range(u64, u64),
+    /// The timeline's visible time range, in ms; `None`: the whole run.
+    Range(Option<(f64, f64)>),
     /// Open a panel, or close the open one.
     Panel(Option<Panel>),
     /// The visitor has read the link's notices.

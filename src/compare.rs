@@ -26,7 +26,7 @@ pub struct CompareProps<'a> {
     pub b_cancelled: bool,
     /// The controls edit side B.
     pub edit_b: bool,
-    pub range: Option<(u64, u64)>,
+    pub range: Option<(f64, f64)>,
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
     pub on_command: &'a Callback<Command>,
@@ -175,7 +175,7 @@ pub fn compare(p: &CompareProps) -> Html {
             <h3 class="compare-b-title">{"B's timeline, on A's time axis"}</h3>
             <Timeline dom_id="timeline-b" axis_end_ms={end} run={p.b.clone()} playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms}
                 on_cursor={p.on_command.reform(Command::Cursor)}
-                range_ms={p.range.or(Some((0, end)))} on_range={p.on_command.reform(|(a, b)| Command::Range(a, b))} />
+                range_ms={p.range} on_range={p.on_command.reform(Command::Range)} />
             <div class="charts">
                 {chart("compare-completions", "Completions per minute, A and B", "/min", vec![
                     Line { label: "A", class: "s-depth", values: sa.completions_per_min.clone(), gauge: false },

@@ -53,7 +53,7 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
             let (from, to) = window_around(f, end, timeout);
             let message = f.message;
             Callback::from(move |_: MouseEvent| {
-                cb.emit(Command::Range(from, to));
+                cb.emit(Command::Range(Some((from as f64, to as f64))));
                 cb.emit(Command::Seek(u64::MAX));
                 if message.is_some() {
                     cb.emit(Command::Select(message));

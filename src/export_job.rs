@@ -98,9 +98,8 @@ impl ExportReply {
 /// (`run_job::simulate_for_page`), then written.
 #[allow(dead_code)]
 pub fn export(job: &ExportJob) -> Result<String, String> {
-    use lease_view::export::{
-        deliveries_csv, messages_csv, series_csv, timeline_svg, SvgOptions, SvgView,
-    };
+    use lease_view::export::{deliveries_csv, messages_csv, series_csv, timeline_svg, SvgOptions};
+    use lease_view::TimelineView;
     let run =
         crate::run_job::simulate_for_page(&job.scenario, &mut |_| {}).map_err(|e| e.to_string())?;
     Ok(match job.kind {
@@ -114,9 +113,9 @@ pub fn export(job: &ExportJob) -> Result<String, String> {
                     to_ms: to as f64,
                     dark: job.svg.dark,
                     view: if job.svg.by_message {
-                        SvgView::Messages
+                        TimelineView::Messages
                     } else {
-                        SvgView::Workers
+                        TimelineView::Workers
                     },
                     title: job.scenario.title.clone(),
                 },

@@ -48,7 +48,7 @@ pub fn state_from_query(query: &str) -> State {
         _ => TimelineView::Workers,
     };
     st.range = match (v.from_ms, v.to_ms) {
-        (Some(a), Some(b)) if a < b => Some((a, b)),
+        (Some(a), Some(b)) if a < b => Some((a as f64, b as f64)),
         _ => None,
     };
     st.playhead_ms = v.playhead_ms.map_or(st.end_ms(), |t| t.min(st.end_ms()));
@@ -78,8 +78,8 @@ pub fn link_of(st: &State) -> Link {
         base,
         scenario: (*st.scenario).clone(),
         view: LinkView {
-            from_ms: st.range.map(|r| r.0),
-            to_ms: st.range.map(|r| r.1),
+            from_ms: st.range.map(|r| r.0.round() as u64),
+            to_ms: st.range.map(|r| r.1.round() as u64),
             message: st.selected,
             panel: st.panel.map(|p| p.name().to_string()),
             timeline: (st.view == TimelineView::Messages).then(|| "messages".to_string()),
@@ -269,7 +269,7 @@ mod tests {
         assert!(st.notices.is_empty(), "{:?}", st.notices);
         assert_eq!(st.loaded.name, "clip-surge");
         assert_eq!(st.view, TimelineView::Messages);
-        assert_eq!(st.range, Some((60_000, 120_000)));
+        assert_eq!(st.range, Some((60_000.0, 120_000.0)));
         assert_eq!(st.panel, Some(Panel::Export));
         assert_eq!(st.playhead_ms, 30_000);
         let again = state_from_query(&query_of(&st));

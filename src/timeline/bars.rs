@@ -11,10 +11,11 @@
 
 use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
+use lease_view::palette::{BUFFERED_OPACITY, LEASE_OPACITY};
 use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
 use web_sys::CanvasRenderingContext2d;
 
-use super::draw::{Drawn, Frame, Palette, GUTTER_PX};
+use super::draw::{Drawn, Frame, Inks, GUTTER_PX};
 use super::strip::fill_all;
 
 /// Narrower than this, a bar's glyphs (heartbeat ticks, ✓, ◆) would overlap.
@@ -93,10 +94,10 @@ impl Fills {
     /// Bands, then the bars over them.
     pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
         for (hue, rects) in self.band.iter().enumerate() {
-            fill_all(ctx, &colour(hue, dark, 0.45), rects);
+            fill_all(ctx, &colour(hue, dark, LEASE_OPACITY), rects);
         }
         for (hue, rects) in self.waiting.iter().enumerate() {
-            fill_all(ctx, &colour(hue, dark, 0.35), rects);
+            fill_all(ctx, &colour(hue, dark, BUFFERED_OPACITY), rects);
         }
         for (hue, rects) in self.solid.iter().enumerate() {
             fill_all(ctx, &colour(hue, dark, 1.0), rects);
@@ -145,11 +146,11 @@ impl NarrowBars {
     }
 
     /// Overlaps and expiries, over every bar.
-    pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Palette) {
-        fill_all(ctx, p.bad, &self.overlaps);
-        fill_all(ctx, p.expiry, &self.expiries);
-        fill_all(ctx, p.halo, &grown(&self.rejected));
-        fill_all(ctx, p.bad, &self.rejected);
+    pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Inks) {
+        fill_all(ctx, &p.overlap, &self.overlaps);
+        fill_all(ctx, &p.expiry, &self.expiries);
+        fill_all(ctx, &p.halo, &grown(&self.rejected));
+        fill_all(ctx, &p.rejected, &self.rejected);
     }
 }
 

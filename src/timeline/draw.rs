@@ -7,8 +7,11 @@ use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
     bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
-    Outages, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
+    Outages, Palette, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
 };
+use std::sync::OnceLock;
+
+use lease_view::palette::{DEAD_LETTERED_OPACITY, IN_FLIGHT_OPACITY};
 use wasm_bindgen::JsValue;
 use web_sys::CanvasRenderingContext2d;
 
@@ -27,72 +30,67 @@ const LINK_LIMIT: u32 = 1500;
 /// Opacity of the runs of other messages while one is highlighted.
 const FADED: f64 = 0.22;
 
-/// Colours, light and dark (prefers-color-scheme). Red is reserved for what
-/// went wrong: overlapping runs, rejected calls, crashes.
-pub struct Palette {
-    pub bg: &'static str,
-    pub lane_a: &'static str,
-    pub lane_b: &'static str,
-    pub text: &'static str,
-    pub muted: &'static str,
-    pub grid: &'static str,
-    pub bad: &'static str,
-    pub ok: &'static str,
-    pub expiry: &'static str,
-    pub dlq: &'static str,
-    pub pause: &'static str,
-    pub down: &'static str,
-    pub unplayed: &'static str,
-    pub cursor: &'static str,
-    pub available: &'static str,
-    pub deleted: &'static str,
-    pub halo: &'static str,
-    /// The density strip's ink, as `r,g,b`: a neutral slate, since one
-    /// pixel column holds runs of many messages.
-    pub strip: &'static str,
+/// The palette's colours (`lease_view::palette`) as the canvas takes them:
+/// written once per scheme rather than at every fill of every frame.
+pub struct Inks {
+    pub background: String,
+    pub lane_even: String,
+    pub lane_odd: String,
+    pub text: String,
+    pub muted: String,
+    pub grid: String,
+    pub overlap: String,
+    pub rejected: String,
+    pub crash: String,
+    pub down: String,
+    pub ack: String,
+    pub restart: String,
+    pub expiry: String,
+    pub dead_letter: String,
+    pub pause: String,
+    pub unplayed: String,
+    pub cursor: String,
+    pub available: String,
+    pub deleted: String,
+    pub halo: String,
+    /// `r,g,b`: the strip's shades set their own opacity.
+    pub strip: String,
 }
 
-pub const LIGHT: Palette = Palette {
-    bg: "#ffffff",
-    lane_a: "#f6f7f9",
-    lane_b: "#eef0f4",
-    text: "#1d2330",
-    muted: "#5b6475",
-    grid: "rgba(30,40,60,0.08)",
-    bad: "#d11a2a",
-    ok: "#16813a",
-    expiry: "#b35c00",
-    dlq: "#6b2fb3",
-    pause: "rgba(90,100,120,0.18)",
-    down: "rgba(209,26,42,0.10)",
-    unplayed: "rgba(240,242,246,0.85)",
-    cursor: "#1d2330",
-    available: "rgba(179,92,0,0.35)",
-    deleted: "rgba(22,129,58,0.45)",
-    halo: "rgba(255,255,255,0.85)",
-    strip: "52,64,92",
-};
+impl Inks {
+    fn of(p: &Palette) -> Inks {
+        Inks {
+            background: p.background.css(),
+            lane_even: p.lane_even.css(),
+            lane_odd: p.lane_odd.css(),
+            text: p.text.css(),
+            muted: p.muted.css(),
+            grid: p.grid.css(),
+            overlap: p.overlap.css(),
+            rejected: p.rejected.css(),
+            crash: p.crash.css(),
+            down: p.down.css(),
+            ack: p.ack.css(),
+            restart: p.restart.css(),
+            expiry: p.expiry.css(),
+            dead_letter: p.dead_letter.css(),
+            pause: p.pause.css(),
+            unplayed: p.unplayed.css(),
+            cursor: p.cursor.css(),
+            available: p.available.css(),
+            deleted: p.deleted.css(),
+            halo: p.halo.css(),
+            strip: p.strip.rgb_triple(),
+        }
+    }
 
-pub const DARK: Palette = Palette {
-    bg: "#14171d",
-    lane_a: "#1b1f27",
-    lane_b: "#20252f",
-    text: "#e6e9ef",
-    muted: "#9aa3b5",
-    grid: "rgba(220,230,255,0.08)",
-    bad: "#ff5c6a",
-    ok: "#4cd07d",
-    expiry: "#ffad4d",
-    dlq: "#b98cff",
-    pause: "rgba(160,170,190,0.20)",
-    down: "rgba(255,92,106,0.14)",
-    unplayed: "rgba(20,23,29,0.80)",
-    cursor: "#e6e9ef",
-    available: "rgba(255,173,77,0.35)",
-    deleted: "rgba(76,208,125,0.45)",
-    halo: "rgba(20,23,29,0.85)",
-    strip: "170,184,212",
-};
+    pub fn of_scheme(dark: bool) -> &'static Inks {
+        static LIGHT: OnceLock<Inks> = OnceLock::new();
+        static DARK: OnceLock<Inks> = OnceLock::new();
+        let cell = if dark { &DARK } else { &LIGHT };
+        cell.get_or_init(|| Inks::of(Palette::of(dark)))
+    }
+}
 
 /// Everything one paint needs.
 pub struct Frame<'a> {
@@ -112,7 +110,7 @@ pub struct Frame<'a> {
     pub dark: bool,
 }
 
-/// What was drawn, for the canvas's data attributes and the browser tests.
+/// What was drawn, for the test hook (`TestHook` in mod.rs) and the browser tests.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 pub struct Drawn {
     pub runs: u32,
@@ -139,12 +137,8 @@ pub fn hsla(id: u32, dark: bool, a: f64) -> String {
 }
 
 impl Frame<'_> {
-    fn pal(&self) -> &'static Palette {
-        if self.dark {
-            &DARK
-        } else {
-            &LIGHT
-        }
+    fn pal(&self) -> &'static Inks {
+        Inks::of_scheme(self.dark)
     }
     /// Canvas x of a time.
     pub(super) fn x(&self, t: u64) -> f64 {
@@ -162,7 +156,7 @@ impl Frame<'_> {
 
 pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let p = f.pal();
-    ctx.set_fill_style_str(p.bg);
+    ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, f.height);
     ctx.set_font("11px system-ui, -apple-system, 'Segoe UI', sans-serif");
     ctx.set_text_baseline("middle");
@@ -178,7 +172,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     if let Some(c) = f.cursor {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let x = f.x(c).round() + 0.5;
-            ctx.set_stroke_style_str(p.cursor);
+            ctx.set_stroke_style_str(&p.cursor);
             ctx.set_line_width(1.0);
             dash(ctx, &[3.0, 3.0]);
             line(ctx, x, AXIS_PX, x, f.height);
@@ -202,9 +196,13 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         if top + h < AXIS_PX || top > f.height {
             continue;
         }
-        ctx.set_fill_style_str(if w % 2 == 0 { p.lane_a } else { p.lane_b });
+        ctx.set_fill_style_str(if w % 2 == 0 {
+            &p.lane_even
+        } else {
+            &p.lane_odd
+        });
         ctx.fill_rect(0.0, top, f.width, h);
-        ctx.set_fill_style_str(p.text);
+        ctx.set_fill_style_str(&p.text);
         ctx.set_text_align("left");
         let _ = ctx.fill_text(&format!("worker {w}"), 6.0, top + lanes.row_px.min(h) / 2.0);
     }
@@ -263,7 +261,7 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     }
     in_view.extend(binned.iter().map(|&ix| (ix, true)));
     let faded = if f.highlight.is_some() { 0.35 } else { 1.0 };
-    strips.paint_shades(ctx, p.strip, 0.85 * faded);
+    strips.paint_shades(ctx, &p.strip, 0.85 * faded);
     let mut narrow = NarrowBars::default();
     let mut full = Vec::new();
     for &(ix, row, y, h) in &bars {
@@ -414,7 +412,7 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
             let (ax, ay) = (f.x(d.lease_ended_at), mid(d));
             let (bx, by) = (f.x(next.received_at), mid(next));
             ctx.set_global_alpha(alpha);
-            ctx.set_stroke_style_str(p.muted);
+            ctx.set_stroke_style_str(&p.muted);
             ctx.set_line_width(1.25);
             dash(ctx, &[4.0, 3.0]);
             ctx.begin_path();
@@ -424,7 +422,7 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
             ctx.bezier_curve_to(ax + 20.0, ay + up, bx - 20.0, by + up, bx, by);
             ctx.stroke();
             dash(ctx, &[]);
-            arrow_head(ctx, bx, by, bx - 20.0, by + up, p.muted);
+            arrow_head(ctx, bx, by, bx - 20.0, by + up, &p.muted);
             ctx.set_global_alpha(1.0);
         }
     }
@@ -433,13 +431,13 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
             if s <= f.playhead {
                 let x = f.x(s).round() + 0.5;
                 ctx.set_global_alpha(alpha);
-                ctx.set_stroke_style_str(p.bad);
+                ctx.set_stroke_style_str(&p.overlap);
                 ctx.set_line_width(1.5);
                 dash(ctx, &[2.0, 2.0]);
                 line(ctx, x, mid(d), x, mid(twin));
                 dash(ctx, &[]);
                 for y in [mid(d), mid(twin)] {
-                    ctx.set_fill_style_str(p.bad);
+                    ctx.set_fill_style_str(&p.overlap);
                     ctx.begin_path();
                     let _ = ctx.arc(x, y, 2.5, 0.0, std::f64::consts::TAU);
                     ctx.fill();
@@ -474,7 +472,7 @@ fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32
         let (y, h) = f.lanes.row_span(row_of(d, slots));
         let x = f.x(at);
         ctx.set_global_alpha(if f.faded(d.message) { 0.25 } else { 1.0 });
-        ctx.set_fill_style_str(p.dlq);
+        ctx.set_fill_style_str(&p.dead_letter);
         ctx.fill_rect(x - 1.0, y, 2.5, h);
         let w = d.worker as usize;
         if let Some(lane) = placed.get_mut(w) {
@@ -489,7 +487,7 @@ fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32
     }
     for (text, x, y, alpha) in labels {
         ctx.set_global_alpha(alpha);
-        label(ctx, &text, x, y, p.dlq, p.halo);
+        label(ctx, &text, x, y, &p.dead_letter, &p.halo);
     }
     ctx.set_global_alpha(1.0);
 }
@@ -512,9 +510,9 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
         }
         let top = lanes.lane_top(w);
         ctx.set_fill_style_str(if kind == WorkerMarkKind::Pause {
-            p.pause
+            &p.pause
         } else {
-            p.down
+            &p.down
         });
         ctx.fill_rect(x0, top, x1 - x0, lane_h);
         if x1 - x0 > 40.0 {
@@ -523,7 +521,7 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
             } else {
                 "down"
             };
-            ctx.set_fill_style_str(p.muted);
+            ctx.set_fill_style_str(&p.muted);
             ctx.set_text_align("left");
             let _ = ctx.fill_text(text, x0 + 3.0, top + lane_h - 6.0);
         }
@@ -544,10 +542,10 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
         }
         let top = lanes.lane_top(m.worker);
         let (c, text) = match m.kind {
-            WorkerMarkKind::Crash => (p.bad, "✕ crash"),
-            WorkerMarkKind::Restart => (p.ok, "▶ restart"),
-            WorkerMarkKind::Pause => (p.muted, "⏸ pause"),
-            WorkerMarkKind::Resume => (p.muted, "resume"),
+            WorkerMarkKind::Crash => (&p.crash, "✕ crash"),
+            WorkerMarkKind::Restart => (&p.restart, "▶ restart"),
+            WorkerMarkKind::Pause => (&p.muted, "⏸ pause"),
+            WorkerMarkKind::Resume => (&p.muted, "resume"),
         };
         ctx.set_stroke_style_str(c);
         ctx.set_line_width(if m.kind == WorkerMarkKind::Crash {
@@ -557,7 +555,7 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
         });
         line(ctx, x, top, x, top + lane_h);
         if m.kind != WorkerMarkKind::Resume {
-            label(ctx, text, x + 3.0, top + 7.0, c, p.halo);
+            label(ctx, text, x + 3.0, top + 7.0, c, &p.halo);
         }
     }
     for o in outages.still_open(f.run.end_ms) {
@@ -587,7 +585,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         let faded = f.faded(m);
         ctx.set_global_alpha(if faded { 0.3 } else { 1.0 });
         if h >= 10.0 {
-            ctx.set_fill_style_str(p.muted);
+            ctx.set_fill_style_str(&p.muted);
             ctx.set_text_align("left");
             let _ = ctx.fill_text(&format!("msg {m}"), 6.0, y + h / 2.0);
         }
@@ -605,12 +603,12 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
             let x1 = f.x(s.to).max(x0 + 1.0);
             match s.state {
                 State::Available => {
-                    ctx.set_fill_style_str(p.available);
+                    ctx.set_fill_style_str(&p.available);
                     ctx.fill_rect(x0, y + inner * 0.3, x1 - x0, inner * 0.4);
                 }
                 State::InFlight { delivery } => {
                     let d = &run.deliveries[delivery as usize];
-                    ctx.set_fill_style_str(&hsla(m, f.dark, 0.4));
+                    ctx.set_fill_style_str(&hsla(m, f.dark, IN_FLIGHT_OPACITY));
                     ctx.fill_rect(x0, y, x1 - x0, inner);
                     // The handler's run inside its lease, solid.
                     let bar = bar_of(d, run.end_ms);
@@ -634,23 +632,23 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                             drawn.consider(rx0.max(GUTTER_PX), rx1.min(f.width), y + inner / 2.0);
                         }
                         if d.overlaps.is_some() {
-                            ctx.set_stroke_style_str(p.bad);
+                            ctx.set_stroke_style_str(&p.overlap);
                             ctx.set_line_width(1.5);
                             ctx.stroke_rect(rx0, y + 0.75, rx1 - rx0, inner - 1.5);
                         }
                     }
                     if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
-                        ctx.set_fill_style_str(p.expiry);
+                        ctx.set_fill_style_str(&p.expiry);
                         ctx.fill_rect(f.x(d.lease_ended_at) - 1.0, y, 2.0, inner);
                     }
                 }
                 State::Deleted => {
-                    ctx.set_fill_style_str(p.deleted);
+                    ctx.set_fill_style_str(&p.deleted);
                     ctx.fill_rect(x0, y + inner / 2.0 - 0.5, x1 - x0, 1.0);
                 }
                 State::DeadLettered(cause) => {
-                    ctx.set_fill_style_str(p.dlq);
-                    ctx.set_global_alpha(if faded { 0.15 } else { 0.45 });
+                    ctx.set_fill_style_str(&p.dead_letter);
+                    ctx.set_global_alpha(if faded { 0.15 } else { DEAD_LETTERED_OPACITY });
                     ctx.fill_rect(x0, y, x1 - x0, inner);
                     ctx.set_global_alpha(if faded { 0.3 } else { 1.0 });
                     if h >= 10.0 {
@@ -659,8 +657,8 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                             &format!("DLQ {}", cause_word(cause)),
                             x0.max(GUTTER_PX) + 3.0,
                             y + h / 2.0,
-                            p.dlq,
-                            p.halo,
+                            &p.dead_letter,
+                            &p.halo,
                         );
                     }
                 }
@@ -668,7 +666,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         }
         strips.add(&strip, y + inner * 0.2, inner * 0.6);
         if f.highlight == Some(m) {
-            ctx.set_stroke_style_str(p.text);
+            ctx.set_stroke_style_str(&p.text);
             ctx.set_line_width(1.0);
             ctx.stroke_rect(
                 GUTTER_PX + 0.5,
@@ -685,7 +683,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     ctx.rect(GUTTER_PX, AXIS_PX, f.width - GUTTER_PX, f.height - AXIS_PX);
     ctx.clip();
     let faded = if f.highlight.is_some() { 0.35 } else { 1.0 };
-    strips.paint_shades(ctx, p.strip, 0.85 * faded);
+    strips.paint_shades(ctx, &p.strip, 0.85 * faded);
     ctx.set_global_alpha(faded);
     strips.paint_marks(ctx, p);
     ctx.restore();
@@ -695,7 +693,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
 
 fn paint_grid(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let (_, ticks) = ticks(&f.scale, 90.0);
-    ctx.set_stroke_style_str(f.pal().grid);
+    ctx.set_stroke_style_str(&f.pal().grid);
     ctx.set_line_width(1.0);
     for (t, _) in &ticks {
         let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;
@@ -711,9 +709,9 @@ fn paint_unplayed(ctx: &CanvasRenderingContext2d, f: &Frame) {
     }
     let x = f.x(f.playhead).max(GUTTER_PX);
     if x < f.width {
-        ctx.set_fill_style_str(p.unplayed);
+        ctx.set_fill_style_str(&p.unplayed);
         ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
-        ctx.set_stroke_style_str(p.text);
+        ctx.set_stroke_style_str(&p.text);
         ctx.set_line_width(1.5);
         line(ctx, x, AXIS_PX, x, f.height);
     }
@@ -733,9 +731,9 @@ fn paint_not_kept(ctx: &CanvasRenderingContext2d, f: &Frame) {
     if x >= f.width {
         return;
     }
-    ctx.set_fill_style_str(p.pause);
+    ctx.set_fill_style_str(&p.pause);
     ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
-    ctx.set_stroke_style_str(p.muted);
+    ctx.set_stroke_style_str(&p.muted);
     ctx.set_line_width(1.0);
     dash(ctx, &[4.0, 3.0]);
     line(ctx, x.round() + 0.5, AXIS_PX, x.round() + 0.5, f.height);
@@ -747,21 +745,21 @@ fn paint_not_kept(ctx: &CanvasRenderingContext2d, f: &Frame) {
             "runs past here not kept (summarised run)",
             x + 6.0,
             AXIS_PX + 12.0,
-            p.muted,
-            p.halo,
+            &p.muted,
+            &p.halo,
         );
     }
 }
 
 fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let p = f.pal();
-    ctx.set_fill_style_str(p.bg);
+    ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, AXIS_PX);
-    ctx.set_fill_style_str(p.bg);
+    ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, GUTTER_PX - 2.0, AXIS_PX);
     let (_, ticks) = ticks(&f.scale, 90.0);
-    ctx.set_stroke_style_str(p.muted);
-    ctx.set_fill_style_str(p.text);
+    ctx.set_stroke_style_str(&p.muted);
+    ctx.set_fill_style_str(&p.text);
     ctx.set_line_width(1.0);
     ctx.set_text_align("center");
     for (t, text) in &ticks {
@@ -778,14 +776,14 @@ fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
     }
     line(ctx, GUTTER_PX, AXIS_PX - 0.5, f.width, AXIS_PX - 0.5);
     ctx.set_text_align("left");
-    ctx.set_fill_style_str(p.muted);
+    ctx.set_fill_style_str(&p.muted);
     let _ = ctx.fill_text("time", 6.0, AXIS_PX / 2.0 - 1.0);
     if let Some(c) = f.cursor {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let text = lease_view::clock(c);
             let x = f.x(c);
             ctx.set_text_align("center");
-            label(ctx, &text, x, AXIS_PX / 2.0 - 1.0, p.text, p.bg);
+            label(ctx, &text, x, AXIS_PX / 2.0 - 1.0, &p.text, &p.background);
         }
     }
 }

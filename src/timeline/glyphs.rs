@@ -13,7 +13,7 @@
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::draw::{dash, Palette};
+use super::draw::{dash, Inks};
 
 type Rect = (f64, f64, f64, f64);
 
@@ -50,7 +50,7 @@ const DIAMOND_R: f64 = 3.5;
 impl Layer {
     /// Paints the layer at `alpha` (overlap outlines at least half opaque,
     /// so that they read even on a faded run).
-    pub fn paint(&self, ctx: &CanvasRenderingContext2d, p: &Palette, alpha: f64) {
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, p: &Inks, alpha: f64) {
         ctx.set_global_alpha(alpha);
         if !self.waiting.is_empty() {
             ctx.set_line_width(1.0);
@@ -61,47 +61,57 @@ impl Layer {
             }
             dash(ctx, &[]);
         }
-        stroke(ctx, p.text, 1.0, &self.heartbeats, |ctx, &(x, y0, y1)| {
+        stroke(ctx, &p.text, 1.0, &self.heartbeats, |ctx, &(x, y0, y1)| {
             let x = x.round() + 0.5;
             ctx.move_to(x, y0);
             ctx.line_to(x, y1);
         });
-        stroke(ctx, p.bad, 1.5, &self.rejected_heartbeats, |ctx, &c| {
-            cross(ctx, c, 0.0)
-        });
-        stroke(ctx, p.ok, 2.0, &self.acks, |ctx, &(x, y, r)| {
+        stroke(
+            ctx,
+            &p.rejected,
+            1.5,
+            &self.rejected_heartbeats,
+            |ctx, &c| cross(ctx, c, 0.0),
+        );
+        stroke(ctx, &p.ack, 2.0, &self.acks, |ctx, &(x, y, r)| {
             ctx.move_to(x - r, y);
             ctx.line_to(x - r / 3.0, y + r * 0.7);
             ctx.line_to(x + r, y - r * 0.8);
         });
-        stroke(ctx, p.halo, 4.0, &self.rejected_acks, |ctx, &c| {
+        stroke(ctx, &p.halo, 4.0, &self.rejected_acks, |ctx, &c| {
             cross(ctx, c, 1.0)
         });
-        stroke(ctx, p.bad, 2.0, &self.rejected_acks, |ctx, &c| {
+        stroke(ctx, &p.rejected, 2.0, &self.rejected_acks, |ctx, &c| {
             cross(ctx, c, 0.0)
         });
-        for (rings, colour) in self.releases.iter().zip([p.muted, p.bad]) {
+        for (rings, colour) in self.releases.iter().zip([&p.muted, &p.rejected]) {
             stroke(ctx, colour, 1.5, rings, |ctx, &(x, y)| {
                 ctx.move_to(x + RING_R, y);
                 let _ = ctx.arc(x, y, RING_R, 0.0, std::f64::consts::TAU);
             });
         }
-        for (diamonds, colour) in self.commits.iter().zip([p.text, p.bad, p.muted]) {
+        for (diamonds, colour) in self.commits.iter().zip([&p.text, &p.rejected, &p.muted]) {
             // Filled, then ringed with the halo so that a diamond reads over
             // a bar of any colour.
             fill(ctx, colour, diamonds, diamond);
-            stroke(ctx, p.halo, 1.0, diamonds, diamond);
+            stroke(ctx, &p.halo, 1.0, diamonds, diamond);
         }
 
-        stroke(ctx, p.text, 1.5, &self.lit, |ctx, &(x, y, w, h)| {
+        stroke(ctx, &p.text, 1.5, &self.lit, |ctx, &(x, y, w, h)| {
             ctx.rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
         });
 
         ctx.set_global_alpha(alpha.max(0.5));
-        stroke(ctx, p.bad, 2.0, &self.overlaps, |ctx, &(x, y, w, h)| {
-            ctx.rect(x + 1.0, y + 1.0, (w - 2.0).max(1.0), h - 2.0);
-        });
-        fill(ctx, p.bad, &self.overlaps, |ctx, &(x, y, _, _)| {
+        stroke(
+            ctx,
+            &p.overlap,
+            2.0,
+            &self.overlaps,
+            |ctx, &(x, y, w, h)| {
+                ctx.rect(x + 1.0, y + 1.0, (w - 2.0).max(1.0), h - 2.0);
+            },
+        );
+        fill(ctx, &p.overlap, &self.overlaps, |ctx, &(x, y, _, _)| {
             ctx.move_to(x, y - 1.0);
             ctx.line_to(x + 7.0, y - 1.0);
             ctx.line_to(x, y + 6.0);
@@ -109,11 +119,11 @@ impl Layer {
         });
 
         ctx.set_global_alpha(alpha);
-        stroke(ctx, p.expiry, 2.0, &self.expiries, |ctx, &(x, y, h)| {
+        stroke(ctx, &p.expiry, 2.0, &self.expiries, |ctx, &(x, y, h)| {
             ctx.move_to(x, y);
             ctx.line_to(x, y + h);
         });
-        fill(ctx, p.expiry, &self.expiries, |ctx, &(x, y, _)| {
+        fill(ctx, &p.expiry, &self.expiries, |ctx, &(x, y, _)| {
             ctx.move_to(x - 4.0, y);
             ctx.line_to(x + 4.0, y);
             ctx.line_to(x, y + 5.0);

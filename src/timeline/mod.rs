@@ -4,6 +4,11 @@
 //! The geometry lives in `lease-view` (tested natively); this module owns
 //! the canvas, the input and the DOM overlay (hover card, details panel,
 //! legend). Every view change goes through `ViewCommand` and `apply`.
+//!
+//! The visible time range is the page's (`range_ms`). A zoom or a pan is
+//! drawn at once from the page's range moved by the hand (`asked`), and sent
+//! to the page (`on_range`) when the hand pauses; from then on the canvas
+//! draws the page's range again. Colours are `lease_view::palette`'s.
 
 mod bars;
 mod details;
@@ -18,6 +23,7 @@ use std::rc::Rc;
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
 use lease_format::decimal::{clamp, fixed, shortest};
+pub use lease_view::TimelineView;
 use lease_view::{
     duration, hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
 };
@@ -31,15 +37,6 @@ use crate::run_handle::RunHandle;
 use draw::{AXIS_PX, GUTTER_PX};
 use hover::Hover;
 use input::{key_command, wheel_command, Pointers, ViewCommand, KEY_ZOOM};
-
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
-pub enum TimelineView {
-    /// One lane per worker: who ran what, when.
-    #[default]
-    Workers,
-    /// One row per message: available / in flight / dead-lettered over time.
-    Messages,
-}
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -65,12 +62,13 @@ pub struct TimelineProps {
     /// link) hears of it here.
     #[prop_or_default]
     pub on_view: Callback<TimelineView>,
-    /// The visible time range to open with (a share link's `from`/`to`).
-    #[prop_or_default]
-    pub range_ms: Option<(u64, u64)>,
-    /// The visible time range changed (zoom, pan, fit), for the share link.
-    #[prop_or_default]
-    pub on_range: Callback<(u64, u64)>,
+    /// The visible time range, in ms of the run; `None`: the whole axis.
+    /// The page holds it (a share link's `from`/`to`, a finding shown, the
+    /// other side of a comparison); the timeline keeps no range of its own.
+    pub range_ms: Option<(f64, f64)>,
+    /// The reader zoomed, panned or fitted: the range the page is to hold
+    /// (`None`: the whole axis), once the hand pauses.
+    pub on_range: Callback<Option<(f64, f64)>>,
     /// The element id, when a page shows two timelines (compare).
     #[prop_or("timeline")]
     pub dom_id: &'static str,
@@ -99,15 +97,19 @@ pub enum Msg {
     Repaint,
     /// The legend must change (the density strip came or went).
     Rerender,
-    /// Panning or zooming has paused: tell the page the range.
-    RangeSettled,
+    /// The hand paused: the page takes the range it asked for.
+    SendRange,
     Close,
 }
 
 pub struct Timeline {
     canvas: NodeRef,
     index: Rc<RunIndex>,
-    scale: TimeScale,
+    /// The view the hand asks for and the page has not been sent yet: the
+    /// page's range moved by every zoom and pan since the last pause.
+    asked: Option<TimeScale>,
+    /// Sends `asked` once the hand pauses (`RANGE_SETTLE_MS`).
+    send_timer: Option<gloo::timers::callback::Timeout>,
     scroll_px: f64,
     view: TimelineView,
     hover: Option<Hover>,
@@ -119,18 +121,19 @@ pub struct Timeline {
     last_cursor: Option<u64>,
     summary: String,
     paints: u64,
+    /// Runs this timeline has been handed: a new simulation is a new run,
+    /// so the test hook tells a seek from a re-simulation.
+    runs: u64,
     paint_after_render: bool,
-    last_range: (u64, u64),
-    /// Reports the range once a pan or zoom pauses (`RANGE_SETTLE_MS`).
-    range_timer: Option<gloo::timers::callback::Timeout>,
     /// The last paint binned runs into density strips: the legend explains them.
     density_shown: bool,
 }
 
-/// The page hears of a new visible range this long after the last pan or
-/// zoom step. Every report re-renders the whole page (the share link, the
-/// other side of a comparison); reporting each frame of a drag would cost
-/// more than painting the timeline itself.
+/// The page hears of a zoom or pan this long after the hand's last step.
+/// Each report re-renders the whole page (the share link, the other side of
+/// a comparison), which with a large run costs several frames: sent every
+/// frame of a drag, it took the pan benchmark from about 58 to 15 frames a
+/// second.
 const RANGE_SETTLE_MS: u32 = 120;
 
 /// The canvas grows with its lanes up to this height, then scrolls.
@@ -147,7 +150,8 @@ impl Component for Timeline {
         Timeline {
             canvas: NodeRef::default(),
             index: props.run.index(),
-            scale: initial_scale(props.axis_end(), props.range_ms),
+            asked: None,
+            send_timer: None,
             scroll_px: 0.0,
             view: props.view,
             hover: None,
@@ -159,22 +163,19 @@ impl Component for Timeline {
             last_cursor: None,
             summary: summary(&props.run),
             paints: 0,
+            runs: 1,
             paint_after_render: false,
-            last_range: (0, 0),
-            range_timer: None,
             density_shown: false,
         }
     }
 
     fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
         let props = ctx.props();
-        if props.axis_end() != old.axis_end() {
-            self.scale.set_limit(props.axis_end() as f64);
-        }
         if props.run != old.run {
             self.index = props.run.index();
             self.summary = summary(&props.run);
             self.hover = None;
+            self.runs += 1;
             // A slider moved: paint right after this render rather than on
             // the next animation frame, so the picture follows the hand.
             self.paint_after_render = true;
@@ -183,18 +184,19 @@ impl Component for Timeline {
             self.view = props.view;
             self.scroll_px = 0.0;
         }
-        // A range from outside (a finding shown, the other side of a
-        // comparison) moves the view; the one this timeline reported does not.
+        // The page took the range this timeline sent, or moved it itself
+        // (a finding shown, the other side of a comparison): its range is
+        // what the canvas shows, at once.
         if props.range_ms != old.range_ms {
-            if let Some((from, to)) = props
-                .range_ms
-                .filter(|r| r.0 < r.1 && *r != self.last_range)
-            {
-                self.scale.start_ms = from as f64;
-                self.scale.end_ms = to as f64;
-                self.scale.clamp();
-                self.last_range = (from, to);
+            self.asked = None;
+            self.send_timer = None;
+            self.paint_after_render = true;
+        }
+        if props.axis_end() != old.axis_end() {
+            if let Some(asked) = &mut self.asked {
+                asked.set_limit(props.axis_end() as f64);
             }
+            self.paint_after_render = true;
         }
         if !self.paint_after_render {
             self.schedule(ctx);
@@ -215,9 +217,9 @@ impl Component for Timeline {
                 false
             }
             Msg::Rerender => true,
-            Msg::RangeSettled => {
-                self.range_timer = None;
-                ctx.props().on_range.emit(self.last_range);
+            Msg::SendRange => {
+                self.send_timer = None;
+                self.send_range(ctx);
                 false
             }
             Msg::Command(cmd) => {
@@ -490,35 +492,64 @@ impl Timeline {
         clamp(content + AXIS_PX + 6.0, MIN_HEIGHT_PX, MAX_HEIGHT_PX)
     }
 
+    /// The page's range over this canvas's plot width.
+    fn page_scale(&self, ctx: &Context<Self>) -> TimeScale {
+        let props = ctx.props();
+        let mut scale = TimeScale::fit(props.axis_end() as f64, self.plot_w());
+        // A link's range may lie past the end of the run: kept inside it.
+        if let Some((from, to)) = props.range_ms.filter(|r| r.0 < r.1) {
+            scale.start_ms = from;
+            scale.end_ms = to;
+            scale.clamp();
+        }
+        scale
+    }
+
+    /// What is on the canvas: the page's range, moved by the hand.
+    fn scale(&self, ctx: &Context<Self>) -> TimeScale {
+        self.asked.unwrap_or_else(|| self.page_scale(ctx))
+    }
+
+    /// Sends the page the range the hand asked for. The render that brings
+    /// it back paints it (`changed`).
+    fn send_range(&mut self, ctx: &Context<Self>) {
+        let Some(asked) = self.asked.take() else {
+            return;
+        };
+        let whole = asked.start_ms <= 0.0 && asked.end_ms >= asked.limit_ms;
+        let range = (!whole).then_some((asked.start_ms, asked.end_ms));
+        if range != ctx.props().range_ms {
+            ctx.props().on_range.emit(range);
+        }
+    }
+
     fn apply(&mut self, ctx: &Context<Self>, cmd: ViewCommand) {
+        let mut scale = self.scale(ctx);
         match cmd {
             ViewCommand::Zoom { factor, at_px } => {
                 let at = at_px.unwrap_or(self.plot_w() / 2.0);
-                self.scale.zoom_about(at, factor);
+                scale.zoom_about(at, factor);
             }
-            ViewCommand::Pan { dx_px } => self.scale.pan_px(dx_px),
+            ViewCommand::Pan { dx_px } => scale.pan_px(dx_px),
             ViewCommand::Scroll { dy_px } => {
                 let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
                 self.scroll_px = clamp(self.scroll_px - dy_px, 0.0, max);
             }
             ViewCommand::Fit => {
-                self.scale = TimeScale::fit(ctx.props().axis_end() as f64, self.plot_w());
+                scale = TimeScale::fit(ctx.props().axis_end() as f64, self.plot_w());
                 self.scroll_px = 0.0;
             }
-            ViewCommand::Deselect => ctx.props().on_select.emit(None),
+            ViewCommand::Deselect => {
+                ctx.props().on_select.emit(None);
+                return;
+            }
         }
-        let range = (
-            self.scale.start_ms.round() as u64,
-            self.scale.end_ms.round() as u64,
-        );
-        if range != self.last_range {
-            self.last_range = range;
-            let link = ctx.link().clone();
-            self.range_timer = Some(gloo::timers::callback::Timeout::new(
-                RANGE_SETTLE_MS,
-                move || link.send_message(Msg::RangeSettled),
-            ));
-        }
+        self.asked = Some(scale);
+        let link = ctx.link().clone();
+        self.send_timer = Some(gloo::timers::callback::Timeout::new(
+            RANGE_SETTLE_MS,
+            move || link.send_message(Msg::SendRange),
+        ));
         self.schedule(ctx);
     }
 
@@ -530,12 +561,13 @@ impl Timeline {
         let run = &props.run;
         let (lanes, rows) = self.layout(ctx);
         let px = x - GUTTER_PX;
+        let scale = self.scale(ctx);
         match self.view {
             TimelineView::Workers => hit_worker_view(
                 run,
                 &self.index,
                 &lanes,
-                &self.scale,
+                &scale,
                 px,
                 y,
                 HIT_TOLERANCE_PX,
@@ -548,7 +580,7 @@ impl Timeline {
                 y,
             }),
             TimelineView::Messages => {
-                hit_message_view(run, &rows, &self.scale, px, y, props.playhead_ms).map(
+                hit_message_view(run, &rows, &scale, px, y, props.playhead_ms).map(
                     |(message, delivery)| Hover {
                         message,
                         delivery,
@@ -563,7 +595,7 @@ impl Timeline {
     fn emit_cursor(&mut self, ctx: &Context<Self>, x: f64) {
         let t = (x >= GUTTER_PX && x <= self.css_w).then(|| {
             let end = ctx.props().run.end_ms as f64;
-            clamp(self.scale.ms_of(x - GUTTER_PX), 0.0, end).round() as u64
+            clamp(self.scale(ctx).ms_of(x - GUTTER_PX), 0.0, end).round() as u64
         });
         if t != self.last_cursor {
             self.last_cursor = t;
@@ -602,7 +634,8 @@ impl Timeline {
         if canvas.height() != ph {
             canvas.set_height(ph);
         }
-        self.scale.set_width(self.plot_w());
+        let mut scale = self.scale(ctx);
+        scale.set_width(self.plot_w());
         let max_scroll = (self.content_px(ctx) - (h - AXIS_PX - 4.0)).max(0.0);
         self.scroll_px = clamp(self.scroll_px, 0.0, max_scroll);
 
@@ -624,7 +657,7 @@ impl Timeline {
         let frame = draw::Frame {
             run: &props.run,
             index: &self.index,
-            scale: self.scale,
+            scale,
             width: w,
             height: h,
             view: self.view,
@@ -641,41 +674,62 @@ impl Timeline {
         // What a frame costs the timeline itself, apart from the page
         // around it: the pan benchmark reads it.
         let paint_ms = clock.map_or(0.0, |p| p.now()) - started;
-        // The latency benchmark and the browser tests wait on this count.
         self.paints += 1;
-        let _ = canvas.set_attribute("data-paints", &self.paints.to_string());
-        let _ = canvas.set_attribute("data-drawn-runs", &drawn.runs.to_string());
-        let _ = canvas.set_attribute("data-paint-ms", &fixed(paint_ms, 2));
-        let _ = canvas.set_attribute("data-density-columns", &drawn.density_columns.to_string());
         let strip_changed = (drawn.density_columns > 0) != self.density_shown;
         self.density_shown = drawn.density_columns > 0;
-        let (tx, ty) = drawn.target.unwrap_or((-1.0, -1.0));
-        let _ = canvas.set_attribute("data-first-run-x", &fixed(tx, 1));
-        let _ = canvas.set_attribute("data-first-run-y", &fixed(ty, 1));
-        let _ = canvas.set_attribute("data-view-start-ms", &fixed(self.scale.start_ms, 0));
-        let _ = canvas.set_attribute("data-view-end-ms", &fixed(self.scale.end_ms, 0));
-        let _ = canvas.set_attribute(
-            "data-view",
-            match self.view {
-                TimelineView::Workers => "workers",
-                TimelineView::Messages => "messages",
-            },
-        );
+        let hook = TestHook {
+            paints: self.paints,
+            paint_ms,
+            drawn: &drawn,
+            view: self.view,
+            scale: &scale,
+            playhead_ms: props.playhead_ms,
+            dark,
+            runs: self.runs,
+        };
+        let _ = canvas.set_attribute("data-frame", &hook.to_json());
         resized || strip_changed
     }
 }
 
-/// The whole run, or the range a link asked for when it lies inside the run.
-fn initial_scale(end_ms: u64, range: Option<(u64, u64)>) -> TimeScale {
-    let mut scale = TimeScale::fit(end_ms as f64, 800.0);
-    if let Some((from, to)) = range {
-        if from < to {
-            scale.start_ms = from as f64;
-            scale.end_ms = to as f64;
-            scale.clamp();
-        }
+/// What one paint drew, for the browser tests and the benchmarks: written
+/// to the canvas's `data-frame` as one JSON object a paint (read by
+/// `timelineFrame` in tests/e2e/harness.mjs).
+struct TestHook<'a> {
+    /// Paints so far: the latency benchmark and the tests wait on it.
+    paints: u64,
+    /// The timeline's own cost of this paint, apart from the page around it:
+    /// the pan benchmark reads it.
+    paint_ms: f64,
+    drawn: &'a draw::Drawn,
+    view: TimelineView,
+    scale: &'a TimeScale,
+    playhead_ms: u64,
+    dark: bool,
+    runs: u64,
+}
+
+impl TestHook<'_> {
+    fn to_json(&self) -> String {
+        let target = match self.drawn.target {
+            Some((x, y)) => format!("[{},{}]", fixed(x, 1), fixed(y, 1)),
+            None => "null".to_string(),
+        };
+        format!(
+            "{{\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
+             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{}}}",
+            self.paints,
+            fixed(self.paint_ms, 2),
+            self.drawn.runs,
+            self.drawn.density_columns,
+            self.view.name(),
+            fixed(self.scale.start_ms, 3),
+            fixed(self.scale.end_ms, 3),
+            self.playhead_ms,
+            self.dark,
+            self.runs,
+        )
     }
-    scale
 }
 
 /// Said over an empty canvas, so that a blank picture is never a puzzle.

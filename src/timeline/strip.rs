@@ -8,7 +8,7 @@ use lease_format::decimal::{clamp, fixed};
 use lease_view::Strip;
 use web_sys::CanvasRenderingContext2d;
 
-use super::draw::{Palette, GUTTER_PX};
+use super::draw::{Inks, GUTTER_PX};
 
 /// Shades of the strip: few enough that neighbouring columns merge.
 pub const LEVELS: u8 = 5;
@@ -22,7 +22,7 @@ pub struct Batches {
     overlaps: Vec<Rect>,
     expiries: Vec<Rect>,
     dead_letters: Vec<Rect>,
-    /// Pixel columns with something in them, over all rows: `data-density-columns`.
+    /// Pixel columns with something in them, over all rows (the test hook's `densityColumns`).
     pub columns: u32,
 }
 
@@ -68,10 +68,10 @@ impl Batches {
     }
 
     /// Overlaps, expiries and dead letters, over the shades and the bars.
-    pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Palette) {
-        fill_all(ctx, p.bad, &self.overlaps);
-        fill_all(ctx, p.expiry, &self.expiries);
-        fill_all(ctx, p.dlq, &self.dead_letters);
+    pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Inks) {
+        fill_all(ctx, &p.overlap, &self.overlaps);
+        fill_all(ctx, &p.expiry, &self.expiries);
+        fill_all(ctx, &p.dead_letter, &self.dead_letters);
     }
 }
 

@@ -2,12 +2,13 @@
 // timeline. `measurePan(page)` drives the timeline of an already opened page
 // with wheel events (one between animation frames: zoom in, pan right, pan left,
 // zoom out, over and over) and counts the frames the canvas actually painted
-// (its `data-paints` counter) and the time each paint took. Run on its own it
+// (the `paints` of its test hook, harness.mjs's `frame`) and the time each
+// paint took. Run on its own it
 // opens BIG_RUN (about 100,000 runs) and prints the figures:
 //   (cd tests/e2e && node bench-pan.mjs)
 // Options: SECONDS=3 QUERY='scenario=...' (another share link's query) DIST_DIR.
 import { pathToFileURL } from 'node:url';
-import { startServer, launchBrowser, openPage } from './harness.mjs';
+import { startServer, launchBrowser, openPage, waitForFrame, FRAME_ATTRIBUTE, TIMELINE } from './harness.mjs';
 
 /**
  * A share link with 100,000 messages (the page's limit) through 32 workers,
@@ -19,7 +20,7 @@ export const BIG_RUN =
   'workers=32&conc=1&timeout=20s&mrc=5&hb=off&dist=lognormal&median=2s&p99=30s&jitter=0.2' +
   '&capacity=24&backlog=100000&rate=0&duration=24h&seed=1';
 
-const CANVAS = '.timeline-canvas';
+const CANVAS = TIMELINE;
 
 /** Waits until the timeline has painted a run of at least `min` deliveries; returns its size. */
 export async function waitForBigRun(page, { min = 1, timeout = 120000 } = {}) {
@@ -27,11 +28,12 @@ export async function waitForBigRun(page, { min = 1, timeout = 120000 } = {}) {
     ([sel, min]) => {
       const c = document.querySelector(sel);
       const m = /Timeline of (\d+) deliveries/.exec(c?.getAttribute('aria-label') || '');
-      return c && m && Number(m[1]) >= min && Number(c.dataset.paints) > 0;
+      return c && m && Number(m[1]) >= min;
     },
     [CANVAS, min],
     { timeout, polling: 250 },
   );
+  await waitForFrame(page, (f) => f.paints > 0, { timeout });
   return runsOf(page);
 }
 
@@ -45,22 +47,22 @@ async function runsOf(page) {
  * returns { runs, frames, seconds, fps, worstFrameMs, paintMs }: `frames` are
  * the canvas's paints in that time, `worstFrameMs` the longest gap between
  * two animation frames, `paintMs` the time the timeline's own paint took
- * (its `data-paint-ms`; p50, p95, max), apart from the rest of the page.
+ * (the hook's `paintMs`; p50, p95, max), apart from the rest of the page.
  */
 export async function measurePan(page, { seconds = 3 } = {}) {
   const runs = await runsOf(page);
   const canvas = page.locator(CANVAS).first();
   await canvas.scrollIntoViewIfNeeded();
   const out = await page.evaluate(
-    async ([sel, seconds]) => {
+    async ([sel, seconds, attribute]) => {
       const canvas = document.querySelector(sel);
       const box = canvas.getBoundingClientRect();
-      // The timeline times its own paint (`data-paint-ms`): collect it at
-      // every paint, apart from the page's other work in the frame.
+      // The timeline times its own paint (the hook's `paintMs`): collect it
+      // at every paint, apart from the page's other work in the frame.
       const paintCosts = [];
-      const paintsAt = () => Number(canvas.dataset.paints);
-      const observer = new MutationObserver(() => paintCosts.push(Number(canvas.dataset.paintMs)));
-      observer.observe(canvas, { attributes: true, attributeFilter: ['data-paints'] });
+      const paintsAt = () => window.timelineFrame(canvas).paints;
+      const observer = new MutationObserver(() => paintCosts.push(window.timelineFrame(canvas).paintMs));
+      observer.observe(canvas, { attributes: true, attributeFilter: [attribute] });
       const realRaf = window.requestAnimationFrame.bind(window);
       const wheel = (dx, dy) =>
         canvas.dispatchEvent(
@@ -109,7 +111,7 @@ export async function measurePan(page, { seconds = 3 } = {}) {
         paintCosts,
       };
     },
-    [CANVAS, seconds],
+    [CANVAS, seconds, FRAME_ATTRIBUTE],
   );
   const sorted = [...out.paintCosts].sort((a, b) => a - b);
   const pick = (p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] : NaN);

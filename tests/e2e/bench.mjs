@@ -22,7 +22,7 @@ import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { startServer, launchBrowser, openPage, distDir, repoRoot } from './harness.mjs';
+import { startServer, launchBrowser, openPage, distDir, repoRoot, waitForFrame, FRAME_ATTRIBUTE } from './harness.mjs';
 import { BIG_RUN, measurePan, waitForBigRun } from './bench-pan.mjs';
 import { firstLoad, FIRST_LOAD_BUDGET } from './first-load.mjs';
 
@@ -60,11 +60,12 @@ async function longTasksSince(page, t0) {
 }
 
 async function sliderLatency(page) {
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   const t0 = await page.evaluate(() => performance.now());
-  const times = await page.evaluate(async (moves) => {
+  const times = await page.evaluate(async ([moves, attribute]) => {
     const input = document.querySelector('#ctl-timeout');
     const canvas = document.querySelector('.timeline-canvas');
+    const paints = () => window.timelineFrame(canvas).paints;
     const min = Number(input.min);
     const max = Number(input.max);
     const out = [];
@@ -72,15 +73,15 @@ async function sliderLatency(page) {
       // A hand sweeping back and forth across the middle of the track.
       const f = 0.3 + 0.4 * Math.abs(((i * 0.1) % 2) - 1);
       const v = Math.round(min + f * (max - min));
-      const before = canvas.dataset.paints;
+      const before = paints();
       const painted = new Promise((ok) => {
         const obs = new MutationObserver(() => {
-          if (canvas.dataset.paints !== before) {
+          if (paints() !== before) {
             obs.disconnect();
             ok(performance.now());
           }
         });
-        obs.observe(canvas, { attributes: true, attributeFilter: ['data-paints'] });
+        obs.observe(canvas, { attributes: true, attributeFilter: [attribute] });
       });
       // From a task of its own, as a hand's input arrives: work done inside
       // the benchmark's own evaluate call is invisible to the Long Tasks API.
@@ -97,7 +98,7 @@ async function sliderLatency(page) {
       await new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
     }
     return out;
-  }, MOVES);
+  }, [MOVES, FRAME_ATTRIBUTE]);
   const sorted = [...times].sort((a, b) => a - b);
   const long = await longTasksSince(page, t0);
   return {
@@ -131,7 +132,7 @@ function openInOwnTask(query) {
  * panels' module (from this machine's loopback, so mostly the compile).
  */
 async function firstPanelOpen(page) {
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   const t0 = await page.evaluate(
     () =>
       new Promise((ok) =>
@@ -148,7 +149,7 @@ async function firstPanelOpen(page) {
 }
 
 async function handover(page) {
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   const t0 = await page.evaluate(openInOwnTask, OUTGROWN);
   await page.waitForFunction(
     () => Number((document.querySelector('#total-delivered')?.innerText || '').replace(/\D/g, '')) >= 12000,
@@ -183,7 +184,7 @@ async function handover(page) {
 }
 
 async function millionRun(page) {
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   // The page notes when the run's notice appears: Playwright's own waits
   // poll at up to a second apart, which showed as runs 0.5 or 1 s longer.
   await page.evaluate(() => {

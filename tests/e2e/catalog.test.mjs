@@ -5,7 +5,7 @@
 // stays as it was, or a link opens from the default with a notice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -16,7 +16,7 @@ test('the page starts with the default scenario and fetches another, and the one
   const { page, errors } = await openPage(env.browser, env.server.url);
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   assert.equal(await title(page), 'A 90-second message against a 60-second timeout');
   assert.deepEqual(scenarioFiles(requests), [], 'nothing is fetched for the default scenario');
 

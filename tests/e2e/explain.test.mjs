@@ -3,7 +3,7 @@
 // marks the current value; tours tick their steps; compare shows two runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -17,10 +17,7 @@ test('the diagnosis names the signature, shows it, and its fix clears it', async
   const finding = page.locator('#finding-concurrent-duplicates');
   assert.match(await finding.innerText(), /\d/, 'evidence in numbers');
   await finding.getByRole('button', { name: 'Show on the timeline' }).click();
-  await page.waitForFunction(() => {
-    const c = document.querySelector('.timeline-canvas');
-    return Number(c.dataset.viewStartMs) > 0 || Number(c.dataset.viewEndMs) < 300000;
-  });
+  await waitForFrame(page, (f) => f.viewStartMs > 0 || f.viewEndMs < 300000);
   await screenshot(page, 'explain-diagnosis');
   await finding.locator('.apply-fix').click();
   await page.waitForFunction(() => !document.querySelector('#finding-concurrent-duplicates'));
@@ -120,10 +117,10 @@ test('compare: B starts as a copy of A, the controls edit B, the differences are
   assert.ok(Number(await page.locator('#total-overlapping').innerText()) > 0);
   assert.equal(await page.locator('#timeline-b .timeline-canvas').count(), 1);
   // One time axis: zooming A moves B.
-  const b = page.locator('#timeline-b .timeline-canvas');
   await page.locator('#timeline').getByRole('button', { name: 'Zoom in' }).click();
-  await page.waitForFunction(() => document.querySelector('#timeline-b .timeline-canvas').dataset.viewStartMs !== '0');
-  assert.equal(await b.getAttribute('data-view-start-ms'), await page.locator('#timeline .timeline-canvas').getAttribute('data-view-start-ms'));
+  const zoomedB = await waitForFrame(page, (f) => f.viewStartMs !== 0, { selector: '#timeline-b .timeline-canvas' });
+  const zoomedA = await frame(page, '#timeline .timeline-canvas');
+  assert.deepEqual([zoomedB.viewStartMs, zoomedB.viewEndMs], [zoomedA.viewStartMs, zoomedA.viewEndMs]);
   await screenshot(page, 'explain-compare');
   await page.locator('#compare-copy').click();
   await page.waitForFunction(() => document.querySelectorAll('.compare-table tr.differs').length === 0);

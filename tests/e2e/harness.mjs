@@ -80,6 +80,53 @@ export function useServerAndBrowser() {
   return env;
 }
 
+/**
+ * The timeline's test hook, read in the page: what the last paint of
+ * `canvas` drew, as the timeline writes it to the canvas's `data-frame`
+ * once a paint (src/timeline/mod.rs, `TestHook`), or null before its first
+ * paint:
+ *   { paints, paintMs, drawnRuns, densityColumns, firstRun: [x, y] | null,
+ *     view: 'workers' | 'messages', viewStartMs, viewEndMs, playheadMs,
+ *     dark, runs }
+ * `runs` counts the runs the timeline has been handed (a new simulation is
+ * a new run). Every page of launchBrowser's browser has it as
+ * `window.timelineFrame`, so that code running in the page (a benchmark's
+ * observer) reads the hook the same way as `frame` and `waitForFrame`.
+ */
+function timelineFrame(canvas) {
+  const text = canvas && canvas.getAttribute('data-frame');
+  return text ? JSON.parse(text) : null;
+}
+
+/** The attribute the timeline rewrites at each paint: for a MutationObserver. */
+export const FRAME_ATTRIBUTE = 'data-frame';
+
+export const TIMELINE = '.timeline-canvas';
+
+/** The test hook of the first timeline matching `selector`: what its last paint drew, or null. */
+export async function frame(page, selector = TIMELINE) {
+  return page.evaluate((sel) => window.timelineFrame(document.querySelector(sel)), selector);
+}
+
+/**
+ * Waits until the hook of the first timeline matching `selector` passes
+ * `ok(frame, arg)` and returns that frame. `ok` runs in the page, so it may
+ * use only its arguments; by default it waits for a first paint.
+ */
+export async function waitForFrame(page, ok = (f) => f.paints > 0, { selector = TIMELINE, arg = null, timeout = 30000 } = {}) {
+  // One function of `ok` and the reader. Playwright compiles a function once,
+  // but a string at every poll, which the page's CSP (no 'unsafe-eval')
+  // refuses: so a function whose source is this text.
+  const source = `([sel, arg]) => {
+    const f = window.timelineFrame(document.querySelector(sel));
+    return f && (${ok})(f, arg) ? f : null;
+  }`;
+  const test = () => null;
+  test.toString = () => source;
+  const handle = await page.waitForFunction(test, [selector, arg], { timeout });
+  return handle.jsonValue();
+}
+
 /** Launches Debian's Chromium headless with a fresh profile. */
 export async function launchBrowser() {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lease-e2e-'));
@@ -97,6 +144,7 @@ export async function launchBrowser() {
     headless: true,
     args,
   });
+  await context.addInitScript(`window.timelineFrame = ${timelineFrame};`);
   return context;
 }
 

@@ -7,7 +7,7 @@
 // to store them anew); other screenshots go to tests/e2e/output/.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot, expectScreenshot, meanLuminance } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, expectScreenshot, meanLuminance, frame, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -28,14 +28,7 @@ const TEN = [
 ];
 
 async function painted(page) {
-  await page.waitForFunction(
-    (sel) => {
-      const c = document.querySelector(sel);
-      return c && Number(c.dataset.drawnRuns) > 0;
-    },
-    CANVAS,
-    { timeout: 30000 },
-  );
+  await waitForFrame(page, (f) => f.drawnRuns > 0);
 }
 
 const total = async (page, id) => Number(await page.locator(`#total-${id}`).innerText());
@@ -144,7 +137,8 @@ test('playback moves the playhead forward, and seeking moves it back without re-
   const head = () => page.locator('#ctl-playhead').evaluate((el) => Number(el.value));
   const end = await page.locator('#ctl-playhead').evaluate((el) => Number(el.max));
   assert.equal(await head(), end, 'a new run shows its whole picture');
-  const drawnAtEnd = await page.locator(CANVAS).evaluate((c) => Number(c.dataset.drawnRuns));
+  // The runs the timeline has been handed: a re-simulation would be one more.
+  const { drawnRuns: drawnAtEnd, runs } = await frame(page);
 
   await page.locator('#ctl-speed').selectOption('30');
   await page.locator('#play').click();
@@ -167,15 +161,19 @@ test('playback moves the playhead forward, and seeking moves it back without re-
   await page.waitForFunction((s) => Number(document.querySelector('#ctl-playhead').value) < s, stepped);
 
   // Scrub to a tenth of the run: the timeline reveals only what happened by then.
+  const tenth = Math.floor(end / 10);
   await page.locator('#ctl-playhead').evaluate((el, v) => {
     el.value = String(v);
     el.dispatchEvent(new Event('input', { bubbles: true }));
-  }, Math.floor(end / 10));
-  await page.waitForFunction(
-    ([sel, n]) => Number(document.querySelector(sel).dataset.drawnRuns) < n,
-    [CANVAS, drawnAtEnd],
-  );
+  }, tenth);
+  const seeked = await waitForFrame(page, (f, t) => f.playheadMs === t, { arg: tenth });
+  assert.ok(seeked.drawnRuns < drawnAtEnd, `${seeked.drawnRuns} runs drawn at a tenth, ${drawnAtEnd} at the end`);
   assert.match(await page.locator('#playhead').innerText(), / of /);
+  // Playing, stepping and seeking drew the run the page already had.
+  assert.equal(seeked.runs, runs, 'seeking re-simulated');
+  // A new seed is a new run, and the count says so.
+  await page.getByRole('button', { name: 'New seed' }).click();
+  await waitForFrame(page, (f, runs) => f.runs === runs + 1, { arg: runs });
   assert.deepEqual(errors, []);
   await page.close();
 });

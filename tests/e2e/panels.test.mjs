@@ -6,7 +6,7 @@
 // loads on a later try.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -16,7 +16,7 @@ test('the panels module loads only when a panel is about to open, follows the pa
   const { page, errors } = await openPage(env.browser, env.server.url);
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   await page.waitForTimeout(300);
   assert.deepEqual(panelsFiles(requests), [], 'the page alone does not fetch the panels');
   // The pointer on the buttons that open panels starts the fetch before a click.
@@ -164,7 +164,7 @@ test('panels chosen while the module loads: the last choice shows, a closed one 
     await page.close();
   }
   const { page, errors } = await openPage(env.browser, env.server.url);
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   const release = await holdModule(page);
   await page.locator('#open-sweep').click();
   await page.locator('#panel-loading').waitFor();

@@ -3,7 +3,7 @@
 // summarised with a notice of what was kept.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -20,7 +20,7 @@ async function openLink(page, query) {
 /** The default page, painted, then `query` opened from it as back or forward would. */
 async function openFromPage(query) {
   const opened = await openPage(env.browser, env.server.url);
-  await opened.page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(opened.page);
   await openLink(opened.page, query);
   return opened;
 }
@@ -93,7 +93,7 @@ test('a large run whose worker cannot load says so, instead of progress that nev
   // an error the page hears, instead of progress that never moves.
   for (const blocked of ['**/lease-worker-loader.js', '**/lease-worker_bg.wasm']) {
     const { page, errors } = await openPage(env.browser, env.server.url);
-    await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+    await waitForFrame(page);
     await page.route(blocked, (route) => route.abort());
     await openLink(page, LARGE);
     const alert = page.locator('#run-error');
@@ -152,7 +152,7 @@ test('a run the page tries and outgrows is finished whole in the worker', async 
   // Small by the estimate (so tried on the page), but about 72,000 events:
   // the page stops at its cap and the worker computes the whole run.
   const { page, errors } = await openPage(env.browser, env.server.url);
-  await page.waitForFunction(() => Number(document.querySelector('.timeline-canvas')?.dataset.paints) > 0);
+  await waitForFrame(page);
   const t0 = await page.evaluate(() => performance.now());
   await openLink(page, 'scenario=sub-second-work&backlog=12000&rate=0&workers=100&conc=10&duration=15min&timeout=1h&seed=1');
   await deliveredAtLeast(page, 12000);

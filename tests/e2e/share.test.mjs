@@ -6,16 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
-import { useServerAndBrowser, openPage, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 const CANVAS = '.timeline-canvas';
 
 async function painted(page) {
-  await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.paints) > 0, CANVAS, {
-    timeout: 30000,
-  });
+  await waitForFrame(page);
 }
 
 const TOTALS = ['delivered', 'acked', 'redeliveries', 'overlapping', 'duplicates', 'dead-lettered', 'ratio'];
@@ -344,15 +342,12 @@ test('an export is of the run on screen, even when the newest setting cannot run
     }, id);
   // The longest run length: still a run the playground computes (perhaps in
   // the background). Its run is the one on screen.
-  const paints = await page.locator(CANVAS).evaluate((c) => Number(c.dataset.paints));
+  const { paints } = await frame(page);
   await slide('ctl-duration');
-  await page.waitForFunction(
-    (paints) =>
-      Number(document.querySelector('.timeline-canvas').dataset.paints) > paints &&
-      !document.querySelector('#run-progress') &&
-      !document.querySelector('#run-error'),
-    paints,
-    { timeout: 60000 },
+  await waitForFrame(
+    page,
+    (f, paints) => f.paints > paints && !document.querySelector('#run-progress') && !document.querySelector('#run-error'),
+    { arg: paints, timeout: 60000 },
   );
   await page.locator('#open-export').click();
   const saved = async () => {

@@ -5,37 +5,28 @@
 // tests/e2e/output/timeline-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot, meanLuminance } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, meanLuminance, frame, waitForFrame } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 const CANVAS = '.timeline-canvas';
 
-/** Waits for a paint that drew runs; returns the canvas's data attributes. */
-async function painted(page, { view = 'workers' } = {}) {
-  await page.waitForFunction(
-    ([sel, view]) => {
-      const c = document.querySelector(sel);
-      return c && c.dataset.view === view && Number(c.dataset.drawnRuns) > 0 && Number(c.dataset.firstRunX) >= 0;
-    },
-    [CANVAS, view],
-    { timeout: 30000 },
-  );
-  return page.locator(CANVAS).first().evaluate((c) => ({ ...c.dataset }));
+/** Waits for a paint of `view` that drew runs; returns what it drew (the timeline's test hook). */
+function painted(page, { view = 'workers' } = {}) {
+  return waitForFrame(page, (f, view) => f.view === view && f.drawnRuns > 0 && f.firstRun !== null, { arg: view });
 }
 
 /** The page position of the widest drawn run's centre. */
 async function runCentre(page) {
-  const canvas = page.locator(CANVAS).first();
-  const box = await canvas.boundingBox();
-  const d = await canvas.evaluate((c) => ({ x: Number(c.dataset.firstRunX), y: Number(c.dataset.firstRunY) }));
-  return { x: box.x + d.x, y: box.y + d.y };
+  const box = await page.locator(CANVAS).first().boundingBox();
+  const [x, y] = (await frame(page)).firstRun;
+  return { x: box.x + x, y: box.y + y };
 }
 
 test('the timeline draws runs, hovers, clicks open details and Close dismisses them', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   const data = await painted(page);
-  assert.ok(Number(data.drawnRuns) > 0, `drew ${data.drawnRuns} runs`);
+  assert.ok(data.drawnRuns > 0, `drew ${data.drawnRuns} runs`);
   const canvas = page.locator(CANVAS).first();
   assert.equal(await canvas.getAttribute('tabindex'), '0');
   assert.match(await canvas.getAttribute('aria-label'), /Timeline of \d+ deliveries/);
@@ -81,12 +72,8 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
 
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
   await page.mouse.wheel(0, -500);
-  await page.waitForFunction(
-    ([sel, end]) => document.querySelector(sel).dataset.viewEndMs !== end,
-    [CANVAS, before.viewEndMs],
-  );
-  const zoomed = await canvas.evaluate((c) => ({ ...c.dataset }));
-  const span = (d) => Number(d.viewEndMs) - Number(d.viewStartMs);
+  const zoomed = await waitForFrame(page, (f, end) => f.viewEndMs !== end, { arg: before.viewEndMs });
+  const span = (d) => d.viewEndMs - d.viewStartMs;
   assert.ok(span(zoomed) < span(before) / 2, `zoomed from ${span(before)} to ${span(zoomed)} ms`);
   // About the pointer: the time under it is the same before and after. The
   // time axis starts after the 72-pixel label gutter (src/timeline/draw.rs).
@@ -103,22 +90,17 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
 
   await canvas.focus();
   await page.keyboard.press('KeyD');
-  await page.waitForFunction(
-    ([sel, start]) => document.querySelector(sel).dataset.viewStartMs !== start,
-    [CANVAS, zoomed.viewStartMs],
-  );
-  const panned = await canvas.evaluate((c) => ({ ...c.dataset }));
-  assert.ok(Number(panned.viewStartMs) > Number(zoomed.viewStartMs), 'D pans later');
+  const panned = await waitForFrame(page, (f, start) => f.viewStartMs !== start, { arg: zoomed.viewStartMs });
+  assert.ok(panned.viewStartMs > zoomed.viewStartMs, 'D pans later');
 
   await page.keyboard.press('KeyF');
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs === '0', CANVAS);
-  const fit = await canvas.evaluate((c) => ({ ...c.dataset }));
+  const fit = await waitForFrame(page, (f) => f.viewStartMs === 0);
   assert.equal(fit.viewEndMs, before.viewEndMs);
 
   await page.getByRole('button', { name: 'Zoom in' }).click();
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs !== '0', CANVAS);
+  await waitForFrame(page, (f) => f.viewStartMs !== 0);
   await page.getByRole('button', { name: 'Fit' }).click();
-  await page.waitForFunction((sel) => document.querySelector(sel).dataset.viewStartMs === '0', CANVAS);
+  await waitForFrame(page, (f) => f.viewStartMs === 0);
 
   assert.deepEqual(errors, []);
   await page.close();

@@ -3,7 +3,8 @@
 //! range, at full run length (no playhead veil, no highlight). It opens in a
 //! browser, an editor or a slide deck with nothing else beside it: styles
 //! are embedded, fonts are the system's, and there is no link outside the
-//! file.
+//! file. Its colours are the canvas's (`crate::palette`), each `rgba()`
+//! written as a colour and an opacity since SVG 1.1 has no `rgba()`.
 
 use std::fmt::{self, Write};
 
@@ -13,22 +14,16 @@ use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMark
 use crate::format::{clock, duration};
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
-use crate::message_hsl;
 use crate::outages::Outages;
+use crate::palette::{
+    hsl_colour, message_hsl, Palette, BUFFERED_OPACITY, DEAD_LETTERED_OPACITY, IN_FLIGHT_OPACITY,
+    LEASE_OPACITY,
+};
 use crate::scale::TimeScale;
 use crate::states::{message_states, State};
 use crate::story::cause_word;
 use crate::ticks::ticks;
-
-/// Which of the page's two layouts to draw.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SvgView {
-    /// One lane per worker, a row per concurrency slot and a buffer row.
-    #[default]
-    Workers,
-    /// One row per message, its broker states over time.
-    Messages,
-}
+use crate::view::TimelineView;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SvgOptions {
@@ -40,7 +35,7 @@ pub struct SvgOptions {
     pub from_ms: f64,
     pub to_ms: f64,
     pub dark: bool,
-    pub view: SvgView,
+    pub view: TimelineView,
     /// Heading and `<title>`; empty: the scenario's title, else its name.
     pub title: String,
 }
@@ -52,7 +47,7 @@ impl Default for SvgOptions {
             from_ms: 0.0,
             to_ms: f64::INFINITY,
             dark: false,
-            view: SvgView::Workers,
+            view: TimelineView::Workers,
             title: String::new(),
         }
     }
@@ -82,62 +77,6 @@ const LEGEND_ROW_PX: f64 = 18.0;
 /// is close enough to place halos and wrap the legend.
 const CHAR_PX: f64 = 6.2;
 
-/// Colours of `timeline/draw.rs`, with the canvas's `rgba()` split into a
-/// colour and an opacity because SVG 1.1 has no `rgba()`.
-struct Palette {
-    bg: &'static str,
-    lane_a: &'static str,
-    lane_b: &'static str,
-    text: &'static str,
-    muted: &'static str,
-    grid: (&'static str, f64),
-    bad: &'static str,
-    ok: &'static str,
-    expiry: &'static str,
-    dlq: &'static str,
-    pause: (&'static str, f64),
-    down: (&'static str, f64),
-    available: (&'static str, f64),
-    deleted: (&'static str, f64),
-    halo: (&'static str, f64),
-}
-
-const LIGHT: Palette = Palette {
-    bg: "#ffffff",
-    lane_a: "#f6f7f9",
-    lane_b: "#eef0f4",
-    text: "#1d2330",
-    muted: "#5b6475",
-    grid: ("#1e283c", 0.08),
-    bad: "#d11a2a",
-    ok: "#16813a",
-    expiry: "#b35c00",
-    dlq: "#6b2fb3",
-    pause: ("#5a6478", 0.18),
-    down: ("#d11a2a", 0.10),
-    available: ("#b35c00", 0.35),
-    deleted: ("#16813a", 0.45),
-    halo: ("#ffffff", 0.85),
-};
-
-const DARK: Palette = Palette {
-    bg: "#14171d",
-    lane_a: "#1b1f27",
-    lane_b: "#20252f",
-    text: "#e6e9ef",
-    muted: "#9aa3b5",
-    grid: ("#dce6ff", 0.08),
-    bad: "#ff5c6a",
-    ok: "#4cd07d",
-    expiry: "#ffad4d",
-    dlq: "#b98cff",
-    pause: ("#a0aabe", 0.20),
-    down: ("#ff5c6a", 0.14),
-    available: ("#ffad4d", 0.35),
-    deleted: ("#4cd07d", 0.45),
-    halo: ("#14171d", 0.85),
-};
-
 fn style(p: &Palette) -> String {
     format!(
         "text{{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;\
@@ -147,53 +86,60 @@ font-size:11px;fill:{text}}}\
 .bg{{fill:{bg}}}.lane-a{{fill:{lane_a}}}.lane-b{{fill:{lane_b}}}\
 .grid{{stroke:{grid};stroke-opacity:{grid_a};stroke-width:1}}\
 .axis{{stroke:{muted};stroke-width:1}}\
-.lease{{fill-opacity:0.45}}.in-flight{{fill-opacity:0.4}}.buffered{{fill-opacity:0.35}}\
+.lease{{fill-opacity:{lease_a}}}.in-flight{{fill-opacity:{in_flight_a}}}.buffered{{fill-opacity:{buffered_a}}}\
 .buffered-edge{{fill:none;stroke-width:1;stroke-dasharray:2 2;stroke-opacity:0.9}}\
-.overlap{{fill:none;stroke:{bad};stroke-width:2}}\
-.overlap-thin{{fill:none;stroke:{bad};stroke-width:1.5}}\
-.flag,.twin-end{{fill:{bad}}}\
-.twin{{stroke:{bad};stroke-width:1.5;stroke-dasharray:2 2;stroke-opacity:0.9}}\
+.overlap{{fill:none;stroke:{overlap};stroke-width:2}}\
+.overlap-thin{{fill:none;stroke:{overlap};stroke-width:1.5}}\
+.flag,.twin-end{{fill:{overlap}}}\
+.twin{{stroke:{overlap};stroke-width:1.5;stroke-dasharray:2 2;stroke-opacity:0.9}}\
 .redelivery{{fill:none;stroke:{muted};stroke-width:1.25;stroke-dasharray:4 3;stroke-opacity:0.9}}\
 .arrow{{fill:{muted};fill-opacity:0.9}}\
 .expiry{{stroke:{expiry};stroke-width:2}}.expiry-fill{{fill:{expiry}}}\
 .hb{{stroke:{text};stroke-width:1}}\
-.hb-rejected{{fill:none;stroke:{bad};stroke-width:1.5}}\
-.ack{{fill:none;stroke:{ok};stroke-width:2}}\
-.ack-rejected{{fill:none;stroke:{bad};stroke-width:2}}\
+.hb-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
+.ack{{fill:none;stroke:{ack};stroke-width:2}}\
+.ack-rejected{{fill:none;stroke:{rejected};stroke-width:2}}\
 .ack-halo{{fill:none;stroke:{halo};stroke-opacity:{halo_a};stroke-width:4}}\
 .release{{fill:none;stroke:{muted};stroke-width:1.5}}\
-.release-rejected{{fill:none;stroke:{bad};stroke-width:1.5}}\
+.release-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
 .commit,.commit-duplicate,.commit-void{{stroke:{halo};stroke-width:1}}\
-.commit{{fill:{text}}}.commit-duplicate{{fill:{bad}}}.commit-void{{fill:{muted}}}\
-.dlq{{fill:{dlq}}}.dlq-band{{fill:{dlq};fill-opacity:0.45}}.dlq-text{{fill:{dlq}}}\
+.commit{{fill:{text}}}.commit-duplicate{{fill:{rejected}}}.commit-void{{fill:{muted}}}\
+.dlq{{fill:{dlq}}}.dlq-band{{fill:{dlq};fill-opacity:{dead_lettered_a}}}.dlq-text{{fill:{dlq}}}\
 .halo{{fill:{halo};fill-opacity:{halo_a}}}\
 .pause{{fill:{pause};fill-opacity:{pause_a}}}.down{{fill:{down};fill-opacity:{down_a}}}\
-.crash{{stroke:{bad};stroke-width:2.5}}.restart{{stroke:{ok};stroke-width:1.5}}\
+.crash{{stroke:{crash};stroke-width:2.5}}.restart{{stroke:{restart};stroke-width:1.5}}\
 .pause-line{{stroke:{muted};stroke-width:1.5}}\
-.bad-text,.note{{fill:{bad}}}.ok-text{{fill:{ok}}}.note{{font-weight:600}}\
+.bad-text{{fill:{crash}}}.note{{fill:{rejected}}}.ok-text{{fill:{restart}}}.note{{font-weight:600}}\
 .available{{fill:{available};fill-opacity:{available_a}}}\
 .deleted{{fill:{deleted};fill-opacity:{deleted_a}}}",
-        text = p.text,
-        muted = p.muted,
-        bg = p.bg,
-        lane_a = p.lane_a,
-        lane_b = p.lane_b,
-        grid = p.grid.0,
-        grid_a = N(p.grid.1),
-        bad = p.bad,
-        ok = p.ok,
-        expiry = p.expiry,
-        dlq = p.dlq,
-        halo = p.halo.0,
-        halo_a = N(p.halo.1),
-        pause = p.pause.0,
-        pause_a = N(p.pause.1),
-        down = p.down.0,
-        down_a = N(p.down.1),
-        available = p.available.0,
-        available_a = N(p.available.1),
-        deleted = p.deleted.0,
-        deleted_a = N(p.deleted.1),
+        text = p.text.rgb_hex(),
+        muted = p.muted.rgb_hex(),
+        bg = p.background.rgb_hex(),
+        lane_a = p.lane_even.rgb_hex(),
+        lane_b = p.lane_odd.rgb_hex(),
+        grid = p.grid.rgb_hex(),
+        grid_a = N(p.grid.alpha),
+        overlap = p.overlap.rgb_hex(),
+        rejected = p.rejected.rgb_hex(),
+        crash = p.crash.rgb_hex(),
+        ack = p.ack.rgb_hex(),
+        restart = p.restart.rgb_hex(),
+        expiry = p.expiry.rgb_hex(),
+        dlq = p.dead_letter.rgb_hex(),
+        halo = p.halo.rgb_hex(),
+        halo_a = N(p.halo.alpha),
+        pause = p.pause.rgb_hex(),
+        pause_a = N(p.pause.alpha),
+        down = p.down.rgb_hex(),
+        down_a = N(p.down.alpha),
+        available = p.available.rgb_hex(),
+        available_a = N(p.available.alpha),
+        deleted = p.deleted.rgb_hex(),
+        deleted_a = N(p.deleted.alpha),
+        lease_a = N(LEASE_OPACITY),
+        in_flight_a = N(IN_FLIGHT_OPACITY),
+        buffered_a = N(BUFFERED_OPACITY),
+        dead_lettered_a = N(DEAD_LETTERED_OPACITY),
     )
 }
 
@@ -235,22 +181,7 @@ pub fn xml_escape(s: &str) -> String {
 /// The message colour of the canvas, as hex: SVG 1.1 predates `hsl()`.
 fn message_hex(id: u32, dark: bool) -> String {
     let (h, s, l) = message_hsl(id, dark);
-    let (s, l) = (s / 100.0, l / 100.0);
-    let c = (1.0 - (2.0 * l - 1.0).abs()) * s;
-    let hp = (h.rem_euclid(360.0)) / 60.0;
-    let x = c * (1.0 - (hp % 2.0 - 1.0).abs());
-    let (r, g, b) = match hp as u32 {
-        0 => (c, x, 0.0),
-        1 => (x, c, 0.0),
-        2 => (0.0, c, x),
-        3 => (0.0, x, c),
-        4 => (x, 0.0, c),
-        _ => (c, 0.0, x),
-    };
-    let m = l - c / 2.0;
-    // `as` saturates to 0..=255 (and takes NaN to 0).
-    let byte = |v: f64| ((v + m) * 255.0).round() as u8;
-    format!("#{:02x}{:02x}{:02x}", byte(r), byte(g), byte(b))
+    hsl_colour(h, s, l).rgb_hex()
 }
 
 /// Writing to a `String` cannot fail.
@@ -273,7 +204,7 @@ pub(crate) fn timeline_svg_capped(run: &Run, opts: &SvgOptions, max_runs: usize)
         1200.0
     };
     let scale = visible_scale(run, opts, width - GUTTER_PX - RIGHT_PX);
-    let p = if opts.dark { &DARK } else { &LIGHT };
+    let p = Palette::of(opts.dark);
     let mut c = Canvas {
         run,
         dark: opts.dark,
@@ -287,8 +218,8 @@ pub(crate) fn timeline_svg_capped(run: &Run, opts: &SvgOptions, max_runs: usize)
 
     // The body is drawn first: the document's height depends on what it held.
     let (content_px, note) = match opts.view {
-        SvgView::Workers => c.workers(max_runs),
-        SvgView::Messages => c.messages(max_runs),
+        TimelineView::Workers => c.workers(max_runs),
+        TimelineView::Messages => c.messages(max_runs),
     };
     let body = std::mem::take(&mut c.out);
 
@@ -318,8 +249,8 @@ viewBox=\"0 0 {w} {h}\">\n",
         out,
         "<desc>Lease Playground timeline ({}), generated from the run.</desc>\n",
         match opts.view {
-            SvgView::Workers => "workers view",
-            SvgView::Messages => "messages view",
+            TimelineView::Workers => "workers view",
+            TimelineView::Messages => "messages view",
         }
     );
     put!(out, "<style type=\"text/css\">{}</style>\n", style(p));
@@ -1081,10 +1012,10 @@ impl Canvas<'_> {
     }
 
     /// The legend, flowed left to right and wrapped; returns it and its height.
-    fn legend(&mut self, view: SvgView, top: f64) -> (String, f64) {
+    fn legend(&mut self, view: TimelineView, top: f64) -> (String, f64) {
         use Swatch::*;
         let items: &[(Swatch, &str)] = match view {
-            SvgView::Workers => &[
+            TimelineView::Workers => &[
                 (Run, "run (colour: message)"),
                 (Lease, "lease"),
                 (Overlap, "overlapping run"),
@@ -1099,7 +1030,7 @@ impl Canvas<'_> {
                 (Down, "worker down"),
                 (Paused, "worker paused"),
             ],
-            SvgView::Messages => &[
+            TimelineView::Messages => &[
                 (Available, "available"),
                 (InFlight, "in flight (leased)"),
                 (Run, "handler run"),

@@ -6,6 +6,7 @@ use lease_sim::run::{Fate, Run};
 use super::csv::{DELIVERY_COLUMNS, MESSAGE_COLUMNS, SERIES_COLUMNS};
 use super::svg::timeline_svg_capped;
 use super::*;
+use crate::view::TimelineView;
 
 fn run_of(name: &str) -> Run {
     let s = lease_sim::shipped::find(name).unwrap_or_else(|| panic!("no shipped {name}"));
@@ -35,7 +36,7 @@ fn count_drawn(doc: &roxmltree::Document, class: &str) -> usize {
         .count()
 }
 
-fn whole(view: SvgView) -> SvgOptions {
+fn whole(view: TimelineView) -> SvgOptions {
     SvgOptions {
         view,
         ..SvgOptions::default()
@@ -111,7 +112,7 @@ fn the_svg_is_well_formed_with_a_lane_per_worker() {
                 &run,
                 &SvgOptions {
                     dark,
-                    ..whole(SvgView::Workers)
+                    ..whole(TimelineView::Workers)
                 },
             );
             let doc = parse(&svg);
@@ -142,7 +143,7 @@ fn the_svg_is_well_formed_with_a_lane_per_worker() {
                 &run,
                 &SvgOptions {
                     dark,
-                    ..whole(SvgView::Messages)
+                    ..whole(TimelineView::Messages)
                 },
             );
             let doc = parse(&messages);
@@ -167,7 +168,7 @@ fn the_overlapping_run_of_the_ninety_second_message_is_outlined() {
         overlapping > 0,
         "the scenario's point is an overlapping run"
     );
-    let doc_text = timeline_svg(&run, &whole(SvgView::Workers));
+    let doc_text = timeline_svg(&run, &whole(TimelineView::Workers));
     let doc = parse(&doc_text);
     assert_eq!(count_drawn(&doc, "overlap"), overlapping);
     assert_eq!(count_drawn(&doc, "flag"), overlapping);
@@ -182,9 +183,47 @@ fn the_overlapping_run_of_the_ninety_second_message_is_outlined() {
     );
     assert!(count_drawn(&doc, "commit-duplicate") > 0);
     assert!(count_class(&doc, "legend") == 1);
-    let messages_text = timeline_svg(&run, &whole(SvgView::Messages));
+    let messages_text = timeline_svg(&run, &whole(TimelineView::Messages));
     let doc = parse(&messages_text);
     assert_eq!(count_drawn(&doc, "overlap-thin"), overlapping);
+}
+
+#[test]
+fn the_svg_is_painted_in_the_palette_of_its_scheme() {
+    let run = run_of("ninety-second-message");
+    for dark in [false, true] {
+        let p = crate::Palette::of(dark);
+        let svg = timeline_svg(
+            &run,
+            &SvgOptions {
+                dark,
+                ..whole(TimelineView::Workers)
+            },
+        );
+        let style = parse(&svg)
+            .descendants()
+            .find(|n| n.has_tag_name("style"))
+            .and_then(|n| n.text())
+            .map(str::to_string)
+            .unwrap_or_default();
+        let rules = [
+            format!(".bg{{fill:{}}}", p.background.rgb_hex()),
+            format!(".lane-a{{fill:{}}}", p.lane_even.rgb_hex()),
+            format!(".overlap{{fill:none;stroke:{};", p.overlap.rgb_hex()),
+            format!(".ack-rejected{{fill:none;stroke:{};", p.rejected.rgb_hex()),
+            format!(".crash{{stroke:{};", p.crash.rgb_hex()),
+            format!(".expiry{{stroke:{};", p.expiry.rgb_hex()),
+            format!(".dlq{{fill:{}}}", p.dead_letter.rgb_hex()),
+            format!(
+                ".grid{{stroke:{};stroke-opacity:{}",
+                p.grid.rgb_hex(),
+                p.grid.alpha
+            ),
+        ];
+        for rule in rules {
+            assert!(style.contains(&rule), "dark {dark}: no {rule} in {style}");
+        }
+    }
 }
 
 #[test]
@@ -202,7 +241,7 @@ fn faults_are_shaded_on_their_lanes() {
         &SvgOptions {
             from_ms: 230_000.0,
             to_ms: 290_000.0,
-            ..whole(SvgView::Workers)
+            ..whole(TimelineView::Workers)
         },
     );
     assert!(zoomed.contains("✕ crash") && zoomed.contains("▶ restart"));
@@ -210,7 +249,7 @@ fn faults_are_shaded_on_their_lanes() {
 }
 
 fn parse_owned(run: &Run) -> String {
-    let svg = timeline_svg(run, &whole(SvgView::Workers));
+    let svg = timeline_svg(run, &whole(TimelineView::Workers));
     parse(&svg);
     svg
 }
@@ -220,7 +259,7 @@ fn data_text_is_escaped() {
     let mut run = run_of("ninety-second-message");
     run.scenario.name = "a&b <c>".into();
     let nasty = "<script>&\"'</script>\u{7}";
-    for view in [SvgView::Workers, SvgView::Messages] {
+    for view in [TimelineView::Workers, TimelineView::Messages] {
         let svg = timeline_svg(
             &run,
             &SvgOptions {
@@ -241,7 +280,7 @@ fn data_text_is_escaped() {
     }
     // An empty title falls back to the scenario's.
     run.scenario.title = "Tom & Jerry".into();
-    let svg = timeline_svg(&run, &whole(SvgView::Workers));
+    let svg = timeline_svg(&run, &whole(TimelineView::Workers));
     assert!(svg.contains("<title>Tom &amp; Jerry</title>"));
 }
 
@@ -254,7 +293,7 @@ fn a_narrow_range_draws_fewer_runs() {
             &SvgOptions {
                 from_ms,
                 to_ms,
-                ..whole(SvgView::Workers)
+                ..whole(TimelineView::Workers)
             },
         );
         count_drawn(&parse(&svg), "run")
@@ -278,7 +317,7 @@ fn the_range_bounds_the_messages_view_too() {
             &SvgOptions {
                 from_ms,
                 to_ms,
-                ..whole(SvgView::Messages)
+                ..whole(TimelineView::Messages)
             },
         );
         count_class(&parse(&svg), "msg-label")
@@ -290,7 +329,7 @@ fn the_range_bounds_the_messages_view_too() {
 #[test]
 fn too_many_runs_leave_a_note_instead() {
     let run = run_of("clip-surge");
-    let svg = timeline_svg_capped(&run, &whole(SvgView::Workers), 100);
+    let svg = timeline_svg_capped(&run, &whole(TimelineView::Workers), 100);
     let doc = parse(&svg);
     assert_eq!(count_drawn(&doc, "run"), 100);
     let note = doc
@@ -302,7 +341,7 @@ fn too_many_runs_leave_a_note_instead() {
     let left: usize = note.split(' ').next().unwrap().parse().unwrap();
     assert!(left > 0);
 
-    let svg = timeline_svg_capped(&run, &whole(SvgView::Messages), 100);
+    let svg = timeline_svg_capped(&run, &whole(TimelineView::Messages), 100);
     let doc = parse(&svg);
     assert!(count_drawn(&doc, "run") <= 100);
     assert_eq!(count_class(&doc, "note"), 1);
