@@ -1,9 +1,14 @@
 //! The page's state and its one reducer. The scenario being edited is the
-//! single source of truth; every edit re-simulates at once. The share link
-//! is written from this state and read into it (`link.rs`).
+//! single source of truth. The reducer is a function of the state and the
+//! command: it reads no clock and no global. A command that changes a
+//! side's scenario marks its run as wanted; the run is an effect that
+//! follows (`use_runs`): computed on the page, or handed to the background
+//! worker, its outcome comes back as `Command::Ran`. A share link is read
+//! into this state as commands (`link.rs`), and its scenario runs once.
 
 use std::rc::Rc;
 
+use lease_fields::FieldError;
 use lease_format::decimal::clamp;
 use lease_sim::Scenario;
 use yew::prelude::*;
@@ -26,12 +31,68 @@ use crate::totals::{run_summary, totals, TotalsProps};
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
 
+/// One side of the page: a scenario and its run. The page shows side A; a
+/// comparison adds side B, run the same way.
+#[derive(Clone, PartialEq)]
+pub struct Side {
+    pub scenario: Rc<Scenario>,
+    pub run: Option<RunHandle>,
+    /// A large run being computed in the background worker; the picture
+    /// shows the last finished run until it arrives.
+    pub pending: Option<PendingRun>,
+    /// The visitor cancelled the last background run.
+    pub cancelled: bool,
+    /// A command changed the scenario since it was last run: the id of the
+    /// run wanted (`Command::Ran` answers it).
+    pub wanted: Option<u32>,
+}
+
+impl Side {
+    fn new(scenario: Scenario) -> Side {
+        Side {
+            scenario: Rc::new(scenario),
+            run: None,
+            pending: None,
+            cancelled: false,
+            wanted: None,
+        }
+    }
+
+    /// Side B as a comparison starts it: A's scenario and run.
+    fn copy(&self) -> Side {
+        Side {
+            scenario: self.scenario.clone(),
+            run: self.run.clone(),
+            pending: None,
+            cancelled: false,
+            wanted: None,
+        }
+    }
+
+    pub fn end_ms(&self) -> u64 {
+        self.run.as_ref().map_or(0, |r| r.end_ms)
+    }
+
+    /// Whether `id` is this side's wanted or background run (a reply to an
+    /// older one is ignored).
+    fn waits_for(&self, id: u32) -> bool {
+        self.wanted == Some(id) || self.pending.as_ref().is_some_and(|p| p.id == id)
+    }
+}
+
+/// Which side a run belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Which {
+    A,
+    B,
+}
+
 #[derive(Clone)]
 pub struct State {
     /// The scenario the edits started from: shipped, or imported.
     pub loaded: Rc<Scenario>,
-    pub scenario: Rc<Scenario>,
-    pub run: Option<RunHandle>,
+    /// The scenario being edited and its run.
+    pub a: Side,
     /// Why the last edit could not run; the last good picture stays.
     pub error: Option<String>,
     /// Input the page would not take (a file, a fetched scenario, a typed
@@ -42,6 +103,9 @@ pub struct State {
     /// A shipped scenario the visitor asked for is being fetched.
     pub fetching: bool,
     pub playhead_ms: u64,
+    /// The playhead goes to the end of the next run shown (a scenario was
+    /// loaded, and no command has moved the playhead since).
+    follow_end: bool,
     pub playing: bool,
     pub speed: f64,
     pub selected: Option<u32>,
@@ -56,29 +120,23 @@ pub struct State {
     pub parts: Parts,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
-    /// Compare: side B's scenario and run; the controls edit B when `edit_b`.
-    pub b: Option<Rc<Scenario>>,
-    pub run_b: Option<RunHandle>,
+    /// Compare: side B; the controls edit B when `edit_b`.
+    pub b: Option<Side>,
     pub edit_b: bool,
-    /// A large run being computed in the background worker; the picture
-    /// shows the last finished run until it arrives.
-    pub pending: Option<PendingRun>,
-    /// The visitor cancelled the last background run.
-    pub cancelled: bool,
-    /// Side B's run, when it outgrew the page's try and is being computed in
-    /// the background; B's last run stays shown until it arrives.
-    pub pending_b: Option<PendingRun>,
-    /// The visitor cancelled side B's last background run.
-    pub cancelled_b: bool,
+    /// The id the next wanted run takes. Ids count for the page's life, not
+    /// per link: a link opened from history builds a fresh state, and its
+    /// run must not take the id of a reply still on its way.
+    next_id: u32,
 }
 
-/// Ids of background runs, so that a late reply to an older one is ignored.
-/// Counted for the page's life, not per state: a link opened from history
-/// builds a fresh state, and its run must not reuse the id of the one it replaces.
-fn next_job_id() -> u32 {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static NEXT: AtomicU32 = AtomicU32::new(1);
-    NEXT.fetch_add(1, Ordering::Relaxed)
+/// What came of running a side's scenario (the effect that follows a
+/// change): the run, or that the background worker computes it, or why it
+/// cannot run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ran {
+    Done(RunHandle),
+    Background,
+    Failed(String),
 }
 
 /// A run under way in the background worker, and how far it has got.
@@ -92,9 +150,9 @@ pub struct PendingRun {
 }
 
 impl PendingRun {
-    fn new(scenario: Rc<Scenario>) -> Self {
+    fn new(id: u32, scenario: Rc<Scenario>) -> Self {
         PendingRun {
-            id: next_job_id(),
+            id,
             messages: lease_sim::estimate(&scenario).messages,
             scenario,
             progress: None,
@@ -103,17 +161,26 @@ impl PendingRun {
 }
 
 impl State {
+    /// The default scenario, run.
     pub fn new() -> Self {
-        let s = crate::catalog::find(DEFAULT_SCENARIO).unwrap_or_default();
+        let default = crate::catalog::find(DEFAULT_SCENARIO).unwrap_or_default();
+        let mut st = State::from_commands(vec![Command::Loaded(Box::new(default))]);
+        st.run_now();
+        st
+    }
+
+    /// The page's state for these commands (a share link's), from an empty
+    /// scenario; its run is wanted, not yet made.
+    pub fn from_commands(commands: Vec<Command>) -> Self {
         let mut st = State {
-            loaded: Rc::new(s.clone()),
-            scenario: Rc::new(s),
-            run: None,
+            loaded: Rc::default(),
+            a: Side::new(Scenario::default()),
             error: None,
             refused: None,
             notices: Vec::new(),
             fetching: false,
             playhead_ms: 0,
+            follow_end: true,
             playing: false,
             speed: 10.0,
             selected: None,
@@ -125,66 +192,95 @@ impl State {
             parts: Parts::all(),
             tour: None,
             b: None,
-            run_b: None,
             edit_b: false,
-            pending: None,
-            cancelled: false,
-            pending_b: None,
-            cancelled_b: false,
+            next_id: 1,
         };
-        st.simulate();
-        st.playhead_ms = st.end_ms();
+        for cmd in commands {
+            st.apply(cmd);
+        }
         st
     }
 
+    /// The runs wanted, made here and now (the page's first state, the
+    /// tests): what the effect does after a render.
+    pub fn run_now(&mut self) {
+        for (id, ran) in self.runs_wanted() {
+            self.apply(Command::Ran(id, ran));
+        }
+    }
+
+    /// The effect that follows a change: each wanted run, tried on the page
+    /// (or found too large for it, or unable to run). It reads the clock (a
+    /// try on the page stops when it takes too long), so the reducer does not.
+    pub fn runs_wanted(&self) -> Vec<(u32, Ran)> {
+        [(Which::A, Some(&self.a)), (Which::B, self.b.as_ref())]
+            .into_iter()
+            .filter_map(|(which, side)| {
+                let side = side?;
+                Some((side.wanted?, run_side(which, &side.scenario)))
+            })
+            .collect()
+    }
+
+    /// Mark a side's scenario as changed: its run is wanted.
+    fn want_run(&mut self, which: Which) {
+        let id = self.next_id;
+        if let Some(side) = self.side(which) {
+            side.wanted = Some(id);
+            side.cancelled = false;
+            self.next_id = id.wrapping_add(1);
+        }
+    }
+
     pub fn end_ms(&self) -> u64 {
-        self.run.as_ref().map_or(0, |r| r.end_ms)
+        self.a.end_ms()
     }
 
-    /// Run the scenario (here, or in the background if it is large); on
-    /// failure keep the last good run and say why.
-    pub fn simulate(&mut self) {
-        self.cancelled = false;
-        let route = match crate::budget::route(&self.scenario) {
-            Ok(r) => r,
-            Err(why) => {
-                // A newer setting replaces a run under way, even one that cannot run.
-                self.pending = None;
-                self.error = Some(why);
-                return;
+    fn side(&mut self, which: Which) -> Option<&mut Side> {
+        match which {
+            Which::A => Some(&mut self.a),
+            Which::B => self.b.as_mut(),
+        }
+    }
+
+    /// The outcome of run `id` for its side: shown, handed to the worker
+    /// (a run already under way there is replaced), or refused with why
+    /// (a newer setting replaces a run under way, even one that cannot run).
+    fn ran(&mut self, which: Which, id: u32, ran: Ran) {
+        if let Some(side) = self.side(which) {
+            side.wanted = None;
+        }
+        // A loaded scenario whose run is not made here shows no other's run.
+        if which == Which::A && self.follow_end && !matches!(ran, Ran::Done(_)) {
+            self.a.run = None;
+        }
+        match ran {
+            Ran::Done(run) => self.show(which, run),
+            Ran::Background => {
+                if let Some(side) = self.side(which) {
+                    side.pending = Some(PendingRun::new(id, side.scenario.clone()));
+                }
+                self.error = None;
+                self.refused = None;
             }
-        };
-        if route == crate::budget::Route::Worker {
-            return self.send_to_worker();
+            Ran::Failed(why) => self.fail(which, &why),
         }
-        let tried = crate::timing::measure("lease:simulate", || {
-            crate::budget::try_on_page(&self.scenario, &crate::timing::now_ms)
-        });
-        let run = match tried {
-            crate::budget::Tried::Outgrew => return self.send_to_worker(),
-            crate::budget::Tried::Done(run) => *run,
-        };
-        self.pending = None;
-        match run {
-            Ok(run) => self.install(RunHandle::new(run)),
-            Err(e) => self.error = Some(e.to_string()),
-        }
-    }
-
-    /// Hand the scenario to the background worker; a run already under way
-    /// there is replaced.
-    fn send_to_worker(&mut self) {
-        self.pending = Some(PendingRun::new(self.scenario.clone()));
-        self.error = None;
-        self.refused = None;
     }
 
     /// Show a finished run: computed here or arrived from the worker.
-    fn install(&mut self, run: RunHandle) {
-        let at_end = self.run.is_none() || self.playhead_ms >= self.end_ms();
-        self.run = Some(run);
+    fn show(&mut self, which: Which, run: RunHandle) {
+        let at_end = self.follow_end || (self.a.run.is_some() && self.playhead_ms >= self.end_ms());
+        let Some(side) = self.side(which) else {
+            return;
+        };
+        side.pending = None;
+        side.run = Some(run);
         self.error = None;
         self.refused = None;
+        if which == Which::B {
+            return;
+        }
+        self.follow_end = false;
         let end = self.end_ms();
         // Following the end keeps the whole picture as the hand moves.
         self.playhead_ms = if at_end {
@@ -193,67 +289,76 @@ impl State {
             self.playhead_ms.min(end)
         };
         if self.selected.is_some_and(|m| {
-            self.run
+            self.a
+                .run
                 .as_ref()
                 .is_some_and(|r| m as usize >= r.messages.len())
         }) {
             self.selected = None;
         }
     }
-}
 
-impl State {
-    /// Run side B as A is run: tried here, or in the background if it
-    /// outgrows the try; on failure keep B's last good run and say why.
-    fn simulate_b(&mut self) {
-        let Some(b) = self.b.clone() else {
-            return;
-        };
-        self.cancelled_b = false;
-        if let Err(why) = crate::budget::fits_side_b(&b) {
-            self.error = Some(format!("side B: {why}"));
-            return;
+    /// A side's run could not be made; its last good run stays.
+    fn fail(&mut self, which: Which, why: &str) {
+        if let Some(side) = self.side(which) {
+            side.pending = None;
         }
-        let tried = crate::timing::measure("lease:simulate", || {
-            crate::budget::try_on_page(&b, &crate::timing::now_ms)
+        self.error = Some(match which {
+            Which::A => why.to_string(),
+            Which::B => format!("side B: {why}"),
         });
-        let run = match tried {
-            crate::budget::Tried::Outgrew => {
-                self.pending_b = Some(PendingRun::new(b));
-                self.error = None;
-                return;
-            }
-            crate::budget::Tried::Done(run) => *run,
-        };
-        self.pending_b = None;
-        match run {
-            Ok(run) => {
-                self.run_b = Some(RunHandle::new(run));
-                self.error = None;
-            }
-            Err(e) => self.error = Some(format!("side B: {e}")),
+    }
+
+    /// The side a background run `id` belongs to, if it is still awaited.
+    fn awaiting(&self, id: u32) -> Option<Which> {
+        if self.a.waits_for(id) {
+            Some(Which::A)
+        } else if self.b.as_ref().is_some_and(|b| b.waits_for(id)) {
+            Some(Which::B)
+        } else {
+            None
         }
     }
 
     /// Loading another scenario ends a comparison and a tour's hold on it.
     fn end_compare(&mut self) {
         self.b = None;
-        self.run_b = None;
-        self.pending_b = None;
-        self.cancelled_b = false;
         self.edit_b = false;
     }
 
     fn load(&mut self, scenario: Scenario) {
         self.loaded = Rc::new(scenario.clone());
-        self.scenario = Rc::new(scenario);
+        // The last run stays on screen until the new one is made (the page
+        // and an open panel keep their place); if the new one is not made
+        // here, it goes (`ran`).
+        let shown = self.a.run.take();
+        self.a = Side::new(scenario);
+        self.a.run = shown;
         self.selected = None;
         self.playing = false;
         self.range = None;
-        self.run = None;
+        // The new run starts at its end (`show`).
+        self.playhead_ms = 0;
+        self.follow_end = true;
         self.end_compare();
-        self.simulate();
-        self.playhead_ms = self.end_ms();
+        self.want_run(Which::A);
+    }
+
+    /// Edit the scenario the controls edit (side B while comparing and
+    /// editing B); an edit that cannot apply changes nothing and says why.
+    fn edit(&mut self, f: impl FnOnce(&mut Scenario) -> Result<(), FieldError>) {
+        let which = if self.edit_b { Which::B } else { Which::A };
+        let Some(side) = self.side(which) else {
+            return;
+        };
+        let mut next = (*side.scenario).clone();
+        match f(&mut next) {
+            Ok(()) => {
+                side.scenario = Rc::new(next);
+                self.want_run(which);
+            }
+            Err(e) => self.refused = Some(format!("The setting {e}.")),
+        }
     }
 }
 
@@ -268,35 +373,36 @@ impl Reducible for State {
 
     fn reduce(self: Rc<Self>, cmd: Command) -> Rc<Self> {
         let mut s = (*self).clone();
+        if !s.apply(cmd) {
+            return self;
+        }
+        Rc::new(s)
+    }
+}
+
+impl State {
+    /// Apply one command; `false` when nothing changed. A changed scenario
+    /// is marked to run (`want_run`), not run here.
+    fn apply(&mut self, cmd: Command) -> bool {
+        let s = self;
         match cmd {
-            Command::Load(name) => match crate::catalog::find(&name) {
-                Some(found) => {
-                    s.load(found);
-                    s.tour = None;
-                }
-                None => {
-                    s.refused = Some(format!(
-                        "There is no shipped scenario named {:?}.",
-                        crate::import_job::shorten(&name)
-                    ))
-                }
-            },
-            Command::Edit(f) => {
-                if let (true, Some(b)) = (s.edit_b, &s.b) {
-                    let mut next = (**b).clone();
-                    f(&mut next);
-                    s.b = Some(Rc::new(next));
-                    s.simulate_b();
-                } else {
-                    let mut next = (*s.scenario).clone();
-                    f(&mut next);
-                    s.scenario = Rc::new(next);
-                    s.simulate();
-                }
+            // `catalog::dispatch` turns a name the page holds into `Loaded`.
+            Command::Load(name) => s.refused = Some(no_such_scenario(&name)),
+            Command::Loaded(found) => {
+                s.load(*found);
+                s.tour = None;
             }
+            Command::Set(field, value) => s.edit(|sc| lease_fields::set(sc, field, &value)),
+            Command::SetAll(sets) => s.edit(|sc| lease_fields::set_all(sc, &sets)),
+            Command::Fix(fixes) => s.edit(|sc| {
+                for f in &fixes {
+                    f.apply(sc);
+                }
+                Ok(())
+            }),
             Command::Replace(next) => {
-                s.scenario = Rc::new(*next);
-                s.simulate();
+                s.a.scenario = Rc::new(*next);
+                s.want_run(Which::A);
             }
             Command::Import(next, ignored) => {
                 s.load(*next);
@@ -305,19 +411,19 @@ impl Reducible for State {
             }
             Command::Reject(why) => s.refused = Some(why),
             Command::Fetching(on) => s.fetching = on,
-            Command::Play => play(&mut s),
+            Command::Play => play(s),
             Command::Pause => s.playing = false,
             Command::TogglePlay => {
                 if s.playing {
                     s.playing = false
                 } else {
-                    play(&mut s)
+                    play(s)
                 }
             }
             Command::Speed(x) => s.speed = clamp(x, 0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
-                if let Some(run) = &s.run {
+                if let Some(run) = &s.a.run {
                     let t = s.playhead_ms;
                     let events = &run.events;
                     s.playhead_ms = if forward {
@@ -329,43 +435,71 @@ impl Reducible for State {
                     };
                 }
             }
+            // Before the run is made (a link's `t=`), the run clamps it (`show`).
             Command::Seek(t) => {
-                s.playhead_ms = t.min(s.end_ms());
+                s.follow_end = false;
+                s.playhead_ms = if s.a.wanted.is_some() {
+                    t
+                } else {
+                    t.min(s.end_ms())
+                };
             }
             Command::Tick(real_ms) => {
                 if s.playing {
                     let adv = (real_ms * s.speed).max(0.0) as u64;
-                    s.playhead_ms = (s.playhead_ms + adv.max(1)).min(s.end_ms());
+                    s.playhead_ms = s.playhead_ms.saturating_add(adv.max(1)).min(s.end_ms());
                     if s.playhead_ms >= s.end_ms() {
                         s.playing = false;
                     }
                 }
             }
-            Command::Select(m) => s.selected = m,
+            // Only a message of the run shown (a link may name any number).
+            Command::Select(m) => {
+                s.selected = m.filter(|m| {
+                    s.a.wanted.is_some()
+                        || s.a
+                            .run
+                            .as_ref()
+                            .is_some_and(|r| (*m as usize) < r.messages.len())
+                })
+            }
             Command::Cursor(t) => {
                 if s.cursor_ms == t {
-                    return self;
+                    return false;
                 }
                 s.cursor_ms = t;
             }
             Command::View(v) => s.view = v,
             Command::Range(range) => {
                 if range == s.range {
-                    return self;
+                    return false;
                 }
                 s.range = range;
             }
             Command::Panel(p) => s.panel = p,
+            Command::Notices(n) => s.notices = n,
             Command::DismissNotices => s.notices.clear(),
-            Command::OpenLink(query) => return Rc::new(crate::link::state_from_query(&query)),
-            Command::StartTour(id) => {
-                if let Some(t) = lease_diagnose::tour(&id) {
-                    if let Some(found) = crate::catalog::find(t.scenario) {
-                        s.load(found);
-                    }
-                    s.tour = Some((id, 0));
-                    s.panel = Some(Panel::Tour);
+            Command::Embed(parts) => {
+                s.embed = true;
+                s.parts = parts;
+            }
+            // A link opened afresh: its own state, with its own notices.
+            // Read into `Open` by `Command::resolve`.
+            Command::OpenLink(_) => return false,
+            Command::Open(commands) => {
+                let next_id = s.next_id;
+                *s = State::from_commands(commands);
+                s.next_id = s.next_id.max(next_id);
+                s.want_run(Which::A);
+            }
+            // `Command::resolve` turns a tour's id into `Tour`; no tour has this one.
+            Command::StartTour(_) => return false,
+            Command::Tour(id, scenario) => {
+                if let Some(found) = scenario {
+                    s.load(*found);
                 }
+                s.tour = Some((id, 0));
+                s.panel = Some(Panel::Tour);
             }
             Command::TourStep(i) => {
                 if let Some((id, step)) = &mut s.tour {
@@ -374,56 +508,37 @@ impl Reducible for State {
                     *step = i.min(last);
                 }
             }
-            Command::RunProgress(id, p) => match (&mut s.pending, &mut s.pending_b) {
-                (Some(pending), _) | (_, Some(pending)) if pending.id == id => {
-                    pending.progress = Some(p)
-                }
-                _ => return self,
+            Command::Ran(id, ran) => match s.awaiting(id) {
+                Some(which) => s.ran(which, id, ran),
+                None => return false,
             },
-            Command::RunArrived(id, run) => match (is(&s.pending, id), is(&s.pending_b, id)) {
-                (true, _) => {
-                    s.pending = None;
-                    s.install(run);
-                }
-                (_, true) => {
-                    s.pending_b = None;
-                    s.run_b = Some(run);
-                    s.error = None;
-                }
-                _ => return self,
-            },
-            Command::RunFailed(id, why) => match (is(&s.pending, id), is(&s.pending_b, id)) {
-                (true, _) => {
-                    s.pending = None;
-                    s.error = Some(why);
-                }
-                (_, true) => {
-                    s.pending_b = None;
-                    s.error = Some(format!("side B: {why}"));
-                }
-                _ => return self,
-            },
-            Command::CancelRun => {
-                if s.pending.take().is_some() {
-                    s.cancelled = true;
-                }
+            Command::RunProgress(id, p) => {
+                let Some(pending) = s
+                    .awaiting(id)
+                    .and_then(|w| s.side(w))
+                    .and_then(|side| side.pending.as_mut())
+                else {
+                    return false;
+                };
+                pending.progress = Some(p);
             }
-            Command::CancelRunB => {
-                if s.pending_b.take().is_some() {
-                    s.cancelled_b = true;
-                }
-            }
+            Command::RunArrived(id, run) => match s.awaiting(id) {
+                Some(which) => s.show(which, run),
+                None => return false,
+            },
+            Command::RunFailed(id, why) => match s.awaiting(id) {
+                Some(which) => s.fail(which, &why),
+                None => return false,
+            },
+            Command::CancelRun => s.cancel(Which::A),
+            Command::CancelRunB => s.cancel(Which::B),
             Command::CompareStart => {
-                s.b = Some(s.scenario.clone());
-                s.run_b = s.run.clone();
+                s.b = Some(s.a.copy());
                 s.edit_b = true;
                 s.panel = Some(Panel::Compare);
             }
             Command::CompareEdit(b) => s.edit_b = b && s.b.is_some(),
-            Command::CompareCopy => {
-                s.b = Some(s.scenario.clone());
-                s.run_b = s.run.clone();
-            }
+            Command::CompareCopy => s.b = Some(s.a.copy()),
             Command::CompareStop => {
                 s.end_compare();
                 if s.panel == Some(Panel::Compare) {
@@ -431,14 +546,54 @@ impl Reducible for State {
                 }
             }
         }
-        Rc::new(s)
+        true
     }
 }
 
-/// Whether `pending` is the background run `id` (a reply to an older one is
-/// ignored).
-fn is(pending: &Option<PendingRun>, id: u32) -> bool {
-    pending.as_ref().is_some_and(|p| p.id == id)
+fn no_such_scenario(name: &str) -> String {
+    format!(
+        "There is no shipped scenario named {:?}.",
+        crate::import_job::shorten(name)
+    )
+}
+
+/// Run a side's scenario, as the effect after a change does: tried here, or
+/// found too large for the page (the worker computes it), or why it cannot
+/// run. Side B is kept whole (never summarised), so it must fit what the
+/// page tries (`budget::fits_side_b`).
+fn run_side(which: Which, scenario: &Scenario) -> Ran {
+    let fits = match which {
+        Which::A => crate::budget::route(scenario),
+        Which::B => crate::budget::fits_side_b(scenario).map(|()| crate::budget::Route::Page),
+    };
+    let route = match fits {
+        Ok(route) => route,
+        Err(why) => return Ran::Failed(why),
+    };
+    if route == crate::budget::Route::Worker {
+        return Ran::Background;
+    }
+    let tried = crate::timing::measure("lease:simulate", || {
+        crate::budget::try_on_page(scenario, &crate::timing::now_ms)
+    });
+    match tried {
+        crate::budget::Tried::Outgrew => Ran::Background,
+        crate::budget::Tried::Done(run) => match *run {
+            Ok(run) => Ran::Done(RunHandle::new(run)),
+            Err(e) => Ran::Failed(e.to_string()),
+        },
+    }
+}
+
+impl State {
+    /// Stop a side's background run; its last finished run stays.
+    fn cancel(&mut self, which: Which) {
+        if let Some(side) = self.side(which) {
+            if side.pending.take().is_some() {
+                side.cancelled = true;
+            }
+        }
+    }
 }
 
 fn play(s: &mut State) {
@@ -452,22 +607,22 @@ fn play(s: &mut State) {
 /// Share and export shows only with a run on screen, as it always has.
 fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
     let panel = state.panel.filter(|p| p.on_demand())?;
-    let run_scenario = match (panel, &state.run) {
+    let run_scenario = match (panel, &state.a.run) {
         (Panel::Export, None) => return None,
         (_, Some(run)) => &run.scenario,
-        (_, None) => &*state.scenario,
+        (_, None) => &*state.a.scenario,
     };
     // The tours' checks run here, where the run is; the panel shows them.
     let tour = state.tour.as_ref().map(|(id, step)| (id.as_str(), *step));
     let done = match (
         panel,
         tour.and_then(|(id, _)| lease_diagnose::tour(id)),
-        &state.run,
+        &state.a.run,
     ) {
         (Panel::Tour, Some(t), Some(run)) => Some(
             t.steps
                 .iter()
-                .map(|s| s.check.done(&state.scenario, run))
+                .map(|s| s.check.done(&state.a.scenario, run))
                 .collect(),
         ),
         _ => None,
@@ -482,7 +637,7 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
     };
     serde_json::to_string(&PanelViewOf {
         panel: panel.name(),
-        scenario: &state.scenario,
+        scenario: &state.a.scenario,
         run_scenario,
         link: &link,
         by_message: state.view == crate::timeline::TimelineView::Messages,
@@ -499,10 +654,27 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(crate::link::initial_state);
+    crate::memo::count_render("page");
+    // One callback for the page's life: the parts that take it compare equal
+    // from one render to the next, so playback does not re-render them.
     let dispatch = {
         let to = state.dispatcher();
-        Callback::from(move |c: Command| crate::catalog::dispatch(c, &to))
+        (*use_memo((), move |_| {
+            Callback::from(move |c: Command| crate::catalog::dispatch(c, &to))
+        }))
+        .clone()
     };
+    // The effect that follows a change: run what the reducer marked as wanted.
+    {
+        let wanted = (state.a.wanted, state.b.as_ref().and_then(|b| b.wanted));
+        let state = state.clone();
+        let dispatch = dispatch.clone();
+        use_effect_with(wanted, move |_| {
+            for (id, ran) in state.runs_wanted() {
+                dispatch.emit(Command::Ran(id, ran));
+            }
+        });
+    }
     // Encoding checks itself by decoding: it is done when the address is
     // written (a pause after the last change), not on every slider step.
     let link = crate::link::link_of(&state);
@@ -512,13 +684,17 @@ pub fn app() -> Html {
     let page = use_node_ref();
     crate::link::use_report_height(state.embed, page.clone());
     crate::background_run::use_background_run(
-        state.pending.as_ref().map(|p| (p.id, p.scenario.clone())),
+        state.a.pending.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
     // Side B of a comparison has a worker of its own: neither side's run
     // stops the other's.
     crate::background_run::use_background_run(
-        state.pending_b.as_ref().map(|p| (p.id, p.scenario.clone())),
+        state
+            .b
+            .as_ref()
+            .and_then(|b| b.pending.as_ref())
+            .map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
     // Kept until what the panel shows changes: playback redraws the page
@@ -528,8 +704,8 @@ pub fn app() -> Html {
     let shown = use_memo(
         (
             state.panel,
-            state.scenario.clone(),
-            state.run.clone(),
+            state.a.scenario.clone(),
+            state.a.run.clone(),
             state.view,
             state.range,
             state.tour.clone(),
@@ -548,7 +724,7 @@ pub fn app() -> Html {
     };
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
 
-    let run = state.run.clone();
+    let run = state.a.run.clone();
     let parts = &state.parts;
     let open = |p: Panel| {
         let cb = dispatch.clone();
@@ -569,8 +745,8 @@ pub fn app() -> Html {
     };
     let comparing = state.b.is_some();
     let controls_scenario = match (&state.b, state.edit_b) {
-        (Some(b), true) => b.clone(),
-        _ => state.scenario.clone(),
+        (Some(b), true) => b.scenario.clone(),
+        _ => state.a.scenario.clone(),
     };
     html! {
         <div class={classes!("page", state.embed.then_some("embedded"))} ref={page}
@@ -610,16 +786,16 @@ pub fn app() -> Html {
             if state.fetching {
                 <p class="notices" role="status" id="fetching-scenario">{"Loading the scenario…"}</p>
             }
-            if let Some(pending) = &state.pending {
+            if let Some(pending) = &state.a.pending {
                 { pending_status(pending, &dispatch, false) }
             }
-            if state.cancelled {
-                { cancelled_notice(state.run.is_some()) }
+            if state.a.cancelled {
+                { cancelled_notice(state.a.run.is_some()) }
             }
-            if let Some(run) = state.run.as_ref().filter(|r| r.summarised.is_some()) {
+            if let Some(run) = state.a.run.as_ref().filter(|r| r.summarised.is_some()) {
                 { summarised_notice(run) }
             }
-            if let Some(why) = state.run.as_ref().and_then(|r| r.stopped()) {
+            if let Some(why) = state.a.run.as_ref().and_then(|r| r.stopped()) {
                 <div class="notices" role="status" id="run-stopped">
                     <strong>{"This run was cut short: "}</strong>{why.to_string()}
                     <span class="error-note">{" The picture shows what happened up to that point."}</span>
@@ -656,7 +832,7 @@ pub fn app() -> Html {
                 }
                 <main class="main">
                     if parts.shows("scenario") {
-                        { memo(ScenarioInfoProps { scenario: state.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone() }, scenario_info) }
+                        { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone() }, scenario_info) }
                     }
                     if let Some(run) = run {
                         if parts.shows("totals") {
@@ -667,18 +843,18 @@ pub fn app() -> Html {
                             <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
                         if parts.shows("timeline") {
-                            <Timeline run={run.clone()} axis_end_ms={state.run_b.as_ref().map_or(0, |b| b.end_ms)} playhead_ms={state.playhead_ms} view={state.view}
+                            <Timeline run={run.clone()} axis_end_ms={state.b.as_ref().map_or(0, Side::end_ms)} playhead_ms={state.playhead_ms} view={state.view}
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(Command::Range)} />
                         }
-                        if let (Some(b), true) = (&state.run_b, parts.shows("timeline")) {
-                            { compare(&CompareProps { a: &run, b, b_pending: state.pending_b.as_ref(), b_cancelled: state.cancelled_b, edit_b: state.edit_b, range: state.range,
+                        if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
+                            { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,
                                 playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch }) }
                         }
                         if parts.shows("diagnosis") {
-                            <Diagnosis run={run.clone()} scenario={state.scenario.clone()} on_command={dispatch.clone()} />
+                            <Diagnosis run={run.clone()} scenario={state.a.scenario.clone()} on_command={dispatch.clone()} />
                         }
                         if parts.shows("charts") {
                             <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} />
@@ -692,30 +868,86 @@ pub fn app() -> Html {
 
 #[cfg(test)]
 mod tests {
+    use lease_fields::{Field, Value};
+
     use super::*;
+
+    fn side_b(st: &State) -> &Side {
+        st.b.as_ref().expect("comparing")
+    }
+
+    /// What the page's effect does after a render: make the wanted runs and
+    /// hand their outcomes to the reducer.
+    fn effect(st: Rc<State>) -> Rc<State> {
+        st.runs_wanted()
+            .into_iter()
+            .fold(st, |st, (id, ran)| st.reduce(Command::Ran(id, ran)))
+    }
+
+    #[test]
+    fn a_setting_wants_a_run_and_the_effect_makes_it() {
+        let st = Rc::new(State::new());
+        let old = st.a.run.clone();
+        assert!(old.is_some() && st.a.wanted.is_none());
+        let moved = st.reduce(Command::Set(Field::Timeout, Value::Num(45_000)));
+        assert_eq!(moved.a.scenario.broker.visibility_timeout_ms, Some(45_000));
+        assert!(moved.a.run == old, "the reducer does not run the scenario");
+        assert!(moved.a.wanted.is_some());
+        let ran = effect(moved);
+        assert!(ran.a.run != old && ran.a.wanted.is_none());
+        assert_eq!(
+            ran.a
+                .run
+                .as_ref()
+                .map(|r| r.scenario.broker.visibility_timeout_ms),
+            Some(Some(45_000))
+        );
+    }
+
+    #[test]
+    fn a_run_made_for_an_older_setting_is_ignored() {
+        let st = Rc::new(State::new());
+        let first = st.reduce(Command::Set(Field::Timeout, Value::Num(45_000)));
+        let (id, ran) = first.runs_wanted().remove(0);
+        let second = first.reduce(Command::Set(Field::Timeout, Value::Num(50_000)));
+        let late = second.clone().reduce(Command::Ran(id, ran));
+        assert!(Rc::ptr_eq(&late, &second), "the older run changes nothing");
+    }
+
+    #[test]
+    fn commands_compare_and_print() {
+        let a = Command::Set(Field::Timeout, Value::Num(30_000));
+        assert_eq!(a, Command::Set(Field::Timeout, Value::Num(30_000)));
+        assert_ne!(a, Command::Set(Field::Timeout, Value::Num(31_000)));
+        assert!(format!("{a:?}").contains("Timeout"));
+    }
 
     /// The default page comparing itself, then side B edited into a run of
     /// 12,000 messages: small by the estimate, too many events for the try.
     fn comparing_with_a_large_b() -> Rc<State> {
         let st = Rc::new(State::new()).reduce(Command::CompareStart);
-        st.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
-            s.arrivals.backlog = 12_000;
-            s.arrivals.rate_per_s = 0.0;
-            s.workers.count = 100;
-            s.workers.concurrency = 10;
-            s.broker.visibility_timeout_ms = Some(3_600_000);
-            s.work.dist = lease_sim::scenario::Dist::Constant { ms: 200 };
-        })))
+        effect(st.reduce(Command::SetAll(vec![
+            (Field::Backlog, Value::Num(12_000)),
+            (Field::Rate, Value::Float(0.0)),
+            (Field::Workers, Value::Num(100)),
+            (Field::Conc, Value::Num(10)),
+            (Field::Timeout, Value::Num(3_600_000)),
+            (Field::Dist, Value::Word("constant")),
+            (Field::Median, Value::Float(200.0)),
+        ])))
     }
 
     #[test]
     fn side_b_past_the_try_waits_for_its_own_background_run() {
         let st = comparing_with_a_large_b();
-        assert!(st.pending.is_none(), "A is untouched");
-        let b = st.pending_b.clone().expect("B went to the background");
+        assert!(st.a.pending.is_none(), "A is untouched");
+        let b = side_b(&st)
+            .pending
+            .clone()
+            .expect("B went to the background");
         assert_eq!(st.error, None);
-        let a_run = st.run.clone().expect("A's run");
-        let old_b = st.run_b.clone().expect("B's last run stays shown");
+        let a_run = st.a.run.clone().expect("A's run");
+        let old_b = side_b(&st).run.clone().expect("B's last run stays shown");
 
         // A reply to another job is ignored; B's own lands in B only.
         let whole = lease_sim::simulate(&b.scenario, &lease_sim::Options::default()).unwrap();
@@ -723,24 +955,27 @@ mod tests {
             b.id + 1_000,
             RunHandle::new(whole.clone()),
         ));
-        assert!(other.pending_b.is_some() && other.run_b.as_ref() == Some(&old_b));
+        assert!(side_b(&other).pending.is_some() && side_b(&other).run.as_ref() == Some(&old_b));
         let done = st.reduce(Command::RunArrived(b.id, RunHandle::new(whole)));
-        assert!(done.pending_b.is_none());
-        assert_eq!(done.run_b.as_ref().map(|r| r.messages.len()), Some(12_000));
-        assert!(done.run.as_ref() == Some(&a_run), "A's run is the same");
+        assert!(side_b(&done).pending.is_none());
+        assert_eq!(
+            side_b(&done).run.as_ref().map(|r| r.messages.len()),
+            Some(12_000)
+        );
+        assert!(done.a.run.as_ref() == Some(&a_run), "A's run is the same");
     }
 
     #[test]
     fn a_refusal_is_not_a_run_error_and_goes_with_the_next_run() {
         let st = Rc::new(State::new());
-        let run = st.run.clone();
+        let run = st.a.run.clone();
         let refused = st.reduce(Command::Reject("The file was not loaded: x.json".into()));
         assert_eq!(
             refused.refused.as_deref(),
             Some("The file was not loaded: x.json")
         );
         assert_eq!(refused.error, None, "the setting shown still runs");
-        assert!(refused.run == run, "the run shown stays");
+        assert!(refused.a.run == run, "the run shown stays");
         let unknown = refused
             .clone()
             .reduce(Command::Load("no-such-scenario".into()));
@@ -749,53 +984,52 @@ mod tests {
             .as_deref()
             .is_some_and(|w| w.contains("no-such-scenario")));
         assert_eq!(unknown.error, None);
-        let moved = refused.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
-            s.broker.visibility_timeout_ms = Some(45_000)
-        })));
+        let moved = effect(refused.reduce(Command::Set(Field::Timeout, Value::Num(45_000))));
         assert_eq!(moved.refused, None, "a new run clears it");
-        assert!(moved.run != run);
+        assert!(moved.a.run != run);
     }
 
     #[test]
     fn a_failed_background_run_of_side_b_says_side_b() {
         let st = comparing_with_a_large_b();
-        let id = st.pending_b.as_ref().unwrap().id;
+        let id = side_b(&st).pending.as_ref().unwrap().id;
         let failed = st.reduce(Command::RunFailed(id, "the worker stopped".into()));
-        assert!(failed.pending_b.is_none());
+        assert!(side_b(&failed).pending.is_none());
         assert_eq!(failed.error.as_deref(), Some("side B: the worker stopped"));
     }
 
     #[test]
     fn cancelling_side_bs_background_run_keeps_its_last_run_and_says_so() {
         let st = comparing_with_a_large_b();
-        let old_b = st.run_b.clone();
-        let id = st.pending_b.as_ref().unwrap().id;
+        let old_b = side_b(&st).run.clone();
+        let id = side_b(&st).pending.as_ref().unwrap().id;
         let cancelled = st.reduce(Command::CancelRunB);
-        assert!(cancelled.pending_b.is_none() && cancelled.cancelled_b);
-        assert!(cancelled.run_b == old_b, "B keeps its last run");
+        assert!(side_b(&cancelled).pending.is_none() && side_b(&cancelled).cancelled);
+        assert!(
+            side_b(&cancelled).run.clone() == old_b,
+            "B keeps its last run"
+        );
         // The cancelled job's late reply is dropped.
         let whole = lease_sim::simulate(
-            cancelled.b.as_deref().unwrap(),
+            &cancelled.b.as_ref().unwrap().scenario,
             &lease_sim::Options::default(),
         )
         .unwrap();
         let late = cancelled
             .clone()
             .reduce(Command::RunArrived(id, RunHandle::new(whole)));
-        assert!(late.run_b == old_b);
+        assert!(side_b(&late).run.clone() == old_b);
         // A's cancel is A's: it leaves B's run under way alone.
         let a_cancel = comparing_with_a_large_b().reduce(Command::CancelRun);
-        assert!(a_cancel.pending_b.is_some() && !a_cancel.cancelled_b);
+        assert!(side_b(&a_cancel).pending.is_some() && !side_b(&a_cancel).cancelled);
         // B's next setting clears the notice.
-        let next = cancelled.reduce(Command::Edit(Rc::new(|s: &mut Scenario| {
-            s.broker.visibility_timeout_ms = Some(30_000);
-        })));
-        assert!(!next.cancelled_b);
+        let next = cancelled.reduce(Command::Set(Field::Timeout, Value::Num(30_000)));
+        assert!(!side_b(&next).cancelled);
     }
 
     #[test]
     fn stopping_the_comparison_forgets_side_bs_background_run() {
         let st = comparing_with_a_large_b().reduce(Command::CompareStop);
-        assert!(st.pending_b.is_none() && st.b.is_none());
+        assert!(st.b.is_none());
     }
 }

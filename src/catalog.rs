@@ -169,7 +169,7 @@ mod held {
     pub fn dispatch(cmd: Command, to: &UseReducerDispatcher<State>) {
         let missing = wanted(&cmd, &held);
         if missing.is_empty() {
-            to.dispatch(cmd);
+            to.dispatch(cmd.resolve(&find));
             return;
         }
         let to = to.clone();
@@ -190,7 +190,7 @@ mod held {
                         "The scenario “{title}” could not be loaded ({why}). Check the connection and choose it again."
                     )));
                 }
-                _ => to.dispatch(cmd),
+                _ => to.dispatch(cmd.resolve(&find)),
             }
         });
     }
@@ -204,7 +204,7 @@ pub fn find(name: &str) -> Option<lease_sim::Scenario> {
 
 #[cfg(not(target_arch = "wasm32"))]
 pub fn dispatch(cmd: Command, to: &yew::UseReducerDispatcher<crate::app::State>) {
-    to.dispatch(cmd);
+    to.dispatch(cmd.resolve(&find));
 }
 
 /// Why the shipped scenario could not be fetched, if it could not.

@@ -1,22 +1,33 @@
 //! Every change to the page goes through one of these commands and one
 //! reducer (`app::State::reduce`): a slider, a key, a button or a link
-//! cannot disagree about what they do.
+//! cannot disagree about what they do. Commands are data: they compare,
+//! print and replay, and a share link reads as a list of them
+//! (`link::commands_of_query`).
 
-use std::rc::Rc;
-
+use lease_diagnose::Fix;
+use lease_fields::{Field, Value};
 use lease_sim::Scenario;
 
+use crate::embed::Parts;
 use crate::panel::Panel;
 use crate::timeline::TimelineView;
 
-#[derive(Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    /// Load a shipped scenario by name.
+    /// Load a shipped scenario by name: `resolve` turns it into `Loaded`
+    /// once the page holds it (`catalog::dispatch`).
     Load(String),
+    /// Load this shipped scenario.
+    Loaded(Box<Scenario>),
     /// Shipped scenarios a command needs are being fetched (`catalog`).
     Fetching(bool),
-    /// Change the scenario being edited (a control moved), then re-simulate.
-    Edit(Rc<dyn Fn(&mut Scenario)>),
+    /// Set one field of the scenario being edited (a control moved).
+    Set(Field, Value),
+    /// Set fields together, in the field table's order: a share link's
+    /// fields, where a work distribution's median and p99 go together.
+    SetAll(Vec<(Field, Value)>),
+    /// Apply a diagnosis's fixes (a finding's button, a tour's demonstration).
+    Fix(Vec<Fix>),
     /// Replace the whole scenario (back to the loaded one).
     Replace(Box<Scenario>),
     /// An imported file: it becomes the scenario edits start from. The
@@ -42,12 +53,21 @@ pub enum Command {
     Range(Option<(f64, f64)>),
     /// Open a panel, or close the open one.
     Panel(Option<Panel>),
+    /// What the page ignored from a link, and why.
+    Notices(Vec<String>),
     /// The visitor has read the link's notices.
     DismissNotices,
+    /// Embedded in another page, showing these parts.
+    Embed(Parts),
     /// The address changed under the page (back, forward): open that link.
+    /// `resolve` reads it into `Open`.
     OpenLink(String),
-    /// Start a guided tour by id: its scenario loads, at its first step.
+    /// A fresh page, built by these commands (a link's).
+    Open(Vec<Command>),
+    /// Start a guided tour by id; `resolve` turns it into `Tour`.
     StartTour(String),
+    /// Start this tour: its scenario loads, at its first step.
+    Tour(String, Option<Box<Scenario>>),
     TourStep(usize),
     /// Compare: side B starts as a copy of A.
     CompareStart,
@@ -55,6 +75,8 @@ pub enum Command {
     CompareEdit(bool),
     CompareCopy,
     CompareStop,
+    /// What came of running the scenario for run `id` (the effect after a change).
+    Ran(u32, crate::app::Ran),
     /// The background worker's progress on run `id`.
     RunProgress(u32, RunProgress),
     /// Run `id` finished in the background worker.
@@ -80,8 +102,24 @@ pub struct RunProgress {
     pub elapsed_ms: f64,
 }
 
-impl PartialEq for Command {
-    fn eq(&self, _: &Self) -> bool {
-        false
+impl Command {
+    /// The command with what it names looked up: a shipped scenario's name,
+    /// a tour's id, a link's query. The reducer reads no catalog of its own.
+    pub fn resolve(self, find: &dyn Fn(&str) -> Option<Scenario>) -> Command {
+        match self {
+            Command::Load(name) => match find(&name) {
+                Some(found) => Command::Loaded(Box::new(found)),
+                None => Command::Load(name),
+            },
+            Command::StartTour(id) => match lease_diagnose::tour(&id) {
+                Some(t) => {
+                    let scenario = find(t.scenario).map(Box::new);
+                    Command::Tour(id, scenario)
+                }
+                None => Command::StartTour(id),
+            },
+            Command::OpenLink(query) => Command::Open(crate::link::commands_of_query(&query)),
+            other => other,
+        }
     }
 }

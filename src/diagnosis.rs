@@ -68,7 +68,7 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
             let label = fix.label();
             let apply = Callback::from(move |_: MouseEvent| {
                 let fix = fix.clone();
-                cb.emit(Command::Edit(Rc::new(move |s: &mut Scenario| fix.apply(s))));
+                cb.emit(Command::Fix(vec![fix.clone()]));
             });
             html! {
                 <button type="button" class="apply-fix" onclick={apply}>{format!("Apply fix: {label}")}</button>

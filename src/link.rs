@@ -3,8 +3,6 @@
 //! visitor works, page-wide keys, and the height an embed reports to its
 //! parent. The codec itself (`url`) is pure and tested natively.
 
-use std::rc::Rc;
-
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
 use wasm_bindgen::{JsCast, JsValue};
@@ -15,7 +13,7 @@ use crate::command::Command;
 use crate::embed::{Parts, HEIGHT_MESSAGE};
 use crate::panel::Panel;
 use crate::timeline::TimelineView;
-use crate::url::{decode_within, encode, Link, LinkView, DEFAULT_BASE};
+use crate::url::{encode, read_within, Link, LinkView, DEFAULT_BASE};
 
 /// How long the address bar waits for the hand to stop before it follows.
 const WRITE_DELAY_MS: u32 = 250;
@@ -26,42 +24,67 @@ pub fn initial_state() -> State {
         .location()
         .search()
         .unwrap_or_default();
-    state_from_query(search.strip_prefix('?').unwrap_or(&search))
+    let mut st = State::from_commands(commands_of_query(
+        search.strip_prefix('?').unwrap_or(&search),
+    ));
+    // The first picture is there at once; later runs follow as an effect.
+    st.run_now();
+    st
 }
 
-pub fn state_from_query(query: &str) -> State {
-    let mut st = State::new();
+/// A share link as the commands that rebuild its page: the notices, the
+/// shipped scenario it starts from, its whole scenario (`data=`), its
+/// fields, then the view. The reducer applies them as any others.
+pub fn commands_of_query(query: &str) -> Vec<Command> {
     // The page's own budget, so that a link never opens on a refused run.
-    let (link, notices) = decode_within(query, &crate::budget::fits);
-    st.notices = notices.iter().map(|n| n.to_string()).collect();
-    let Some(link) = link else {
-        return st;
+    let (read, notices) = read_within(query, &crate::budget::fits);
+    let mut cmds = vec![Command::Notices(
+        notices.iter().map(|n| n.to_string()).collect(),
+    )];
+    let base = read
+        .as_ref()
+        .map_or(crate::app::DEFAULT_SCENARIO, |r| r.link.base.as_str());
+    let found = crate::catalog::find(base).unwrap_or_default();
+    cmds.push(Command::Loaded(Box::new(found)));
+    let Some(read) = read else {
+        return cmds;
     };
-    let base = crate::catalog::find(&link.base).unwrap_or_else(|| (*st.loaded).clone());
-    st.loaded = Rc::new(base);
-    st.scenario = Rc::new(link.scenario);
-    st.run = None;
-    st.simulate();
-    let v = link.view;
-    st.view = match v.timeline.as_deref() {
-        Some("messages") => TimelineView::Messages,
-        _ => TimelineView::Workers,
-    };
-    st.range = match (v.from_ms, v.to_ms) {
-        (Some(a), Some(b)) if a < b => Some((a as f64, b as f64)),
-        _ => None,
-    };
-    st.playhead_ms = v.playhead_ms.map_or(st.end_ms(), |t| t.min(st.end_ms()));
-    st.selected = v.message.filter(|m| {
-        st.run
-            .as_ref()
-            .is_some_and(|r| (*m as usize) < r.messages.len())
-    });
-    st.panel = v.panel.as_deref().and_then(Panel::from_name);
-    st.embed = v.embed;
-    if v.embed {
-        st.parts = Parts::embed(v.panels.as_deref().unwrap_or(&[]));
+    if let Some(data) = read.data {
+        cmds.push(Command::Replace(Box::new(data)));
     }
+    if !read.sets.is_empty() {
+        cmds.push(Command::SetAll(read.sets));
+    }
+    let v = read.link.view;
+    if v.timeline.as_deref() == Some("messages") {
+        cmds.push(Command::View(TimelineView::Messages));
+    }
+    if let (Some(a), Some(b)) = (v.from_ms, v.to_ms) {
+        if a < b {
+            cmds.push(Command::Range(Some((a as f64, b as f64))));
+        }
+    }
+    if let Some(t) = v.playhead_ms {
+        cmds.push(Command::Seek(t));
+    }
+    if v.message.is_some() {
+        cmds.push(Command::Select(v.message));
+    }
+    if let Some(p) = v.panel.as_deref().and_then(Panel::from_name) {
+        cmds.push(Command::Panel(Some(p)));
+    }
+    if v.embed {
+        cmds.push(Command::Embed(Parts::embed(
+            v.panels.as_deref().unwrap_or(&[]),
+        )));
+    }
+    cmds
+}
+
+#[cfg(test)]
+pub fn state_from_query(query: &str) -> State {
+    let mut st = State::from_commands(commands_of_query(query));
+    st.run_now();
     st
 }
 
@@ -76,7 +99,7 @@ pub fn link_of(st: &State) -> Link {
     let at_end = st.playhead_ms >= st.end_ms();
     Link {
         base,
-        scenario: (*st.scenario).clone(),
+        scenario: (*st.a.scenario).clone(),
         view: LinkView {
             from_ms: st.range.map(|r| r.0.round() as u64),
             to_ms: st.range.map(|r| r.1.round() as u64),
@@ -273,13 +296,40 @@ mod tests {
         assert_eq!(st.panel, Some(Panel::Export));
         assert_eq!(st.playhead_ms, 30_000);
         let again = state_from_query(&query_of(&st));
-        assert_eq!(again.scenario, st.scenario);
+        assert_eq!(again.a.scenario, st.a.scenario);
         assert_eq!(again.range, st.range);
         assert_eq!(again.playhead_ms, st.playhead_ms);
         assert_eq!(
-            again.run.as_ref().map(|r| r.log_hash()),
-            st.run.as_ref().map(|r| r.log_hash())
+            again.a.run.as_ref().map(|r| r.log_hash()),
+            st.a.run.as_ref().map(|r| r.log_hash())
         );
+    }
+
+    #[test]
+    fn a_link_reads_as_the_commands_a_visitor_would_send() {
+        let clip = crate::catalog::find("clip-surge").expect("clip-surge");
+        assert_eq!(
+            commands_of_query("scenario=clip-surge&timeout=45s&view=messages&panel=export"),
+            vec![
+                Command::Notices(Vec::new()),
+                Command::Loaded(Box::new(clip)),
+                Command::SetAll(vec![(
+                    lease_fields::Field::Timeout,
+                    lease_fields::Value::Num(45_000)
+                )]),
+                Command::View(TimelineView::Messages),
+                Command::Panel(Some(Panel::Export)),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_link_runs_its_scenario_once() {
+        let st = State::from_commands(commands_of_query(
+            "scenario=clip-surge&timeout=45s&hb=10s&cap=20&p99=45s&t=30s&msg=2",
+        ));
+        assert_eq!(st.runs_wanted().len(), 1);
+        assert!(st.a.run.is_none(), "nothing ran while the link was read");
     }
 
     #[test]
@@ -293,7 +343,7 @@ mod tests {
     #[test]
     fn a_bad_link_still_opens_with_notices() {
         let st = state_from_query("scenario=%3Cscript%3E&timeout=NaN&workers=-3&zzz=1");
-        assert!(st.run.is_some());
+        assert!(st.a.run.is_some());
         assert!(st.notices.len() >= 3, "{:?}", st.notices);
     }
 }

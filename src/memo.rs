@@ -62,6 +62,33 @@ pub fn memo<I: PartialEq + 'static>(inputs: I, view: fn(&I) -> Html) -> Html {
     html! { <Memo inputs={Rc::new(inputs) as Rc<dyn Inputs>} view={Rc::new(view) as View} /> }
 }
 
+/// Counts a render of `part` in `window.__leaseRenders[part]`: browser
+/// tests read it to check that playback re-renders only what changes.
+#[cfg(target_arch = "wasm32")]
+pub fn count_render(part: &str) {
+    use wasm_bindgen::JsValue;
+    let window = gloo::utils::window();
+    let key = JsValue::from_str("__leaseRenders");
+    let counts = match js_sys::Reflect::get(&window, &key) {
+        Ok(v) if v.is_object() => v,
+        _ => {
+            let v: JsValue = js_sys::Object::new().into();
+            let _ = js_sys::Reflect::set(&window, &key, &v);
+            v
+        }
+    };
+    let part = JsValue::from_str(part);
+    let n = js_sys::Reflect::get(&counts, &part)
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0);
+    let _ = js_sys::Reflect::set(&counts, &part, &JsValue::from_f64(n + 1.0));
+}
+
+/// Natively (the tests) nothing renders in a browser.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn count_render(_: &str) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -114,11 +114,7 @@ fn command_of(kind: &str, payload: JsValue, extra: JsValue) -> Command {
             let fixes = lease_diagnose::tour(&id)
                 .and_then(|t| t.steps.get(step))
                 .map_or(&[][..], |s| s.demo);
-            Command::Edit(Rc::new(move |s: &mut lease_sim::Scenario| {
-                for f in fixes {
-                    f.apply(s);
-                }
-            }))
+            Command::Fix(fixes.to_vec())
         }
         _ => Command::Panel(None),
     }

@@ -41,6 +41,16 @@ impl PartialEq for RunHandle {
     }
 }
 
+impl std::fmt::Debug for RunHandle {
+    // A run is large: a command that carries one prints its size.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RunHandle")
+            .field("messages", &self.messages.len())
+            .field("end_ms", &self.end_ms)
+            .finish()
+    }
+}
+
 impl Deref for RunHandle {
     type Target = Run;
     fn deref(&self) -> &Run {

@@ -6,10 +6,12 @@ use std::rc::Rc;
 use lease_sim::scenario::Scenario;
 use yew::prelude::*;
 
+use lease_fields::names::name;
+use lease_fields::work::shape;
+use lease_fields::CONTROLS;
+
 use crate::command::Command;
-use crate::controls::spec::sliders;
-use crate::controls::work_dist::shape;
-use crate::controls::{fence_name, preset_name};
+use crate::controls::describe;
 
 #[derive(PartialEq)]
 pub struct ScenarioInfoProps {
@@ -21,8 +23,8 @@ pub struct ScenarioInfoProps {
 /// (control label, value in `a`, value in `b`) for every control that differs.
 pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> {
     let mut out = Vec::new();
-    for sl in sliders() {
-        let (x, y) = (sl.describe(a), sl.describe(b));
+    for sl in CONTROLS.iter().filter_map(|f| f.control()) {
+        let (x, y) = (describe(sl, a), describe(sl, b));
         if x != y {
             out.push((sl.label.to_string(), x, y));
         }
@@ -34,13 +36,13 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     };
     other(
         "Broker",
-        preset_name(a.broker.preset).into(),
-        preset_name(b.broker.preset).into(),
+        name(&a.broker.preset).into(),
+        name(&b.broker.preset).into(),
     );
     other(
         "Store fence",
-        fence_name(a.store.fence).into(),
-        fence_name(b.store.fence).into(),
+        name(&a.store.fence).into(),
+        name(&b.store.fence).into(),
     );
     other(
         "Distribution",

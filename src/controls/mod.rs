@@ -1,49 +1,27 @@
 //! The control panel: every slider and select, each labelled, showing its
-//! value with units, each change a `Command::Edit` that re-simulates at once.
+//! value with units, each change one field of `lease_fields`' table.
 
 pub mod scale;
-pub mod spec;
-pub mod work_dist;
 
 use std::rc::Rc;
 
+use lease_fields::edit::heartbeat;
+use lease_fields::names::{name, words};
+use lease_fields::work::{median_p99, shape, SHAPES};
+use lease_fields::{Control, Field, Range, Unit, Value, CONTROLS};
+use lease_format::decimal::{fixed, shortest};
 use lease_sim::scenario::{Fence, OnReject, Preset, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::command::Command;
-use scale::STEPS;
-use spec::{heartbeat, sliders, Slider};
-use work_dist::{build, median_p99, shape, SHAPES};
+use scale::{fmt_ms, Scale, STEPS};
 
 #[derive(PartialEq)]
 pub struct ControlsProps {
     pub scenario: Rc<Scenario>,
     pub loaded: Rc<Scenario>,
     pub on_command: Callback<Command>,
-}
-
-/// What the broker select does: the preset brings its broker's own defaults
-/// (timeout, redrive, switches), so the fields it sets are reset. A share
-/// link's `broker=` replays this.
-pub(crate) fn choose_preset(s: &mut Scenario, p: Preset) {
-    s.broker.preset = p;
-    s.broker.visibility_timeout_ms = None;
-    s.broker.max_receive_count = None;
-    s.broker.max_lease_lifetime_ms = None;
-    s.broker.dlq_timing = None;
-    s.broker.late_ack = None;
-    s.broker.count_at = None;
-}
-
-pub fn preset_name(p: Preset) -> &'static str {
-    match p {
-        Preset::Textbook => "textbook",
-        Preset::SqsStandard => "sqs_standard",
-        Preset::SqsFifo => "sqs_fifo",
-        Preset::AzureServiceBus => "azure_service_bus",
-        Preset::GooglePubsub => "google_pubsub",
-    }
 }
 
 fn preset_label(p: Preset) -> &'static str {
@@ -56,15 +34,6 @@ fn preset_label(p: Preset) -> &'static str {
     }
 }
 
-pub fn fence_name(f: Fence) -> &'static str {
-    match f {
-        Fence::None => "none",
-        Fence::CheckThenWrite => "check_then_write",
-        Fence::UniqueConstraint => "unique_constraint",
-        Fence::FencingToken => "fencing_token",
-    }
-}
-
 fn fence_label(f: Fence) -> &'static str {
     match f {
         Fence::None => "None: every run applies its effect",
@@ -74,48 +43,101 @@ fn fence_label(f: Fence) -> &'static str {
     }
 }
 
-fn edit(cb: &Callback<Command>, f: impl Fn(&mut Scenario) + 'static) {
-    cb.emit(Command::Edit(Rc::new(f)));
+/// The slider's positions for a field's range.
+pub fn slider_scale(r: Range) -> Scale {
+    if r.log {
+        Scale::Log {
+            min: r.min,
+            max: r.max,
+        }
+    } else {
+        Scale::Linear {
+            min: r.min,
+            max: r.max,
+        }
+    }
 }
 
-fn slider_view(sl: &Slider, s: &Scenario, cb: &Callback<Command>) -> Html {
-    let live = sl.live(s);
-    let pos = sl.scale.pos((sl.get)(s));
+fn per_s(x: f64) -> String {
+    if x == 0.0 {
+        "none".into()
+    } else if x < 1.0 {
+        format!("{} /min", fixed(x * 60.0, 0))
+    } else {
+        format!("{} /s", shortest(lease_fields::edit::round2(x)))
+    }
+}
+
+/// A slider's value as the page shows it beside the slider.
+fn show(unit: Unit, x: f64) -> String {
+    match unit {
+        Unit::Ms => fmt_ms(x),
+        Unit::Count => shortest(x.round()),
+        Unit::Ratio => fixed(x, 2),
+        Unit::Percent => format!("{}%", fixed(x * 100.0, 0)),
+        Unit::PerSecond => per_s(x),
+        Unit::Handlers => format!("{} handlers", shortest(x.round())),
+    }
+}
+
+/// What the control shows: its value, or what the toggle says instead.
+pub fn describe(c: &Control, s: &Scenario) -> String {
+    match &c.toggle {
+        // A switch that is off ("Heartbeat on", unchecked) says so; a
+        // special value that is on ("No cap", checked) names itself.
+        Some(t) if (t.get)(s) != t.enables && t.enables => "off".into(),
+        Some(t) if (t.get)(s) != t.enables => t.label.to_string(),
+        _ if !(c.applies)(s) => "off".into(),
+        _ => show(c.unit, (c.get)(s)),
+    }
+}
+
+fn send(cb: &Callback<Command>, field: Field, value: Value) {
+    cb.emit(Command::Set(field, value));
+}
+
+fn slider_view(
+    field: Field,
+    c: &'static Control,
+    scenario: &Rc<Scenario>,
+    cb: &Callback<Command>,
+) -> Html {
+    let s = &**scenario;
+    let live = c.live(s);
+    let scale = slider_scale(c.range);
+    let pos = scale.pos((c.get)(s));
     let oninput = {
         let cb = cb.clone();
-        let scale = sl.scale;
-        let set = sl.set;
+        let current = scenario.clone();
         Callback::from(move |e: InputEvent| {
             let v: u32 = e
                 .target_unchecked_into::<HtmlInputElement>()
                 .value()
                 .parse()
                 .unwrap_or(0);
-            let value = scale.value(v);
-            edit(&cb, move |s| set(s, value));
+            send(&cb, field, (c.value)(&current, scale.value(v)));
         })
     };
-    let toggle = sl.toggle.as_ref().map(|t| {
+    let toggle = c.toggle.as_ref().map(|t| {
         let checked = (t.get)(s);
-        let set = t.set;
         let cb = cb.clone();
         let onchange = Callback::from(move |e: Event| {
             let on = e.target_unchecked_into::<HtmlInputElement>().checked();
-            edit(&cb, move |s| set(s, on));
+            send(&cb, field, if on { t.checked.clone() } else { t.unchecked.clone() });
         });
         html! {
             <label class="toggle" for={t.id}>
-                <input type="checkbox" id={t.id} checked={checked} {onchange} />
+                <input type="checkbox" id={t.id} checked={checked} disabled={!(c.applies)(s)} {onchange} />
                 {t.label}
             </label>
         }
     });
-    let id = format!("ctl-{}", sl.id);
+    let id = format!("ctl-{}", c.id);
     html! {
         <div class={classes!("control", (!live).then_some("control-off"))}>
             <div class="control-row">
-                <label for={id.clone()}>{sl.label}</label>
-                <output for={id.clone()} id={format!("out-{}", sl.id)}>{sl.describe(s)}</output>
+                <label for={id.clone()}>{c.label}</label>
+                <output for={id.clone()} id={format!("out-{}", c.id)}>{describe(c, s)}</output>
             </div>
             <input type="range" id={id} min="0" max={STEPS.to_string()} step="1"
                 value={pos.to_string()} disabled={!live} {oninput} />
@@ -191,7 +213,7 @@ fn seed_input(props: &ControlsProps) -> Html {
             let input = e.target_unchecked_into::<HtmlInputElement>();
             let text = input.value();
             match text.trim().parse::<u64>() {
-                Ok(n) => edit(&cb, move |s| s.seed = n),
+                Ok(n) => send(&cb, Field::Seed, Value::Num(n)),
                 Err(_) => {
                     input.set_value(&seed.to_string());
                     cb.emit(Command::Reject(format!(
@@ -209,7 +231,7 @@ fn seed_input(props: &ControlsProps) -> Html {
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407)
             >> 16;
-        edit(&cb, move |s| s.seed = next);
+        send(&cb, Field::Seed, Value::Num(next));
     });
     html! {
         <div class="control">
@@ -222,58 +244,69 @@ fn seed_input(props: &ControlsProps) -> Html {
     }
 }
 
+/// A select of an enum's words (serde's names), each with its label.
+fn enum_select<T: serde::de::DeserializeOwned + PartialEq + Copy>(
+    id: &'static str,
+    label: &'static str,
+    field: Field,
+    current: T,
+    text: fn(T) -> &'static str,
+    cb: &Callback<Command>,
+) -> Html {
+    let options = words::<T>()
+        .iter()
+        .filter_map(|w| {
+            let v = lease_fields::names::parse::<T>(w)?;
+            Some((w.to_string(), text(v).to_string()))
+        })
+        .collect();
+    let cb = cb.clone();
+    select_view(
+        id,
+        label,
+        options,
+        name(&current),
+        Callback::from(move |v: String| {
+            if let Some(w) = words::<T>().iter().find(|w| **w == v) {
+                send(&cb, field, Value::Word(w));
+            }
+        }),
+    )
+}
+
 pub fn controls(props: &ControlsProps) -> Html {
+    crate::memo::count_render("controls");
     let s = &*props.scenario;
     let cb = &props.on_command;
-    let all = sliders();
     let mut groups: Vec<(&'static str, Vec<Html>)> = Vec::new();
-    for sl in all {
-        let g = sl.group;
-        let view = slider_view(sl, s, cb);
+    for field in CONTROLS {
+        let Some(c) = field.control() else { continue };
+        let g = c.group;
+        let view = slider_view(field, c, &props.scenario, cb);
         match groups.iter_mut().find(|(name, _)| *name == g) {
             Some((_, v)) => v.push(view),
             None => groups.push((g, vec![view])),
         }
     }
 
-    let preset = {
-        let cb = cb.clone();
-        select_view(
-            "ctl-broker",
-            "Broker",
-            Preset::ALL
-                .iter()
-                .map(|p| (preset_name(*p).to_string(), preset_label(*p).to_string()))
-                .collect(),
-            preset_name(s.broker.preset),
-            Callback::from(move |v: String| {
-                let Some(p) = Preset::ALL.iter().copied().find(|p| preset_name(*p) == v) else {
-                    return;
-                };
-                edit(&cb, move |s| choose_preset(s, p));
-            }),
-        )
-    };
-    let fence = {
-        let cb = cb.clone();
-        select_view(
-            "ctl-fence",
-            "Store fence",
-            Fence::ALL
-                .iter()
-                .map(|f| (fence_name(*f).to_string(), fence_label(*f).to_string()))
-                .collect(),
-            fence_name(s.store.fence),
-            Callback::from(move |v: String| {
-                if let Some(f) = Fence::ALL.iter().copied().find(|f| fence_name(*f) == v) {
-                    edit(&cb, move |s| s.store.fence = f);
-                }
-            }),
-        )
-    };
+    let preset = enum_select(
+        "ctl-broker",
+        "Broker",
+        Field::Broker,
+        s.broker.preset,
+        preset_label,
+        cb,
+    );
+    let fence = enum_select(
+        "ctl-fence",
+        "Store fence",
+        Field::Fence,
+        s.store.fence,
+        fence_label,
+        cb,
+    );
     let dist = {
         let cb = cb.clone();
-        let (m, q) = median_p99(&s.work.dist);
         select_view(
             "ctl-dist",
             "Distribution",
@@ -283,45 +316,28 @@ pub fn controls(props: &ControlsProps) -> Html {
                 .collect(),
             shape(&s.work.dist),
             Callback::from(move |v: String| {
-                edit(&cb, move |s| s.work.dist = build(&v, m, q));
+                if let Some((w, _)) = SHAPES.iter().find(|(w, _)| *w == v) {
+                    send(&cb, Field::Dist, Value::Word(w));
+                }
             }),
         )
     };
-    let on_reject = {
-        let cb = cb.clone();
+    // Offered only for a heartbeat in the file (not a preset's client default).
+    let on_reject = if matches!(s.workers.heartbeat, Some(Some(_))) && heartbeat(s).is_some() {
         let current = heartbeat(s).map_or(OnReject::Continue, |h| h.on_reject);
-        let mut v = select_view(
+        enum_select(
             "ctl-on-reject",
             "On a rejected extension",
-            vec![
-                (
-                    "continue".into(),
-                    "Keep working (believes it holds the lease)".into(),
-                ),
-                ("abort".into(), "Abort the handler".into()),
-            ],
-            if current == OnReject::Abort {
-                "abort"
-            } else {
-                "continue"
+            Field::OnReject,
+            current,
+            |r| match r {
+                OnReject::Continue => "Keep working (believes it holds the lease)",
+                OnReject::Abort => "Abort the handler",
             },
-            Callback::from(move |v: String| {
-                let r = if v == "abort" {
-                    OnReject::Abort
-                } else {
-                    OnReject::Continue
-                };
-                edit(&cb, move |s| {
-                    if let Some(Some(h)) = &mut s.workers.heartbeat {
-                        h.on_reject = r;
-                    }
-                });
-            }),
-        );
-        if heartbeat(s).is_none() || !matches!(s.workers.heartbeat, Some(Some(_))) {
-            v = html! {};
-        }
-        v
+            cb,
+        )
+    } else {
+        html! {}
     };
     let (m, q) = median_p99(&s.work.dist);
     html! {
@@ -334,7 +350,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     if name == "Broker" { {preset.clone()} }
                     if name == "Work" {
                         {dist.clone()}
-                        <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", scale::fmt_ms(m), scale::fmt_ms(q))}</p>
+                        <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
                     }
                     { for items }
                     if name == "Heartbeat" { {on_reject.clone()} }

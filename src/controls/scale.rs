@@ -40,16 +40,6 @@ impl Scale {
     }
 }
 
-/// Round to two significant figures so a slider lands on readable values
-/// (1.2 s, 45 s, 3.5 min) instead of 44,873 ms.
-pub fn round2(x: f64) -> f64 {
-    if !x.is_finite() || x <= 0.0 {
-        return x;
-    }
-    let p = 10f64.powf(x.log10().floor() - 1.0);
-    (x / p).round() * p
-}
-
 /// A duration in ms as a person says it.
 pub fn fmt_ms(ms: f64) -> String {
     if !ms.is_finite() {
@@ -90,7 +80,6 @@ mod tests {
 
     #[test]
     fn values_read_as_people_say_them() {
-        assert_eq!(round2(44_873.0), 45_000.0);
         assert_eq!(fmt_ms(45_000.0), "45 s");
         assert_eq!(fmt_ms(1500.0), "1.5 s");
         assert_eq!(fmt_ms(300_000.0), "5 min");

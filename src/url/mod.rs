@@ -1,5 +1,7 @@
-//! The share link: the page's whole state in the query string, with
-//! short readable names, `?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s`.
+//! The share link: the page's whole state in the query string, with short
+//! readable names, `?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s`.
+//! The names and values of the scenario's fields are the field table's
+//! (`lease_fields`), the one the page's controls use.
 //!
 //! `encode` writes the shipped scenario the edits start from and only the
 //! fields that differ from it; whatever the short fields cannot say (an
@@ -17,7 +19,6 @@
 //! Pure Rust, no web API: the page reads and writes `location.search` and
 //! calls these two functions.
 
-mod fields;
 mod view;
 
 #[cfg(test)]
@@ -28,6 +29,7 @@ use std::fmt;
 use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine as _;
+use lease_fields::{Field, Override, Value};
 use lease_sim::scenario::Scenario;
 use lease_sim::{parse_scenario_without_path, validate};
 
@@ -59,6 +61,16 @@ pub struct Link {
     /// The scenario to run: the base with the link's edits.
     pub scenario: Scenario,
     pub view: LinkView,
+}
+
+/// A link as the edits that rebuild it: the shipped scenario it starts from,
+/// the whole scenario of `data=` if it has one, then its fields in the
+/// table's order (only those that together can run).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    pub link: Link,
+    pub data: Option<Scenario>,
+    pub sets: Vec<(Field, Value)>,
 }
 
 /// A parameter the link had but the page did not use, and why. Plain text:
@@ -276,6 +288,15 @@ pub fn decode_within(
     query: &str,
     budget: &dyn Fn(&Scenario) -> Result<(), String>,
 ) -> (Option<Link>, Vec<Notice>) {
+    let (read, notices) = read_within(query, budget);
+    (read.map(|r| r.link), notices)
+}
+
+/// `decode_within`, as the edits that rebuild the scenario.
+pub fn read_within(
+    query: &str,
+    budget: &dyn Fn(&Scenario) -> Result<(), String>,
+) -> (Option<Read>, Vec<Notice>) {
     let mut notes = Notices::default();
     let query = query.strip_prefix('?').unwrap_or(query);
     let query = cut_to_size(query, &mut notes);
@@ -300,15 +321,15 @@ pub fn decode_within(
     let mut data: Option<String> = None;
     // By field, so they apply in the table's order (a name is read once),
     // without a sort: each sort is its own copy of the sort code in the wasm.
-    let mut by_field: Vec<Option<fields::Override>> = vec![None; fields::FIELDS.len()];
+    let mut by_field: Vec<Option<Override>> = vec![None; Field::ALL.len()];
     let mut view_params: Vec<(&'static str, String)> = Vec::new();
     let mut known = false;
     for (key, value) in &params {
         let name: Option<&'static str> = match key.trim().to_ascii_lowercase().as_str() {
             "scenario" => Some("scenario"),
             "data" => Some("data"),
-            k => fields::find(k)
-                .map(|i| fields::FIELDS[i].name)
+            k => lease_fields::find(k)
+                .map(Field::name)
                 .or_else(|| view::find(k)),
         };
         let Some(name) = name else {
@@ -328,10 +349,10 @@ pub fn decode_within(
         match name {
             "scenario" => base_name = Some(value.clone()),
             "data" => data = Some(value.clone()),
-            _ => match fields::find(name) {
-                Some(i) => match fields::FIELDS[i].parse(value) {
+            _ => match lease_fields::find(name) {
+                Some(i) => match i.spec().parse(value) {
                     Ok(v) => {
-                        by_field[i] = Some(fields::Override {
+                        by_field[i as usize] = Some(Override {
                             field: i,
                             value: v,
                             text: value.clone(),
@@ -347,52 +368,62 @@ pub fn decode_within(
     }
 
     let (base, base_scenario) = base_of(base_name.as_deref(), &mut notes);
-    let start = match &data {
-        Some(text) => decode_data(text, &base_scenario, budget).unwrap_or_else(|why| {
-            notes.push("data", text, &format!("{why}; the link starts from {base}"));
-            base_scenario.clone()
-        }),
-        None => base_scenario.clone(),
-    };
-    let overrides: Vec<fields::Override> = by_field.into_iter().flatten().collect();
-    let scenario = apply_runnable(&start, &overrides, budget, &mut notes);
+    let data = data.and_then(|text| {
+        decode_data(&text, &base_scenario, budget)
+            .map_err(|why| {
+                notes.push(
+                    "data",
+                    &text,
+                    &format!("{why}; the link starts from {base}"),
+                )
+            })
+            .ok()
+    });
+    let start = data.as_ref().unwrap_or(&base_scenario);
+    let overrides: Vec<Override> = by_field.into_iter().flatten().collect();
+    let (scenario, kept) = apply_runnable(start, &overrides, budget, &mut notes);
 
     let (view, refused) = view::parse(&view_params, scenario.duration_ms);
     for (name, value, why) in refused {
         notes.push(name, &value, &why);
     }
-    let link = known.then_some(Link {
-        base,
-        scenario,
-        view,
+    let read = known.then(|| Read {
+        link: Link {
+            base,
+            scenario,
+            view,
+        },
+        data,
+        sets: kept.into_iter().map(|o| (o.field, o.value)).collect(),
     });
-    (link, notes.finish())
+    (read, notes.finish())
 }
 
 /// All the overrides if together they can run; otherwise each in turn,
-/// keeping those that still leave a scenario that validates and fits.
+/// keeping those that still leave a scenario that validates and fits. The
+/// scenario, and the overrides kept.
 fn apply_runnable(
     start: &Scenario,
-    overrides: &[fields::Override],
+    overrides: &[Override],
     budget: &dyn Fn(&Scenario) -> Result<(), String>,
     notes: &mut Notices,
-) -> Scenario {
+) -> (Scenario, Vec<Override>) {
     let runs = |s: &Scenario| {
         validate(s)
             .map_err(|e| e.to_string())
             .and_then(|()| budget(s))
     };
-    if let Ok(s) = fields::apply(start, overrides) {
+    if let Ok(s) = lease_fields::apply(start, overrides) {
         if runs(&s).is_ok() {
-            return s;
+            return (s, overrides.to_vec());
         }
     }
-    let mut kept: Vec<fields::Override> = Vec::new();
+    let mut kept: Vec<Override> = Vec::new();
     let mut scenario = start.clone();
     for o in overrides {
         kept.push(o.clone());
-        let name = fields::FIELDS[o.field].name;
-        let why = match fields::apply(start, &kept) {
+        let name = o.field.name();
+        let why = match lease_fields::apply(start, &kept) {
             Ok(s) => match runs(&s) {
                 Ok(()) => {
                     scenario = s;
@@ -401,7 +432,7 @@ fn apply_runnable(
                 Err(e) => format!("cannot run with the link's other settings: {e}"),
             },
             Err((i, why)) if i == o.field => why,
-            Err((i, why)) => format!("conflicts with {}: {why}", fields::FIELDS[i].name),
+            Err((i, why)) => format!("conflicts with {}: {why}", i.name()),
         };
         kept.pop();
         notes.push(
@@ -410,7 +441,7 @@ fn apply_runnable(
             &format!("{why}; the scenario's value is kept"),
         );
     }
-    scenario
+    (scenario, kept)
 }
 
 /// Characters a query value may carry as they are; the rest is %-escaped.
@@ -446,7 +477,7 @@ pub fn encode(link: &Link) -> String {
         decode(&join(parts)).0.map(|l| l.scenario).as_ref() == Some(&link.scenario)
     };
     let mut parts: Vec<(&str, String)> = vec![("scenario", base.clone())];
-    parts.extend(fields::diff(&base_scenario, &link.scenario));
+    parts.extend(lease_fields::diff(&base_scenario, &link.scenario));
     if !rebuilds(&parts) {
         let whole = vec![
             ("scenario", base.clone()),

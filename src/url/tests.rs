@@ -4,11 +4,14 @@ use lease_sim::scenario::{Dist, Fault, Fence, Heartbeat, OnReject, Preset, Surge
 use lease_sim::{estimate, shipped, validate};
 use proptest::prelude::*;
 
+use lease_fields::edit::heartbeat;
+use lease_fields::names::name;
+use lease_fields::work::SHAPES;
+use lease_fields::{set, Field, Value, CONTROLS};
+
 use super::*;
 use crate::controls::scale::STEPS;
-use crate::controls::spec::{heartbeat, sliders};
-use crate::controls::work_dist::{build, median_p99, SHAPES};
-use crate::controls::{choose_preset, fence_name, preset_name};
+use crate::controls::slider_scale;
 use lease_format::units::{format_ms, format_ms_f64, parse_ms, parse_ms_f64};
 
 fn shipped_scenario(name: &str) -> Scenario {
@@ -36,8 +39,7 @@ fn round_trip(l: &Link) -> String {
     q
 }
 
-/// Every edit the page's controls can make, the selects included (their
-/// handlers live in the component, so they are restated here as the page does them).
+/// Every edit the page's controls can make, as the `Set` each one sends.
 #[derive(Debug, Clone)]
 enum Edit {
     Slider(usize, u32),
@@ -50,42 +52,57 @@ enum Edit {
 }
 
 fn apply_edit(s: &mut Scenario, e: &Edit) {
-    let all = sliders();
-    match e {
+    let (field, value) = match e {
         Edit::Slider(i, pos) => {
-            let sl = &all[i % all.len()];
+            let f = CONTROLS[i % CONTROLS.len()];
+            let Some(c) = f.control() else { return };
             // A control that is not live is disabled on the page.
-            if sl.live(s) {
-                (sl.set)(s, sl.scale.value(*pos));
+            if !c.live(s) {
+                return;
             }
+            (f, (c.value)(s, slider_scale(c.range).value(*pos)))
         }
         Edit::Toggle(i, on) => {
-            let sl = &all[i % all.len()];
-            if let (Some(t), true) = (&sl.toggle, (sl.applies)(s)) {
-                (t.set)(s, *on);
+            let f = CONTROLS[i % CONTROLS.len()];
+            let Some(c) = f.control() else { return };
+            match (&c.toggle, (c.applies)(s)) {
+                (Some(t), true) => (
+                    f,
+                    if *on {
+                        t.checked.clone()
+                    } else {
+                        t.unchecked.clone()
+                    },
+                ),
+                _ => return,
             }
         }
-        Edit::Preset(i) => choose_preset(s, Preset::ALL[i % Preset::ALL.len()]),
-        Edit::Fence(i) => s.store.fence = Fence::ALL[i % Fence::ALL.len()],
-        Edit::Shape(i) => {
-            let (m, q) = median_p99(&s.work.dist);
-            s.work.dist = build(SHAPES[i % SHAPES.len()].0, m, q);
-        }
+        Edit::Preset(i) => (
+            Field::Broker,
+            Value::Word(name(&Preset::ALL[i % Preset::ALL.len()])),
+        ),
+        Edit::Fence(i) => (
+            Field::Fence,
+            Value::Word(name(&Fence::ALL[i % Fence::ALL.len()])),
+        ),
+        Edit::Shape(i) => (Field::Dist, Value::Word(SHAPES[i % SHAPES.len()].0)),
         Edit::Abort(abort) => {
-            if let Some(Some(h)) = &mut s.workers.heartbeat {
-                h.on_reject = if *abort {
-                    OnReject::Abort
-                } else {
-                    OnReject::Continue
-                };
+            // The page offers the choice only for a heartbeat in the file.
+            if !matches!(s.workers.heartbeat, Some(Some(_))) {
+                return;
             }
+            (
+                Field::OnReject,
+                Value::Word(if *abort { "abort" } else { "continue" }),
+            )
         }
-        Edit::Seed(n) => s.seed = *n,
-    }
+        Edit::Seed(n) => (Field::Seed, Value::Num(*n)),
+    };
+    set(s, field, &value).unwrap_or_else(|e| panic!("{e:?} refused: {e}"));
 }
 
 #[test]
-fn the_issue_example_reads_with_no_notices() {
+fn the_short_link_example_reads_with_no_notices() {
     let (l, notices) = decode("?scenario=clip-surge&timeout=30s&hb=10s&cap=20&p99=45s");
     assert!(notices.is_empty(), "{notices:?}");
     let l = l.expect("a link");
@@ -122,7 +139,8 @@ fn every_slider_position_round_trips_on_every_shipped_scenario() {
     let positions = [0, 1, 137, 250, 333, 500, 618, 700, 999, STEPS];
     let mut checked = 0;
     for sc in shipped::all() {
-        for (i, sl) in sliders().iter().enumerate() {
+        for (i, f) in CONTROLS.iter().enumerate() {
+            let Some(sl) = f.control() else { continue };
             let toggle_states: Vec<Option<bool>> = match &sl.toggle {
                 Some(_) => vec![None, Some(true), Some(false)],
                 None => vec![None],
@@ -591,17 +609,14 @@ fn notices_are_short_plain_values() {
 }
 
 #[test]
-fn the_dist_words_are_the_page_shapes() {
-    let words = fields::dist_words();
-    assert!(SHAPES.iter().all(|(s, _)| words.contains(s)));
-    assert_eq!(words.len(), SHAPES.len());
+fn every_preset_and_fence_name_reads_from_a_link() {
     for p in Preset::ALL {
-        let (l, n) = decode(&format!("broker={}", preset_name(p)));
+        let (l, n) = decode(&format!("broker={}", name(&p)));
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(l.expect("a link").scenario.broker.preset, p);
     }
     for f in Fence::ALL {
-        let (l, n) = decode(&format!("fence={}", fence_name(f)));
+        let (l, n) = decode(&format!("fence={}", name(&f)));
         assert!(n.is_empty(), "{n:?}");
         assert_eq!(l.expect("a link").scenario.store.fence, f);
     }
@@ -645,7 +660,7 @@ fn tricky_value() -> impl Strategy<Value = String> {
 }
 
 fn known_key() -> impl Strategy<Value = String> {
-    let mut names: Vec<&'static str> = fields::FIELDS.iter().map(|f| f.name).collect();
+    let mut names: Vec<&'static str> = Field::ALL.iter().map(|f| f.name()).collect();
     names.extend(view::NAMES);
     names.extend(["scenario", "data"]);
     prop::sample::select(names).prop_map(str::to_string)

@@ -1,26 +1,33 @@
 //! The arguments of `lease-sim sweep`: which setting to vary and the ends
-//! of its range. The sweep itself is lease-diagnose's.
+//! of its range. The sweep itself is lease-diagnose's; the short names and
+//! whether a setting is a duration are the scenario field table's
+//! (`lease_fields`), the names a share link uses.
 
 use lease_diagnose::Param;
+use lease_fields::Field;
 
-/// The short names the command line also accepts, with the setting each
-/// stands for.
-pub const SHORT_NAMES: [(&str, Param); 6] = [
-    ("timeout", Param::Timeout),
-    ("heartbeat", Param::HeartbeatInterval),
-    ("cap", Param::ExtensionCap),
-    ("workers", Param::Workers),
-    ("p99", Param::ProcessingP99),
-    ("capacity", Param::DownstreamCapacity),
+/// The settings a sweep can vary, each with the field that names it.
+pub const SWEPT: [(Field, Param); 6] = [
+    (Field::Timeout, Param::Timeout),
+    (Field::Hb, Param::HeartbeatInterval),
+    (Field::Cap, Param::ExtensionCap),
+    (Field::Workers, Param::Workers),
+    (Field::P99, Param::ProcessingP99),
+    (Field::Capacity, Param::DownstreamCapacity),
 ];
 
-/// A short name or a dotted path (`Param::path`).
+fn field_of(p: Param) -> Option<Field> {
+    SWEPT.iter().find(|(_, q)| *q == p).map(|(f, _)| *f)
+}
+
+/// A field's name or alias (as in a share link), or a dotted path (`Param::path`).
 pub fn parse_param(s: &str) -> Result<Param, String> {
     let s = s.trim();
     if let Some(p) = Param::from_path(s) {
         return Ok(p);
     }
-    if let Some((_, p)) = SHORT_NAMES.iter().find(|(n, _)| *n == s) {
+    let field = lease_fields::find(s);
+    if let Some((_, p)) = SWEPT.iter().find(|(f, _)| Some(*f) == field) {
         return Ok(*p);
     }
     Err(format!(
@@ -29,21 +36,24 @@ pub fn parse_param(s: &str) -> Result<Param, String> {
     ))
 }
 
-/// `broker.visibility_timeout_ms (timeout), ...`
+/// `broker.visibility_timeout_ms (timeout or visibility_timeout), ...`
 pub fn allowed() -> String {
-    SHORT_NAMES
+    SWEPT
         .iter()
-        .map(|(n, p)| format!("{} ({n})", p.path()))
+        .map(|(f, p)| {
+            let names: Vec<&str> = [f.name()]
+                .into_iter()
+                .chain(f.spec().aliases.iter().copied())
+                .collect();
+            format!("{} ({})", p.path(), names.join(" or "))
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 /// Whether the setting is a duration in ms (else a count).
 pub fn is_duration(p: Param) -> bool {
-    matches!(
-        p,
-        Param::Timeout | Param::HeartbeatInterval | Param::ProcessingP99
-    )
+    field_of(p).is_some_and(|f| f.spec().is_duration())
 }
 
 /// Milliseconds in one of each unit a duration may carry.
@@ -205,8 +215,11 @@ mod tests {
         for p in Param::ALL {
             assert_eq!(parse_param(p.path()), Ok(p));
         }
-        for (n, p) in SHORT_NAMES {
-            assert_eq!(parse_param(n), Ok(p));
+        for (f, p) in SWEPT {
+            assert_eq!(parse_param(f.name()), Ok(p));
+            for alias in f.spec().aliases {
+                assert_eq!(parse_param(alias), Ok(p), "{alias}");
+            }
             assert_eq!(
                 is_duration(p),
                 p.path().ends_with("_ms"),

@@ -1,0 +1,16 @@
+//! The scenario's editable fields, as one table (`table.rs`): what the
+//! page's sliders and selects edit, what a share link's short parameters
+//! say, and what the command line's `sweep --param` varies. The words of the
+//! scenario's enums come from serde (`names.rs`); the page's work-time
+//! shapes from `work.rs`. Native Rust, no web dependency: used by the page
+//! (controls, share link) and by the `lease-sim` command line.
+
+pub mod edit;
+pub mod names;
+mod table;
+pub mod work;
+
+pub use table::{
+    apply, diff, find, set, set_all, Control, Field, FieldError, Override, Range, Spec, Toggle,
+    Unit, Value, CONTROLS, FIELDS,
+};

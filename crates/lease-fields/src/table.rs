@@ -1,0 +1,1424 @@
+//! The scenario's editable fields, as one table: each field's name (the
+//! share link's), the other spellings people type, the form of its value,
+//! how it reads and writes the scenario, and, for the fields a slider edits,
+//! the slider (label, range, what it shows). The page's controls, the share
+//! link and the command line's `sweep --param` all read this table.
+//!
+//! Writes do what the page's control does (the broker select resets the
+//! preset's fields, "Heartbeat on" adds the page's default heartbeat), so a
+//! link replays the same edits; reads return the raw state (`None` versus an
+//! explicit value), so that `diff` can make `apply` rebuild a scenario exactly.
+
+use std::fmt;
+
+use lease_format::units::{
+    format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
+    parse_ms_f64, parse_rate, parse_word,
+};
+use lease_sim::resolve::resolve;
+use lease_sim::scenario::{
+    CountAt, Dist, DlqTiming, Fence, Heartbeat, LateAck, OnError, OnReject, Preset, Process,
+    Scenario,
+};
+use lease_sim::validate::{
+    effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
+    MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_LEASE_LIFETIME_MS, MAX_PREFETCH, MAX_RATE_PER_S,
+    MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS,
+    MAX_WORKERS, MAX_WORK_MS,
+};
+use serde::de::DeserializeOwned;
+
+use crate::edit::{choose_preset, heartbeat, heartbeat_mut, round2, set_heartbeat_on};
+use crate::names::{name, parse, words};
+use crate::work::{build, has_p99, median_p99, shape, SHAPES};
+
+/// A field's value: parsed from a link, sent by a control, or read from a scenario.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Left to the broker preset (the file leaves the field out).
+    Default,
+    /// The switch-off value: no redrive, no cap, heartbeat off, unlimited.
+    Off,
+    /// The switch-on value: the heartbeat the scenario has, or the page's default one.
+    On,
+    Num(u64),
+    Float(f64),
+    Word(&'static str),
+    /// The field does not apply to this scenario (no explicit heartbeat).
+    Na,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    /// Whole milliseconds.
+    Ms {
+        lo: u64,
+        hi: u64,
+    },
+    /// Milliseconds held as `f64`, above 0.
+    MsF {
+        hi: u64,
+    },
+    Count {
+        lo: u64,
+        hi: u64,
+    },
+    /// A plain number; `percent` also takes `5%`.
+    Float {
+        lo: f64,
+        hi: f64,
+        percent: bool,
+    },
+    Rate {
+        hi: f64,
+    },
+    Words(fn() -> &'static [&'static str]),
+}
+
+/// The words that switch a field off; the first is what `diff` writes
+/// unless the field names its own.
+const OFF_WORDS: [&str; 5] = ["off", "none", "unlimited", "no", "null"];
+const DEFAULT_WORDS: [&str; 2] = ["default", "preset"];
+
+/// A field that could not take a value, and why (with what is allowed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: &'static str,
+    pub why: String,
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.field, self.why)
+    }
+}
+
+impl std::error::Error for FieldError {}
+
+/// A slider's span: its ends, and whether equal drags are equal ratios.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    pub log: bool,
+}
+
+impl Range {
+    const fn linear(min: f64, max: f64) -> Range {
+        Range {
+            min,
+            max,
+            log: false,
+        }
+    }
+
+    const fn log(min: f64, max: f64) -> Range {
+        Range {
+            min,
+            max,
+            log: true,
+        }
+    }
+}
+
+/// How a slider's value reads to a person.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Ms,
+    Count,
+    Ratio,
+    Percent,
+    PerSecond,
+    Handlers,
+}
+
+/// A checkbox beside a slider: a special value ("no cap") or a switch.
+pub struct Toggle {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub get: fn(&Scenario) -> bool,
+    /// What checking it sets, and what unchecking it sets.
+    pub checked: Value,
+    pub unchecked: Value,
+    /// The slider is live when the box is checked (a switch such as
+    /// "Heartbeat on") rather than unchecked (a special value such as "No cap").
+    pub enables: bool,
+}
+
+/// The slider that edits a field on the page.
+pub struct Control {
+    /// The element's id on the page (`ctl-ID`, `out-ID`).
+    pub id: &'static str,
+    pub label: &'static str,
+    pub group: &'static str,
+    pub range: Range,
+    pub unit: Unit,
+    /// What the scenario runs with, the preset's defaults included.
+    pub get: fn(&Scenario) -> f64,
+    /// The value a slider position sends: rounded to what a person reads,
+    /// and kept where the slider keeps it (prefetch at least the handlers).
+    pub value: fn(&Scenario, f64) -> Value,
+    /// Beyond the toggle: can the slider apply at all (e.g. a heartbeat exists)?
+    pub applies: fn(&Scenario) -> bool,
+    pub toggle: Option<Toggle>,
+}
+
+impl Control {
+    pub fn live(&self, s: &Scenario) -> bool {
+        (self.applies)(s) && self.toggle.as_ref().is_none_or(|t| (t.get)(s) == t.enables)
+    }
+}
+
+pub struct Spec {
+    pub name: &'static str,
+    /// The page's slider id and other spellings people may type.
+    pub aliases: &'static [&'static str],
+    kind: Kind,
+    /// `default` is accepted: the field goes back to the broker preset's value.
+    default_ok: bool,
+    /// The word written for `Value::Off`, when the field has an off value.
+    off: Option<&'static str>,
+    read: fn(&Scenario) -> Value,
+    write: fn(&mut Scenario, &Value) -> Result<(), String>,
+    /// Part of the work distribution, applied together by `apply_work`.
+    work: bool,
+    pub control: Option<Control>,
+}
+
+impl Spec {
+    pub fn parse(&self, text: &str) -> Result<Value, String> {
+        if self.default_ok && is_keyword(text, &DEFAULT_WORDS) {
+            return Ok(Value::Default);
+        }
+        if self.off.is_some() && is_keyword(text, &OFF_WORDS) {
+            return Ok(Value::Off);
+        }
+        let parsed = match self.kind {
+            Kind::Ms { lo, hi } => parse_ms(text, lo, hi).map(Value::Num),
+            Kind::MsF { hi } => parse_ms_f64(text, hi).map(Value::Float),
+            Kind::Count { lo, hi } => parse_count(text, lo, hi).map(Value::Num),
+            Kind::Float { lo, hi, percent } => parse_f64(text, lo, hi, percent).map(Value::Float),
+            Kind::Rate { hi } => parse_rate(text, hi).map(Value::Float),
+            Kind::Words(words) => parse_word(text, words()).map(Value::Word),
+        };
+        parsed.map_err(|why| {
+            let mut why = why;
+            if let Some(off) = self.off {
+                why.push_str(&format!(", or {off}"));
+            }
+            if self.default_ok {
+                why.push_str(", or default (the broker preset's value)");
+            }
+            why
+        })
+    }
+
+    pub fn format(&self, v: &Value) -> Option<String> {
+        Some(match (v, self.kind) {
+            (Value::Default, _) if self.default_ok => "default".into(),
+            (Value::Off, _) => self.off?.into(),
+            (Value::Num(n), Kind::Ms { .. }) => format_ms(*n),
+            (Value::Num(n), Kind::Count { .. }) => n.to_string(),
+            (Value::Float(x), Kind::MsF { .. }) => format_ms_f64(*x),
+            (Value::Float(x), Kind::Float { .. } | Kind::Rate { .. }) => format_f64(*x),
+            (Value::Word(w), Kind::Words(_)) => (*w).into(),
+            _ => return None,
+        })
+    }
+
+    /// Whether the value is a duration (else a count, a number or a word).
+    pub fn is_duration(&self) -> bool {
+        matches!(self.kind, Kind::Ms { .. } | Kind::MsF { .. })
+    }
+}
+
+/// Every scenario field, by its link name. The order is `Spec`'s table's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Field {
+    Seed,
+    Duration,
+    Broker,
+    Timeout,
+    Mrc,
+    Lifetime,
+    Batch,
+    Rpc,
+    Dlq,
+    LateAck,
+    CountAt,
+    Workers,
+    Conc,
+    Prefetch,
+    Hb,
+    Ext,
+    Cap,
+    OnReject,
+    Err,
+    Hang,
+    OnError,
+    Dist,
+    Median,
+    P99,
+    Min,
+    Max,
+    Mean,
+    Jitter,
+    Rate,
+    Backlog,
+    Process,
+    Capacity,
+    Fence,
+}
+
+impl Field {
+    pub const ALL: [Field; 33] = [
+        Field::Seed,
+        Field::Duration,
+        Field::Broker,
+        Field::Timeout,
+        Field::Mrc,
+        Field::Lifetime,
+        Field::Batch,
+        Field::Rpc,
+        Field::Dlq,
+        Field::LateAck,
+        Field::CountAt,
+        Field::Workers,
+        Field::Conc,
+        Field::Prefetch,
+        Field::Hb,
+        Field::Ext,
+        Field::Cap,
+        Field::OnReject,
+        Field::Err,
+        Field::Hang,
+        Field::OnError,
+        Field::Dist,
+        Field::Median,
+        Field::P99,
+        Field::Min,
+        Field::Max,
+        Field::Mean,
+        Field::Jitter,
+        Field::Rate,
+        Field::Backlog,
+        Field::Process,
+        Field::Capacity,
+        Field::Fence,
+    ];
+
+    pub fn spec(self) -> &'static Spec {
+        &FIELDS[self as usize]
+    }
+
+    /// The name the share link and the command line use.
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    /// The field's slider; every field a `CONTROLS` entry names has one.
+    pub fn control(self) -> Option<&'static Control> {
+        self.spec().control.as_ref()
+    }
+}
+
+/// The sliders in the order the page shows them, each group together.
+pub const CONTROLS: [Field; 17] = [
+    Field::Timeout,
+    Field::Mrc,
+    Field::Rpc,
+    Field::Workers,
+    Field::Conc,
+    Field::Prefetch,
+    Field::Hb,
+    Field::Ext,
+    Field::Cap,
+    Field::Median,
+    Field::P99,
+    Field::Jitter,
+    Field::Err,
+    Field::Rate,
+    Field::Backlog,
+    Field::Duration,
+    Field::Capacity,
+];
+
+fn always(_: &Scenario) -> bool {
+    true
+}
+
+fn opt_num(v: Option<u64>) -> Value {
+    v.map_or(Value::Default, Value::Num)
+}
+
+fn num(v: &Value) -> Result<u64, String> {
+    match v {
+        Value::Num(n) => Ok(*n),
+        _ => Err("must be a number".into()),
+    }
+}
+
+fn num_u32(v: &Value) -> Result<u32, String> {
+    u32::try_from(num(v)?).map_err(|_| "is too large".into())
+}
+
+fn float(v: &Value) -> Result<f64, String> {
+    match v {
+        Value::Float(x) => Ok(*x),
+        _ => Err("must be a number".into()),
+    }
+}
+
+/// The enum value a word names, by serde's name for it.
+fn word<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
+    match v {
+        Value::Word(w) => {
+            parse(w).ok_or_else(|| format!("must be one of {}", words::<T>().join(", ")))
+        }
+        _ => Err("must be a word".into()),
+    }
+}
+
+/// `None` for `default`, else the value: the preset-filled broker fields.
+fn defaultable<T>(
+    v: &Value,
+    f: impl FnOnce(&Value) -> Result<T, String>,
+) -> Result<Option<T>, String> {
+    match v {
+        Value::Default => Ok(None),
+        other => f(other).map(Some),
+    }
+}
+
+/// `Some(None)` for `off`, `None` for `default`: the fields where JSON `null`
+/// itself means something.
+fn nullable<T>(
+    v: &Value,
+    f: impl FnOnce(&Value) -> Result<T, String>,
+) -> Result<Option<Option<T>>, String> {
+    match v {
+        Value::Default => Ok(None),
+        Value::Off => Ok(Some(None)),
+        other => f(other).map(|x| Some(Some(x))),
+    }
+}
+
+fn nullable_read<T: Copy>(v: Option<Option<T>>, f: impl Fn(T) -> u64) -> Value {
+    match v {
+        None => Value::Default,
+        Some(None) => Value::Off,
+        Some(Some(x)) => Value::Num(f(x)),
+    }
+}
+
+fn optional_word<T: DeserializeOwned + PartialEq>(v: Option<T>) -> Value {
+    v.map_or(Value::Default, |x| Value::Word(name(&x)))
+}
+
+fn shape_words() -> &'static [&'static str] {
+    const WORDS: [&str; 5] = [
+        SHAPES[0].0,
+        SHAPES[1].0,
+        SHAPES[2].0,
+        SHAPES[3].0,
+        SHAPES[4].0,
+    ];
+    &WORDS
+}
+
+const NO_HEARTBEAT: &str = "applies only while the heartbeat is on (set hb first)";
+
+fn explicit_read(s: &Scenario, f: impl Fn(&Heartbeat) -> Value) -> Value {
+    match &s.workers.heartbeat {
+        Some(Some(h)) => f(h),
+        _ => Value::Na,
+    }
+}
+
+fn work_read(_: &Scenario) -> Value {
+    Value::Na
+}
+
+fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
+    Ok(())
+}
+
+/// Every scenario field, in the order `apply` applies them: a field's write
+/// may depend only on fields before it (the broker select before the timeout,
+/// the timeout before "Heartbeat on", handlers before prefetch).
+pub static FIELDS: [Spec; 33] = [
+    Spec {
+        name: "seed",
+        aliases: &[],
+        kind: Kind::Count {
+            lo: 0,
+            hi: u64::MAX,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.seed),
+        write: |s, v| {
+            s.seed = num(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "duration",
+        aliases: &["length"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.duration_ms),
+        write: |s, v| {
+            s.duration_ms = num(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "duration",
+            label: "Run length",
+            group: "Load",
+            range: Range::log(10_000.0, 14_400_000.0),
+            unit: Unit::Ms,
+            get: |s| s.duration_ms as f64,
+            value: |_, v| Value::Num(round2(v) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "broker",
+        aliases: &["preset"],
+        kind: Kind::Words(words::<Preset>),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(name(&s.broker.preset)),
+        write: |s, v| {
+            // What the page's broker select does: the preset brings its own defaults.
+            choose_preset(s, word::<Preset>(v)?);
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "timeout",
+        aliases: &["visibility_timeout"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_VISIBILITY_TIMEOUT_MS,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| opt_num(s.broker.visibility_timeout_ms),
+        write: |s, v| {
+            s.broker.visibility_timeout_ms = defaultable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "timeout",
+            label: "Visibility timeout",
+            group: "Broker",
+            range: Range::log(1_000.0, 900_000.0),
+            unit: Unit::Ms,
+            get: |s| effective_visibility_timeout_ms(s) as f64,
+            value: |_, v| Value::Num(round2(v) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "mrc",
+        aliases: &["max-receive", "max_receive_count"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_RECEIVE_COUNT as u64,
+        },
+        default_ok: true,
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.max_receive_count, u64::from),
+        write: |s, v| {
+            s.broker.max_receive_count = nullable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "max-receive",
+            label: "Max receive count",
+            group: "Broker",
+            range: Range::linear(1.0, 20.0),
+            unit: Unit::Count,
+            get: |s| f64::from(resolve(s).max_receive_count.unwrap_or(5)),
+            value: |_, v| Value::Num(v.round().max(1.0) as u64),
+            applies: always,
+            toggle: Some(Toggle {
+                id: "no-redrive",
+                label: "No redrive",
+                get: |s| resolve(s).max_receive_count.is_none(),
+                checked: Value::Off,
+                unchecked: Value::Num(5),
+                enables: false,
+            }),
+        }),
+    },
+    Spec {
+        name: "lifetime",
+        aliases: &["max_lease_lifetime"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_LEASE_LIFETIME_MS,
+        },
+        default_ok: true,
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.max_lease_lifetime_ms, |x| x),
+        write: |s, v| {
+            s.broker.max_lease_lifetime_ms = nullable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "batch",
+        aliases: &["receive_batch"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_RECEIVE_BATCH as u64,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| opt_num(s.broker.receive_batch.map(u64::from)),
+        write: |s, v| {
+            s.broker.receive_batch = defaultable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "rpc",
+        aliases: &["rpc_latency"],
+        kind: Kind::Ms {
+            lo: 0,
+            hi: MAX_RPC_LATENCY_MS,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| opt_num(s.broker.rpc_latency_ms),
+        write: |s, v| {
+            s.broker.rpc_latency_ms = defaultable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "rpc",
+            label: "Broker call latency",
+            group: "Broker",
+            range: Range::linear(0.0, 2_000.0),
+            unit: Unit::Ms,
+            get: |s| resolve(s).rpc_latency_ms as f64,
+            value: |_, v| Value::Num(round2(v.max(0.0)) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "dlq",
+        aliases: &["dlq_timing"],
+        kind: Kind::Words(words::<DlqTiming>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.dlq_timing),
+        write: |s, v| {
+            s.broker.dlq_timing = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "late_ack",
+        aliases: &["late"],
+        kind: Kind::Words(words::<LateAck>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.late_ack),
+        write: |s, v| {
+            s.broker.late_ack = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "count_at",
+        aliases: &[],
+        kind: Kind::Words(words::<CountAt>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.count_at),
+        write: |s, v| {
+            s.broker.count_at = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "workers",
+        aliases: &["count"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_WORKERS as u64,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.workers.count.into()),
+        write: |s, v| {
+            s.workers.count = num_u32(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "workers",
+            label: "Workers",
+            group: "Workers",
+            range: Range::linear(1.0, 64.0),
+            unit: Unit::Count,
+            get: |s| f64::from(s.workers.count),
+            value: |_, v| Value::Num(v.round().max(1.0) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "conc",
+        aliases: &["concurrency", "handlers"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_CONCURRENCY as u64,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.workers.concurrency.into()),
+        write: |s, v| {
+            let c = num_u32(v)?;
+            // As the page's slider: a worker holds every message it runs.
+            s.workers.concurrency = c;
+            if let Some(p) = &mut s.workers.prefetch {
+                *p = (*p).max(c);
+            }
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "concurrency",
+            label: "Handlers per worker",
+            group: "Workers",
+            range: Range::linear(1.0, 16.0),
+            unit: Unit::Count,
+            get: |s| f64::from(s.workers.concurrency),
+            value: |_, v| Value::Num(v.round().max(1.0) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "prefetch",
+        aliases: &[],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_PREFETCH as u64,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| opt_num(s.workers.prefetch.map(u64::from)),
+        write: |s, v| {
+            s.workers.prefetch = defaultable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "prefetch",
+            label: "Prefetch",
+            group: "Workers",
+            range: Range::log(1.0, 1_000.0),
+            unit: Unit::Count,
+            get: |s| f64::from(resolve(s).prefetch),
+            // A worker holds every message it runs: no fewer than its handlers.
+            value: |s, v| Value::Num(u64::from((v.round() as u32).max(s.workers.concurrency))),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "hb",
+        aliases: &["heartbeat"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_VISIBILITY_TIMEOUT_MS,
+        },
+        default_ok: true,
+        off: Some("off"),
+        read: |s| match &s.workers.heartbeat {
+            None => Value::Default,
+            Some(None) => Value::Off,
+            Some(Some(h)) => Value::Num(h.interval_ms),
+        },
+        write: |s, v| {
+            match v {
+                Value::Default => s.workers.heartbeat = None,
+                Value::Off => s.workers.heartbeat = Some(None),
+                Value::On => set_heartbeat_on(s, true),
+                v => {
+                    let interval = num(v)?;
+                    // "Heartbeat on" as the page's checkbox does it, so that
+                    // `hb=10s` gives the same heartbeat as ticking the box.
+                    set_heartbeat_on(s, true);
+                    heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.interval_ms = interval;
+                }
+            }
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "heartbeat",
+            label: "Heartbeat interval",
+            group: "Heartbeat",
+            range: Range::log(100.0, 300_000.0),
+            unit: Unit::Ms,
+            get: |s| heartbeat(s).map_or(10_000.0, |h| h.interval_ms as f64),
+            value: |_, v| Value::Num(round2(v).max(1.0) as u64),
+            applies: always,
+            toggle: Some(Toggle {
+                id: "heartbeat-on",
+                label: "Heartbeat on",
+                get: |s| heartbeat(s).is_some(),
+                checked: Value::On,
+                unchecked: Value::Off,
+                enables: true,
+            }),
+        }),
+    },
+    Spec {
+        name: "ext",
+        aliases: &["extend-by", "extend_by"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_VISIBILITY_TIMEOUT_MS,
+        },
+        // `default`: extend by the visibility timeout (docs/MODEL.md).
+        default_ok: true,
+        off: None,
+        read: |s| explicit_read(s, |h| opt_num(h.extend_by_ms)),
+        write: |s, v| {
+            let e = defaultable(v, num)?;
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.extend_by_ms = e;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "extend-by",
+            label: "Extend by",
+            group: "Heartbeat",
+            range: Range::log(1_000.0, 900_000.0),
+            unit: Unit::Ms,
+            get: |s| heartbeat(s).map_or(30_000.0, |h| h.extend_by_ms as f64),
+            value: |_, v| Value::Num(round2(v) as u64),
+            applies: |s| heartbeat(s).is_some(),
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "cap",
+        aliases: &["max_extensions"],
+        kind: Kind::Count {
+            lo: 0,
+            hi: u32::MAX as u64,
+        },
+        default_ok: false,
+        off: Some("none"),
+        read: |s| {
+            explicit_read(s, |h| {
+                h.max_extensions
+                    .map_or(Value::Off, |n| Value::Num(u64::from(n)))
+            })
+        },
+        write: |s, v| {
+            let cap = match v {
+                Value::Off => None,
+                v => Some(num_u32(v)?),
+            };
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.max_extensions = cap;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "cap",
+            label: "Extension cap",
+            group: "Heartbeat",
+            range: Range::linear(0.0, 100.0),
+            unit: Unit::Count,
+            get: |s| {
+                heartbeat(s)
+                    .and_then(|h| h.max_extensions)
+                    .map_or(20.0, f64::from)
+            },
+            value: |_, v| Value::Num(v.round().max(0.0) as u64),
+            applies: |s| heartbeat(s).is_some(),
+            toggle: Some(Toggle {
+                id: "no-cap",
+                label: "No cap",
+                get: |s| heartbeat(s).is_some_and(|h| h.max_extensions.is_none()),
+                checked: Value::Off,
+                unchecked: Value::Num(20),
+                enables: false,
+            }),
+        }),
+    },
+    Spec {
+        name: "on_reject",
+        aliases: &["reject"],
+        kind: Kind::Words(words::<OnReject>),
+        default_ok: false,
+        off: None,
+        read: |s| explicit_read(s, |h| Value::Word(name(&h.on_reject))),
+        write: |s, v| {
+            let r: OnReject = word(v)?;
+            heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.on_reject = r;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "err",
+        aliases: &["error-rate", "error_rate"],
+        kind: Kind::Float {
+            lo: 0.0,
+            hi: 1.0,
+            percent: true,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Float(s.workers.error_rate),
+        write: |s, v| {
+            s.workers.error_rate = float(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "error-rate",
+            label: "Handler error rate",
+            group: "Work",
+            range: Range::linear(0.0, 0.5),
+            unit: Unit::Percent,
+            get: |s| s.workers.error_rate,
+            value: |_, v| Value::Float((v * 100.0).round() / 100.0),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "hang",
+        aliases: &["hang_rate"],
+        kind: Kind::Float {
+            lo: 0.0,
+            hi: 1.0,
+            percent: true,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Float(s.workers.hang_rate),
+        write: |s, v| {
+            s.workers.hang_rate = float(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "on_error",
+        aliases: &[],
+        kind: Kind::Words(words::<OnError>),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(name(&s.workers.on_error)),
+        write: |s, v| {
+            s.workers.on_error = word(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "dist",
+        aliases: &["shape"],
+        kind: Kind::Words(shape_words),
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "median",
+        aliases: &["p50"],
+        kind: Kind::MsF { hi: MAX_WORK_MS },
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: Some(Control {
+            id: "median",
+            label: "Processing time (median)",
+            group: "Work",
+            range: Range::log(10.0, 1_800_000.0),
+            unit: Unit::Ms,
+            get: |s| median_p99(&s.work.dist).0,
+            value: |_, v| Value::Float(round2(v)),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "p99",
+        aliases: &[],
+        kind: Kind::MsF { hi: MAX_WORK_MS },
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: Some(Control {
+            id: "p99",
+            label: "Processing time (p99)",
+            group: "Work",
+            range: Range::log(10.0, 7_200_000.0),
+            unit: Unit::Ms,
+            get: |s| median_p99(&s.work.dist).1,
+            // Dragged below the median, the p99 stops at it.
+            value: |s, v| Value::Float(round2(v).max(median_p99(&s.work.dist).0)),
+            applies: |s| has_p99(shape(&s.work.dist)),
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "min",
+        aliases: &[],
+        kind: Kind::Ms {
+            lo: 0,
+            hi: MAX_WORK_MS,
+        },
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "max",
+        aliases: &[],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_WORK_MS,
+        },
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "mean",
+        aliases: &[],
+        kind: Kind::MsF { hi: MAX_WORK_MS },
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "jitter",
+        aliases: &["attempt_jitter"],
+        kind: Kind::Float {
+            lo: 0.0,
+            hi: MAX_ATTEMPT_JITTER,
+            percent: false,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Float(s.work.attempt_jitter),
+        write: |s, v| {
+            s.work.attempt_jitter = float(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "jitter",
+            label: "Attempt jitter",
+            group: "Work",
+            range: Range::linear(0.0, 1.0),
+            unit: Unit::Ratio,
+            get: |s| s.work.attempt_jitter,
+            value: |_, v| Value::Float((v * 100.0).round() / 100.0),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "rate",
+        aliases: &["rate_per_s"],
+        kind: Kind::Rate { hi: MAX_RATE_PER_S },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Float(s.arrivals.rate_per_s),
+        write: |s, v| {
+            s.arrivals.rate_per_s = float(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "rate",
+            label: "Arrival rate",
+            group: "Load",
+            range: Range::log(0.01, 100.0),
+            unit: Unit::PerSecond,
+            get: |s| s.arrivals.rate_per_s,
+            value: |_, v| Value::Float(round2(v)),
+            applies: always,
+            toggle: Some(Toggle {
+                id: "no-arrivals",
+                label: "No new arrivals",
+                get: |s| s.arrivals.rate_per_s == 0.0,
+                checked: Value::Float(0.0),
+                unchecked: Value::Float(0.5),
+                enables: false,
+            }),
+        }),
+    },
+    Spec {
+        name: "backlog",
+        aliases: &[],
+        kind: Kind::Count {
+            lo: 0,
+            hi: MAX_BACKLOG,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.arrivals.backlog),
+        write: |s, v| {
+            s.arrivals.backlog = num(v)?;
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "backlog",
+            label: "Backlog at start",
+            group: "Load",
+            range: Range::linear(0.0, 2_000.0),
+            unit: Unit::Count,
+            get: |s| s.arrivals.backlog as f64,
+            value: |_, v| Value::Num(v.round().max(0.0) as u64),
+            applies: always,
+            toggle: None,
+        }),
+    },
+    Spec {
+        name: "process",
+        aliases: &["arrivals"],
+        kind: Kind::Words(words::<Process>),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(name(&s.arrivals.process)),
+        write: |s, v| {
+            s.arrivals.process = word(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "capacity",
+        aliases: &["downstream"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_DOWNSTREAM_CAPACITY as u64,
+        },
+        default_ok: false,
+        off: Some("none"),
+        read: |s| {
+            s.downstream
+                .capacity
+                .map_or(Value::Off, |c| Value::Num(u64::from(c)))
+        },
+        write: |s, v| {
+            s.downstream.capacity = match v {
+                Value::Off => None,
+                v => Some(num_u32(v)?),
+            };
+            Ok(())
+        },
+        work: false,
+        control: Some(Control {
+            id: "capacity",
+            label: "Downstream capacity",
+            group: "Downstream",
+            range: Range::log(1.0, 1_000.0),
+            unit: Unit::Handlers,
+            get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
+            value: |_, v| Value::Num(v.round().max(1.0) as u64),
+            applies: always,
+            toggle: Some(Toggle {
+                id: "unlimited",
+                label: "Unlimited",
+                get: |s| s.downstream.capacity.is_none(),
+                checked: Value::Off,
+                unchecked: Value::Num(8),
+                enables: false,
+            }),
+        }),
+    },
+    Spec {
+        name: "fence",
+        aliases: &[],
+        kind: Kind::Words(words::<Fence>),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(name(&s.store.fence)),
+        write: |s, v| {
+            s.store.fence = word(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+];
+
+/// The field a query parameter (or `--param`) names, by name or alias,
+/// ignoring case and `-`/`_`.
+pub fn find(name: &str) -> Option<Field> {
+    let n = name.trim().to_ascii_lowercase().replace('-', "_");
+    Field::ALL.into_iter().find(|f| {
+        let spec = f.spec();
+        spec.name == n || spec.aliases.iter().any(|a| a.replace('-', "_") == n)
+    })
+}
+
+/// One accepted override: the field, its value, and the text it came from.
+#[derive(Debug, Clone)]
+pub struct Override {
+    pub field: Field,
+    pub value: Value,
+    pub text: String,
+}
+
+/// The base with these overrides applied in the table's order, or the first
+/// override that cannot apply (a heartbeat setting with the heartbeat off).
+pub fn apply(start: &Scenario, overrides: &[Override]) -> Result<Scenario, (Field, String)> {
+    let mut s = start.clone();
+    let get = |i: Field| overrides.iter().find(|o| o.field == i).map(|o| &o.value);
+    let mut work_done = false;
+    for i in Field::ALL {
+        let f = i.spec();
+        if f.work {
+            if !work_done {
+                work_done = true;
+                apply_work(&mut s, &get)?;
+            }
+            continue;
+        }
+        if let Some(v) = get(i) {
+            (f.write)(&mut s, v).map_err(|why| (i, why))?;
+        }
+    }
+    Ok(s)
+}
+
+/// The work distribution: shape first (as the select: same median and p99),
+/// then median and p99 together (as the sliders, through `build`), then the
+/// exact parameters that median and p99 cannot pin down.
+fn apply_work<'a>(
+    s: &mut Scenario,
+    get: &impl Fn(Field) -> Option<&'a Value>,
+) -> Result<(), (Field, String)> {
+    let (i_dist, i_median, i_p99) = (Field::Dist, Field::Median, Field::P99);
+    let (i_min, i_max, i_mean) = (Field::Min, Field::Max, Field::Mean);
+    if let Some(Value::Word(w)) = get(i_dist) {
+        if *w != shape(&s.work.dist) {
+            let (m, q) = median_p99(&s.work.dist);
+            s.work.dist = build(w, m, q);
+        }
+    }
+    let current = shape(&s.work.dist);
+    let median = get(i_median).and_then(|v| float(v).ok());
+    let p99 = get(i_p99).and_then(|v| float(v).ok());
+    if p99.is_some() && !has_p99(current) {
+        return Err((
+            i_p99,
+            format!("{current} work has no separate p99: set median (or dist)"),
+        ));
+    }
+    if median.is_some() || p99.is_some() {
+        let (m, q) = match (median, p99) {
+            (Some(m), Some(q)) => (m, q),
+            _ => {
+                let (m0, q0) = median_p99(&s.work.dist);
+                (median.unwrap_or(m0), p99.unwrap_or(q0))
+            }
+        };
+        if p99.is_some() && q < m {
+            return Err((
+                i_p99,
+                format!("must be at least the median ({})", format_ms_f64(m)),
+            ));
+        }
+        // As the median slider: a median above the p99 drags the p99 with it.
+        s.work.dist = build(current, m, q.max(m));
+    }
+    let min = get(i_min).and_then(|v| num(v).ok());
+    let max = get(i_max).and_then(|v| num(v).ok());
+    if min.is_some() || max.is_some() {
+        let Dist::Uniform { min_ms, max_ms } = &mut s.work.dist else {
+            let i = if min.is_some() { i_min } else { i_max };
+            return Err((i, "applies only to dist=uniform".into()));
+        };
+        if let Some(a) = min {
+            *min_ms = a;
+        }
+        if let Some(b) = max {
+            *max_ms = b;
+        }
+    }
+    if let Some(mean) = get(i_mean).and_then(|v| float(v).ok()) {
+        let Dist::Exponential { mean_ms } = &mut s.work.dist else {
+            return Err((i_mean, "applies only to dist=exponential".into()));
+        };
+        *mean_ms = mean;
+    }
+    Ok(())
+}
+
+/// The overrides that turn `base` into `target`, as `(name, text)`, in the
+/// table's order. Best effort: the caller checks that they rebuild `target`
+/// exactly and otherwise sends the whole scenario.
+pub fn diff(base: &Scenario, target: &Scenario) -> Vec<(&'static str, String)> {
+    let mut cur = base.clone();
+    let mut out = Vec::new();
+    let mut work_done = false;
+    for f in FIELDS.iter() {
+        if f.work {
+            if !work_done {
+                work_done = true;
+                diff_work(&cur.work.dist, &target.work.dist, &mut out);
+                cur.work.dist = target.work.dist.clone();
+            }
+            continue;
+        }
+        let want = (f.read)(target);
+        if want == Value::Na || want == (f.read)(&cur) {
+            continue;
+        }
+        let Some(text) = f.format(&want) else {
+            continue;
+        };
+        if (f.write)(&mut cur, &want).is_ok() {
+            out.push((f.name, text));
+        }
+    }
+    out
+}
+
+fn diff_work(cur: &Dist, target: &Dist, out: &mut Vec<(&'static str, String)>) {
+    if cur == target {
+        return;
+    }
+    let to = shape(target);
+    let mut cur = cur.clone();
+    if shape(&cur) != to {
+        out.push(("dist", to.to_string()));
+        let (m, q) = median_p99(&cur);
+        cur = build(to, m, q);
+    }
+    let ms = |x: f64| format_ms_f64(x);
+    match target {
+        Dist::Lognormal { median_ms, p99_ms } => {
+            let Dist::Lognormal {
+                median_ms: m0,
+                p99_ms: q0,
+            } = cur
+            else {
+                return;
+            };
+            if *median_ms != m0 {
+                out.push(("median", ms(*median_ms)));
+            }
+            if *p99_ms != q0 {
+                out.push(("p99", ms(*p99_ms)));
+            }
+        }
+        Dist::Constant { ms: w } => out.push(("median", format_ms(*w))),
+        Dist::Uniform { min_ms, max_ms } => {
+            out.push(("min", format_ms(*min_ms)));
+            out.push(("max", format_ms(*max_ms)));
+        }
+        Dist::Exponential { mean_ms } => {
+            // The median reads better; use it when it gives the same mean.
+            let m = mean_ms * std::f64::consts::LN_2;
+            let exact = [m, m.round()]
+                .into_iter()
+                .find(|m| build("exponential", *m, *m) == *target);
+            match exact {
+                Some(m) => out.push(("median", ms(m))),
+                None => out.push(("mean", ms(*mean_ms))),
+            }
+        }
+        Dist::Mix { fast, slow, .. } => {
+            // The page's mix: a log-normal fast part and a constant slow one.
+            if let (Dist::Lognormal { median_ms, .. }, Dist::Constant { ms: q }) =
+                (fast.as_ref(), slow.as_ref())
+            {
+                out.push(("median", ms(*median_ms)));
+                out.push(("p99", format_ms(*q)));
+            }
+        }
+    }
+}
+
+/// A control's edit of one field, as a link would make it.
+pub fn set(s: &mut Scenario, field: Field, value: &Value) -> Result<(), FieldError> {
+    set_all(s, &[(field, value.clone())])
+}
+
+/// Edits of several fields, applied together in the table's order (as a
+/// link's fields are): a work distribution's median and p99 go together.
+pub fn set_all(s: &mut Scenario, sets: &[(Field, Value)]) -> Result<(), FieldError> {
+    let edits: Vec<Override> = sets
+        .iter()
+        .map(|(field, value)| Override {
+            field: *field,
+            value: value.clone(),
+            text: String::new(),
+        })
+        .collect();
+    *s = apply(s, &edits).map_err(|(f, why)| FieldError {
+        field: f.name(),
+        why,
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests;
