@@ -10,8 +10,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 command -v twiggy >/dev/null || { echo "twiggy is missing: cargo install twiggy --version 0.8.0 --locked" >&2; exit 1; }
 target="${CARGO_TARGET_DIR:-$root/target}"
-cargo build --quiet --release --target wasm32-unknown-unknown -p lease-playground --bin lease-playground
-wasm="$target/wasm32-unknown-unknown/release/lease-playground.wasm"
+cargo build --quiet --profile page --target wasm32-unknown-unknown -p lease-playground --bin lease-playground
+wasm="$target/wasm32-unknown-unknown/page/lease-playground.wasm"
 twiggy top -n 1000000 -f csv "$wasm" | node -e '
   const rows = require("fs").readFileSync(0, "utf8").trim().split("\n").slice(1);
   const by = new Map();

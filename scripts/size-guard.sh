@@ -6,7 +6,7 @@
 # strip them) must not contain these. Run after `trunk build --release`.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-wasm="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/release/lease-playground.wasm"
+wasm="${CARGO_TARGET_DIR:-$root/target}/wasm32-unknown-unknown/page/lease-playground.wasm"
 [ -f "$wasm" ] || { echo "no release build of the page at $wasm: run trunk build --release --offline" >&2; exit 1; }
 found=0
 # check WHAT PATTERN WHY: PATTERN is a Perl regular expression over the
@@ -27,7 +27,7 @@ check "Unicode's case rules" unicode_data5cased "str::to_lowercase or to_upperca
 check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_view::arrow_head turns vectors without them"
 check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
 check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_format::decimal::{shortest, fixed, clamp} write the same text"
-check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (src/import_job.rs)"
+check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (lease_jobs::import_job)"
 # Each element type (and key closure) sorted is a copy of the sort code, 1 to
 # 3 KB gzip each; the page needs three (u64, a delivery index by receive time,
 # and select_nth_unstable's).

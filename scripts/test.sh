@@ -24,7 +24,8 @@ run() {
 run "format" cargo fmt --all -- --check
 run "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 run "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown \
-  -p lease-playground -p lease-worker -p lease-sim -p lease-view -p lease-panels -p lease-fields -- -D warnings
+  -p lease-playground -p lease-worker -p lease-panels -p lease-ui -p lease-jobs -p lease-wire \
+  -p lease-sim -p lease-view -p lease-format -p lease-fields -- -D warnings
 run "native tests" cargo test --workspace
 wasm_tests=()
 for t in tests/wasm_*.rs; do [ -e "$t" ] && wasm_tests+=(-p lease-playground --test "$(basename "$t" .rs)"); done

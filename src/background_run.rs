@@ -1,34 +1,30 @@
 //! The page's side of large runs: it hands the pending run to the background
-//! worker (`run_job.rs`), passes the worker's progress on, and takes the
+//! worker (`lease_jobs::run_job`), passes the worker's progress on, and takes the
 //! finished run. A newer pending run, or none (cancel), stops the worker
 //! mid-run: the engine's loop never yields, so the only way to stop it is to
 //! terminate the worker and start a fresh one.
 
 use std::cell::RefCell;
+use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
-use lease_sim::wire::Decoding;
+use lease_jobs::run_job::RunJob;
+use lease_jobs::{Job, Reply, WorkerClient};
 use lease_sim::{Run, Scenario};
 use lease_view::IndexBuilder;
-use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
+use lease_wire::Decoding;
 use yew::prelude::*;
 
 use crate::command::{Command, RunProgress};
 use crate::run_handle::RunHandle;
-use crate::run_job::{RunJob, RunReply, RunRequest};
 
-/// The worker, its listeners, and the job it holds.
+/// The worker and the job it holds.
 #[derive(Default)]
 struct Slot {
-    worker: Option<Worker>,
-    listeners: Vec<EventListener>,
-    ready: bool,
+    worker: Option<WorkerClient>,
     /// The job posted to it (or waiting for it to load), if not yet answered.
     busy: Option<u32>,
-    queued: Option<String>,
     /// Bumped when the worker is stopped: a handover under way for an older
     /// worker checks it and gives up.
     generation: u32,
@@ -36,13 +32,9 @@ struct Slot {
 
 impl Slot {
     fn stop(&mut self) {
-        if let Some(w) = self.worker.take() {
-            w.terminate();
-        }
-        self.listeners.clear();
-        self.ready = false;
+        // Dropping the client ends the worker.
+        self.worker = None;
         self.busy = None;
-        self.queued = None;
         self.generation = self.generation.wrapping_add(1);
     }
 }
@@ -83,48 +75,36 @@ pub fn use_background_run(job: Option<(u32, Rc<Scenario>)>, dispatch: Callback<C
             s.stop();
         }
         if s.worker.is_none() {
-            if let Err(why) = start(&mut s, &slot, &dispatch) {
-                drop(s);
-                dispatch.emit(Command::RunFailed(id, why));
-                return;
+            match start(&slot, &dispatch) {
+                Ok(worker) => s.worker = Some(worker),
+                Err(why) => {
+                    drop(s);
+                    dispatch.emit(Command::RunFailed(id, why));
+                    return;
+                }
             }
         }
-        let text = RunRequest {
-            run: RunJob {
+        s.busy = Some(id);
+        if let Some(w) = &s.worker {
+            w.post(&Job::Run(RunJob {
                 id,
                 scenario: (*scenario).clone(),
-            },
-        }
-        .to_json();
-        s.busy = Some(id);
-        if s.ready {
-            if let Some(w) = &s.worker {
-                let _ = w.post_message(&text.into());
-            }
-        } else {
-            s.queued = Some(text);
+            }));
         }
     });
 }
 
-fn start(
-    s: &mut Slot,
-    slot: &Rc<RefCell<Slot>>,
-    dispatch: &Callback<Command>,
-) -> Result<(), String> {
-    let worker = crate::worker::spawn_worker()?;
-    let on_message = {
-        let (slot, dispatch, worker2) = (slot.clone(), dispatch.clone(), worker.clone());
-        EventListener::new(&worker, "message", move |e| {
-            let Some(e) = e.dyn_ref::<MessageEvent>() else {
-                return;
-            };
-            receive(&slot, &dispatch, &worker2, &e.data());
-        })
+fn start(slot: &Rc<RefCell<Slot>>, dispatch: &Callback<Command>) -> Result<WorkerClient, String> {
+    let on_reply = {
+        let (slot, dispatch) = (slot.clone(), dispatch.clone());
+        move |reply, beside| {
+            receive(&slot, &dispatch, reply, beside);
+            ControlFlow::Continue(())
+        }
     };
     let on_error = {
         let (slot, dispatch) = (slot.clone(), dispatch.clone());
-        EventListener::new(&worker, "error", move |_| {
+        move || {
             let Ok(mut s) = slot.try_borrow_mut() else {
                 return;
             };
@@ -137,12 +117,9 @@ fn start(
                         .into(),
                 ));
             }
-        })
+        }
     };
-    s.worker = Some(worker);
-    s.listeners = vec![on_message, on_error];
-    s.ready = false;
-    Ok(())
+    WorkerClient::spawn(Reply::run_reply_from_json, on_reply, on_error)
 }
 
 /// Bytes of the worker's run copied into the page's memory per task. Copied
@@ -236,56 +213,39 @@ fn index_step(
 fn receive(
     slot: &Rc<RefCell<Slot>>,
     dispatch: &Callback<Command>,
-    worker: &Worker,
-    data: &wasm_bindgen::JsValue,
+    reply: Reply,
+    beside: wasm_bindgen::JsValue,
 ) {
-    // A finished run: [reply, bytes].
-    if let Some(pair) = data.dyn_ref::<js_sys::Array>() {
-        let reply = pair.get(0).as_string().unwrap_or_default();
-        let Some(RunReply::Done { id, .. }) = RunReply::from_json(&reply) else {
-            return;
-        };
-        let Ok(mut s) = slot.try_borrow_mut() else {
-            return;
-        };
-        if s.busy != Some(id) {
-            return;
+    match reply {
+        // A finished run, its bytes beside it.
+        Reply::RunDone { id, .. } => {
+            let Ok(mut s) = slot.try_borrow_mut() else {
+                return;
+            };
+            if s.busy != Some(id) {
+                return;
+            }
+            s.busy = None;
+            let generation = s.generation;
+            drop(s);
+            let buffer = js_sys::Uint8Array::new(&beside);
+            copy_step(
+                slot.clone(),
+                generation,
+                dispatch.clone(),
+                id,
+                buffer,
+                Vec::new(),
+            );
         }
-        s.busy = None;
-        let generation = s.generation;
-        drop(s);
-        let buffer = js_sys::Uint8Array::new(&pair.get(1));
-        copy_step(
-            slot.clone(),
-            generation,
-            dispatch.clone(),
-            id,
-            buffer,
-            Vec::new(),
-        );
-        return;
-    }
-    let text = data.as_string().unwrap_or_default();
-    // The worker's first message: it has loaded and takes jobs.
-    if text == crate::sweep_job::READY {
-        let Ok(mut s) = slot.try_borrow_mut() else {
-            return;
-        };
-        s.ready = true;
-        if let Some(job) = s.queued.take() {
-            let _ = worker.post_message(&job.into());
-        }
-        return;
-    }
-    match RunReply::from_json(&text) {
-        Some(RunReply::Progress {
+        Reply::Progress {
             id,
             now_ms,
             end_ms,
             events,
             settled,
             elapsed_ms,
-        }) => dispatch.emit(Command::RunProgress(
+        } => dispatch.emit(Command::RunProgress(
             id,
             RunProgress {
                 now_ms,
@@ -295,7 +255,7 @@ fn receive(
                 elapsed_ms,
             },
         )),
-        Some(RunReply::Failed { id, why }) => {
+        Reply::Failed { id, why } => {
             if let Ok(mut s) = slot.try_borrow_mut() {
                 if s.busy == Some(id) || id == 0 {
                     s.busy = None;

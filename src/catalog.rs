@@ -51,6 +51,8 @@ pub fn entry(name: &str) -> Option<&'static Entry> {
 /// The shipped scenarios `cmd` reads that the page does not hold yet: the
 /// one it loads and the main one it varies (the scenario card lists what a
 /// fix changes from it).
+// Natively every shipped scenario is at hand: only the tests ask.
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn wanted(cmd: &Command, held: &dyn Fn(&str) -> bool) -> Vec<&'static str> {
     let name = match cmd {
         Command::Load(name) => Some(name.clone()),

@@ -20,6 +20,7 @@ pub enum Command {
     /// Load this shipped scenario.
     Loaded(Box<Scenario>),
     /// Shipped scenarios a command needs are being fetched (`catalog`).
+    #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
     Fetching(bool),
     /// Set one field of the scenario being edited (a control moved).
     Set(Field, Value),

@@ -1,7 +1,5 @@
 //! Lease Playground: the Yew app. It mounts into `#app`, replacing the boot
 //! message that `static/boot.js` shows until the app starts (or says why not).
-// Natively only the unit tests reach the app's modules; the page is wasm32.
-#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 
 // Talc instead of Rust's default dlmalloc: smaller (Cargo.toml says by how much).
 #[cfg(target_arch = "wasm32")]
@@ -11,56 +9,34 @@ static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocato
 mod app;
 mod background_run;
 mod browser;
-mod budget;
 mod catalog;
 mod charts;
 mod command;
 mod compare;
 mod controls;
-#[cfg(target_arch = "wasm32")]
-mod crash;
 mod diagnosis;
-// Only the panels loaded on demand save files (crates/lease-panels); its
-// tests run here.
-#[cfg(test)]
-mod download;
-mod embed;
-mod export_job;
-// Reading a scenario file is loaded on demand (crates/lease-panels); its
-// tests run here.
-#[cfg(test)]
-mod import;
-// The page itself uses only `shorten`.
-#[cfg_attr(not(test), allow(dead_code))]
-mod import_job;
-#[cfg(test)]
-mod import_run;
 mod link;
 mod memo;
-#[cfg(test)]
-mod one_job;
-mod panel;
 mod panel_host;
 mod playback;
 mod run_handle;
-mod run_job;
 mod run_status;
 mod scenario_info;
 mod shortcuts;
-mod sweep_job;
 mod timeline;
 mod timing;
 mod totals;
-// The tours panel is loaded on demand (crates/lease-panels); its tests run here.
-#[cfg(test)]
-mod tour_look;
 mod url;
-mod worker;
+
+// Shared with the panels module and the worker, named at the root: the
+// page's modules reach them as `crate::panel`, `crate::budget`.
+use lease_jobs::{budget, import_job};
+use lease_ui::{embed, panel};
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
     {
-        crash::install();
+        lease_ui::crash::install();
         // A link to a shipped scenario the page does not carry waits for its
         // file (`catalog`); static/boot.js's message stays up meanwhile.
         let search = gloo::utils::window()
@@ -72,9 +48,12 @@ fn main() {
             start();
         });
     }
+    // Natively there is no page to mount (the native build runs the tests),
+    // but the app is the same code: naming `start` keeps it all in the lints.
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = start;
 }
 
-#[cfg(target_arch = "wasm32")]
 fn start() {
     let document = gloo::utils::document();
     if let Some(boot) = document.get_element_by_id("boot") {

@@ -6,9 +6,9 @@
 //!
 //! The page tells the loaded module which panel to show and with what (a
 //! `PanelViewOf` as JSON) whenever that changes, or hands it a dropped file;
-//! the module answers with a command: close, a scenario file it read, or why
-//! it refused one. Both are Yew apps; the panels' app mounts into
-//! `#panel-slot`, which the page renders empty.
+//! the module answers with a `PanelCommand` as JSON: close, a scenario file
+//! it read, why it refused one, a tour's step. Both are Yew apps; the
+//! panels' app mounts into `#panel-slot`, which the page renders empty.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -20,6 +20,7 @@ use wasm_bindgen_futures::JsFuture;
 use yew::prelude::*;
 
 use crate::command::Command;
+use crate::panel::PanelCommand;
 
 /// Where the panels' module stands.
 #[derive(Clone, PartialEq)]
@@ -32,7 +33,7 @@ pub enum Load {
     Failed(String),
 }
 
-type OnCommand = Closure<dyn Fn(String, JsValue, JsValue)>;
+type OnCommand = Closure<dyn Fn(String)>;
 
 #[derive(Default)]
 struct Host {
@@ -86,37 +87,35 @@ fn explain(e: &JsValue) -> String {
         .unwrap_or_else(|| "the browser gave no reason".into())
 }
 
-/// The command a panel sends: `close`; `import` with the scenario as JSON
-/// and the ignored fields; `reject` with why a dropped file was refused;
-/// `tour` with a tour's id; `step` with a step's index; `demo` with a tour's
-/// id and a step's index.
-fn command_of(kind: &str, payload: JsValue, extra: JsValue) -> Command {
-    match kind {
-        "import" => {
-            let text = payload.as_string().unwrap_or_default();
-            let ignored = js_sys::Array::from(&extra)
-                .iter()
-                .filter_map(|v| v.as_string())
-                .collect();
-            match lease_sim::parse_scenario_without_path(&text) {
+/// The page's command for what a panel sent (`PanelCommand` as JSON).
+fn command_of(text: &str) -> Command {
+    let c = match PanelCommand::from_json(text) {
+        Ok(c) => c,
+        Err(e) => {
+            return Command::Reject(format!(
+                "The panel sent a message the page cannot read: {e}"
+            ))
+        }
+    };
+    match c {
+        PanelCommand::Close => Command::Panel(None),
+        PanelCommand::Import { scenario, ignored } => {
+            match lease_sim::parse_scenario_without_path(&scenario) {
                 Ok(s) => Command::Import(Box::new(s), ignored),
                 Err(e) => {
                     Command::Reject(format!("The imported scenario did not arrive whole: {e}"))
                 }
             }
         }
-        "reject" => Command::Reject(payload.as_string().unwrap_or_default()),
-        "tour" => Command::StartTour(payload.as_string().unwrap_or_default()),
-        "step" => Command::TourStep(payload.as_f64().unwrap_or(0.0) as usize),
-        "demo" => {
-            let id = payload.as_string().unwrap_or_default();
-            let step = extra.as_f64().unwrap_or(0.0) as usize;
-            let fixes = lease_diagnose::tour(&id)
+        PanelCommand::Reject(why) => Command::Reject(why),
+        PanelCommand::StartTour(id) => Command::StartTour(id),
+        PanelCommand::TourStep(i) => Command::TourStep(i),
+        PanelCommand::TourDemo { tour, step } => {
+            let fixes = lease_diagnose::tour(&tour)
                 .and_then(|t| t.steps.get(step))
                 .map_or(&[][..], |s| s.demo);
             Command::Fix(fixes.to_vec())
         }
-        _ => Command::Panel(None),
     }
 }
 
@@ -154,11 +153,9 @@ pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> Pane
     let host = use_mut_ref(Host::default);
     if host.borrow().on_command.is_none() {
         let dispatch = dispatch.clone();
-        host.borrow_mut().on_command = Some(Rc::new(Closure::new(
-            move |kind: String, payload: JsValue, extra: JsValue| {
-                dispatch.emit(command_of(&kind, payload, extra))
-            },
-        )));
+        host.borrow_mut().on_command = Some(Rc::new(Closure::new(move |text: String| {
+            dispatch.emit(command_of(&text))
+        })));
     }
     let import = {
         let (load, host, dispatch) = (load.clone(), host.clone(), dispatch.clone());

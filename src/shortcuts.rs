@@ -1,5 +1,5 @@
 //! Page-wide keyboard shortcuts, by physical key (`KeyboardEvent.code`). The
-//! `?` overlay lists them from `shortcut_list.rs`.
+//! `?` overlay lists them from `crates/lease-panels/src/shortcut_list.rs`.
 
 use crate::command::Command;
 use crate::panel::Panel;

@@ -1,8 +1,8 @@
-//! Shared by the fuzz targets: the check path (the same file the stable
-//! regression test uses) and the `arbitrary` mirror of a scenario.
+//! Shared by the fuzz targets: the check path (`lease_sim::fuzz_check`, which
+//! the stable regression test uses too) and the `arbitrary` mirror of a
+//! scenario.
 
-#[path = "../../crates/lease-sim/tests/fuzz_harness/mod.rs"]
-pub mod harness;
+pub use lease_sim::fuzz_check as harness;
 
 use arbitrary::Arbitrary;
 use serde_json::{json, Value};

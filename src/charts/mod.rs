@@ -1,17 +1,14 @@
 //! Charts of the run's series, linked to the timeline's cursor and revealed
 //! up to the playhead. Small SVGs: a few hundred points each.
 
-pub mod axis;
-
 use std::collections::BTreeMap;
 
 use lease_format::decimal::{clamp, fixed, shortest};
+use lease_ui::axis::{fmt_value, nice_max, tick_label, time_ticks};
 use yew::prelude::*;
 
 use crate::memo::memo;
 use crate::run_handle::RunHandle;
-pub use axis::{fmt_value, nice_max};
-use axis::{tick_label, time_ticks};
 
 const W: f64 = 320.0;
 const H: f64 = 130.0;

@@ -1,7 +1,7 @@
 //! The control panel: every slider and select, each labelled, showing its
 //! value with units, each change one field of `lease_fields`' table.
 
-pub mod scale;
+pub use lease_ui::scale;
 
 use std::rc::Rc;
 

@@ -193,9 +193,6 @@ pub fn parse_plain_f64(num: &str) -> Option<f64> {
 
 /// What an `<input type="number">` holds, which may have an exponent
 /// (`1e3`) as well as the plain forms; finite and not negative, or nothing.
-// The sweep panel reads its fields with it, in the panels loaded on demand
-// (crates/lease-panels); the page itself does not.
-#[allow(dead_code)]
 pub fn parse_number_input(text: &str) -> Option<f64> {
     let t = text.trim();
     serde_json::from_str::<f64>(t)

@@ -1,4 +1,4 @@
-//! `cargo run --profile native -p lease-sim --example throughput [100k|1m]`: events
+//! `cargo run --release -p lease-sim --example throughput [100k|1m]`: events
 //! per second on the 100,000-message scenario, and the wall time and peak
 //! memory of a 1,000,000-message run (both by default), and the bytes the
 //! stored run takes per event and per message (`Run::footprint`). Prints figures;

@@ -6,14 +6,15 @@
 //! Scale: the event log is stored by column (`EventLog`, 17 bytes an entry);
 //! `simulate_with_progress` reports as it goes (for the page's Web Worker);
 //! `Run::summarise` cuts a large run to a prefix the page can hold;
-//! `Run::footprint` counts what a run holds; `wire` moves a run from the
-//! worker to the page as little-endian columns.
+//! `Run::footprint` counts what a run holds (the `lease-wire` crate moves
+//! a run from the worker to the page).
 
 pub mod arrivals;
 pub mod bench_scenarios;
 pub mod clock;
 pub mod engine;
 pub mod footprint;
+pub mod fuzz_check;
 pub mod log;
 pub mod parse;
 pub mod report;
@@ -25,7 +26,6 @@ pub mod store;
 pub mod summarise;
 mod tagged;
 pub mod validate;
-pub mod wire;
 pub mod work;
 
 pub use engine::{simulate, simulate_with_progress, Progress};

@@ -2,7 +2,7 @@
 //! bytes an entry instead of the 24 of a `Vec<Event>` (a u64 time and the
 //! padding after the kind). A million-message run logs millions of events,
 //! so this is most of what a run holds; columns are also what the page and
-//! the wire format (`wire.rs`) want to read.
+//! the run's transport (`lease-wire`) want to read.
 
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 

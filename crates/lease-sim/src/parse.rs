@@ -5,9 +5,8 @@
 //! and an unknown fence lists the fences there are (serde's own message).
 //! A file that reads cleanly is then checked by `validate`.
 //!
-//! The page reads with `parse_scenario_without_path` (line and column, no
-//! path) and asks its background worker, which holds `parse_scenario`, to
-//! name the field of a file that fails: the path costs the page's download.
+//! `parse_scenario_without_path` gives line and column but no path, for a
+//! reader that wants the smaller code (docs/ARCHITECTURE.md says who).
 
 use crate::scenario::Scenario;
 use crate::validate::validate;
@@ -127,10 +126,8 @@ pub fn parse_scenario(json: &str) -> Result<Scenario, ParseError> {
 }
 
 /// `parse_scenario` without the field's path in a type error
-/// (`ParseError::Value`, with line and column): what the page itself reads.
-/// Tracking the path wraps every deserialiser of the scenario's types, 9 KB
-/// of the page's gzip download; the page asks its background worker for
-/// `parse_scenario`'s message when it has a file to explain.
+/// (`ParseError::Value`, with line and column). Tracking the path wraps every
+/// deserialiser of the scenario's types; this reader does without it.
 pub fn parse_scenario_without_path(json: &str) -> Result<Scenario, ParseError> {
     let scenario = serde_json::from_str(json).map_err(|e| classify(e, None))?;
     validate(&scenario)?;
@@ -176,17 +173,15 @@ pub fn unknown_fields(json: &str, scenario: &Scenario) -> Vec<String> {
             _ => {}
         }
     }
-    // Through text rather than `to_value`: the page already carries the code
-    // that writes a scenario as text and reads text into a `Value`; a second
-    // serialiser for every scenario type would add to its download.
+    // Through text rather than `to_value`: one serialiser of the scenario's
+    // types, the one that writes text, serves every caller.
     let known = serde_json::to_string(scenario).and_then(|t| serde_json::from_str(&t));
     let (Ok(given), Ok(known)) = (serde_json::from_str::<serde_json::Value>(json), known) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     // Listed as walked: each object's keys in order (serde_json's map is
-    // sorted), array items by index. A sort of the paths would be one more
-    // copy of the sort code in the page's wasm.
+    // sorted), array items by index, without a sort of the paths.
     walk(&given, &known, "", &mut out);
     out
 }

@@ -59,9 +59,8 @@ pub struct Totals {
     pub end_ms: u64,
 }
 
-/// The wire format (`wire.rs`) carries the totals as a column of u64, not as
-/// JSON: a JSON reader for this struct cost the page's wasm about 7 KB before
-/// wasm-opt. One list of the fields makes both directions; it names every
+/// The run's transport (the `lease-wire` crate) carries the totals as a
+/// column of u64, not as JSON. One list of the fields makes both directions; it names every
 /// field (a pattern without `..`, a literal without defaults), so a new
 /// counter left out of it is a compile error, not a total that reads back as
 /// zero.

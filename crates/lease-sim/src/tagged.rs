@@ -2,8 +2,7 @@
 //! (`"dist": "lognormal"`) and a fault (`"kind": "crash"`), field by field.
 //!
 //! serde's own internally tagged enums buffer the whole object before they
-//! look at the tag. That buffering code was about a tenth of the page's
-//! engine in the download, and its errors named only the enclosing object
+//! look at the tag, and their errors name only the enclosing object
 //! (`work: invalid value ...`). Here the object is read once into a struct of
 //! every field any variant has, so an error names its field
 //! (`work.ms: invalid value ...`, with the field's line and column), and the

@@ -2,10 +2,8 @@
 //! corpus of both targets (`tests/fuzz_corpus/`, the `structured` target's
 //! inputs written out as the JSON they stand for) and every crash input
 //! (`tests/fuzz_crashes/`). Each file goes through the fuzzers' own path,
-//! `fuzz_harness::check_text`: parse, validate, a bounded run with every
+//! `lease_sim::fuzz_check::check_text`: parse, validate, a bounded run with every
 //! invariant checked. None may panic or break an invariant. Runs on stable.
-
-mod fuzz_harness;
 
 use std::path::{Path, PathBuf};
 
@@ -28,7 +26,7 @@ fn replay(dir: &str) -> usize {
     for p in &files {
         let bytes = std::fs::read(p).unwrap();
         let text = String::from_utf8_lossy(&bytes);
-        let outcome = std::panic::catch_unwind(|| fuzz_harness::check_text(&text));
+        let outcome = std::panic::catch_unwind(|| lease_sim::fuzz_check::check_text(&text));
         assert!(outcome.is_ok(), "{} crashed (see above)", p.display());
     }
     files.len()

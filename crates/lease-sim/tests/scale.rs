@@ -8,9 +8,9 @@ use lease_sim::run::Run;
 use std::ops::ControlFlow;
 
 use lease_sim::{
-    bench_scenarios, shipped, simulate, simulate_with_progress, wire, Options, Progress,
-    SummaryLimits,
+    bench_scenarios, shipped, simulate, simulate_with_progress, Options, Progress, SummaryLimits,
 };
+use lease_wire as wire;
 
 fn whole(s: &lease_sim::Scenario) -> Run {
     simulate(s, &Options::default()).expect("a valid scenario runs")

@@ -1,21 +1,11 @@
-//! The page's background worker (a second wasm binary that Trunk builds with
-//! `data-type="worker"`): sweeps, large runs and exports go here so that the page
-//! stays live, and the explanation of a scenario file the page cannot read
-//! (`import_job.rs`). It reads one JSON job per message; replies are JSON text,
-//! except a finished run, which is posted as `[json, ArrayBuffer]` with the
-//! buffer transferred, and a finished export, posted as `[json, Blob]`
-//! (`run_job.rs`, `sweep_job.rs`, `export_job.rs`).
-// Natively this binary does nothing; only its tests use the job modules.
-#![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-
-#[path = "../../../src/export_job.rs"]
-mod export_job;
-#[path = "../../../src/import_job.rs"]
-mod import_job;
-#[path = "../../../src/run_job.rs"]
-mod run_job;
-#[path = "../../../src/sweep_job.rs"]
-mod sweep_job;
+//! The background worker (a wasm binary that Trunk builds with
+//! `data-type="worker"`): large runs, sweeps, exports and the explanation of
+//! a scenario file the page cannot read go here so that the page stays live.
+//! It reads one `lease_jobs::Job` per message and does it; replies are
+//! `lease_jobs::Reply` as JSON text, except a finished run, posted as
+//! `[text, ArrayBuffer]` with the buffer transferred, and a finished export,
+//! posted as `[text, Blob]`. Natively it does nothing: the jobs' work is
+//! tested in `lease-jobs`.
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
@@ -24,22 +14,22 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod in_worker {
+    use lease_jobs::{export_job, import_job, run_job, sweep_job, ExportJob, Job, Reply};
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
-
-    use super::export_job::{self, ExportReply, ExportRequest};
-    use super::import_job::{self, ImportRequest};
-    use super::run_job::{self, RunReply, RunRequest};
-    use super::sweep_job::{run, Reply};
 
     fn clock() -> f64 {
         js_sys::Date::now()
     }
 
+    fn post(scope: &DedicatedWorkerGlobalScope, reply: &Reply) {
+        let _ = scope.post_message(&reply.to_json().into());
+    }
+
     /// Posts a finished run: its reply and its bytes, the buffer moved to the
     /// page rather than copied.
-    fn post_run(scope: &DedicatedWorkerGlobalScope, id: u32, reply: &RunReply, bytes: &[u8]) {
+    fn post_run(scope: &DedicatedWorkerGlobalScope, id: u32, reply: &Reply, bytes: &[u8]) {
         let array = js_sys::Uint8Array::new_with_length(bytes.len() as u32);
         array.copy_from(bytes);
         let buffer = array.buffer();
@@ -49,18 +39,14 @@ mod in_worker {
             .post_message_with_transfer(&message, &transfer)
             .is_err()
         {
-            let failed = RunReply::Failed {
-                id,
-                why: "the worker could not hand the run to the page".into(),
-            };
-            let _ = scope.post_message(&failed.to_json().into());
+            let why = "the worker could not hand the run to the page".into();
+            post(scope, &Reply::Failed { id, why });
         }
     }
 
     /// Writes an export and posts it as a `Blob`, which the page saves
     /// without reading: `[reply, blob]`.
-    fn post_export(scope: &DedicatedWorkerGlobalScope, request: &ExportRequest) {
-        let job = &request.export;
+    fn post_export(scope: &DedicatedWorkerGlobalScope, job: &ExportJob) {
         let blob = export_job::export(job).and_then(|text| {
             let opts = web_sys::BlobPropertyBag::new();
             opts.set_type(job.kind.mime());
@@ -69,14 +55,33 @@ mod in_worker {
                 .map(|b| (b, text.len()))
                 .map_err(|_| "the worker could not make the file".to_string())
         });
-        let message: JsValue = match blob {
+        match blob {
             Ok((blob, bytes)) => {
-                let done = ExportReply::Done { id: job.id, bytes };
-                js_sys::Array::of2(&done.to_json().into(), &blob).into()
+                let done = Reply::ExportDone { id: job.id, bytes };
+                let _ = scope.post_message(&js_sys::Array::of2(&done.to_json().into(), &blob));
             }
-            Err(why) => ExportReply::Failed { id: job.id, why }.to_json().into(),
-        };
-        let _ = scope.post_message(&message);
+            Err(why) => post(scope, &Reply::Failed { id: job.id, why }),
+        }
+    }
+
+    fn work(out: &DedicatedWorkerGlobalScope, job: Job) {
+        match job {
+            Job::Run(job) => {
+                let (reply, bytes) = run_job::run(&job, &clock, &mut |r| post(out, &r));
+                match bytes {
+                    Some(b) => post_run(out, job.id, &reply, &b),
+                    None => post(out, &reply),
+                }
+            }
+            Job::Sweep(job) => sweep_job::run(&job, &mut |r| post(out, &r)),
+            Job::Export(job) => post_export(out, &job),
+            Job::Import(job) => post(
+                out,
+                &Reply::Explained {
+                    why: import_job::explain(&job),
+                },
+            ),
+        }
     }
 
     pub fn start() {
@@ -85,34 +90,15 @@ mod in_worker {
         let out = scope.clone();
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
-            if let Ok(RunRequest { run: job }) = serde_json::from_str::<RunRequest>(&text) {
-                let (reply, bytes) = run_job::run(&job, &clock, &mut |r| {
-                    let _ = out.post_message(&r.to_json().into());
-                });
-                match bytes {
-                    Some(b) => post_run(&out, job.id, &reply, &b),
-                    None => {
-                        let _ = out.post_message(&reply.to_json().into());
-                    }
-                }
-                return;
+            match Job::from_json(&text) {
+                Ok(job) => work(&out, job),
+                Err(why) => post(&out, &Reply::Failed { id: 0, why }),
             }
-            if let Ok(request) = serde_json::from_str::<ExportRequest>(&text) {
-                post_export(&out, &request);
-                return;
-            }
-            if let Ok(ImportRequest { import }) = serde_json::from_str::<ImportRequest>(&text) {
-                let _ = out.post_message(&import_job::explain(&import).to_json().into());
-                return;
-            }
-            run(&text, &mut |reply| {
-                let _ = out.post_message(&reply.to_json().into());
-            });
         });
         scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         // The handler lives as long as the worker.
         on_message.forget();
         // Jobs posted before the wasm loaded were lost: the page waits for this.
-        let _ = scope.post_message(&Reply::Ready.to_json().into());
+        post(&scope, &Reply::Ready);
     }
 }

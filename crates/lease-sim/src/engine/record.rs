@@ -389,8 +389,8 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             p99,
             p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
         },
-        // Inserted one by one: `collect` into a BTreeMap sorts first, a sort
-        // of its own in the page's wasm.
+        // Inserted one by one: `collect` into a BTreeMap sorts first (the
+        // size rules in docs/ARCHITECTURE.md count copies of the sort code).
         receive_counts: receive_counts
             .into_iter()
             .fold(BTreeMap::new(), |mut m, (k, v)| {

@@ -4,7 +4,8 @@
 
 use lease_sim::run::Run;
 use lease_sim::summarise::fate_code;
-use lease_sim::{wire, SummaryLimits};
+use lease_sim::SummaryLimits;
+use lease_wire as wire;
 
 /// Summarise a copy of `full` with `limits` and check it; `Err` says what broke.
 pub fn check(full: &Run, limits: SummaryLimits) -> Result<Run, String> {

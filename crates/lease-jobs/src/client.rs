@@ -1,0 +1,119 @@
+//! The page's and the panels' side of the background worker
+//! (`crates/lease-worker`): start one, post it a `Job`, hear its `Reply`s.
+//! A job posted before the worker has loaded waits for its `Reply::Ready`
+//! (one posted earlier would be lost). Dropping the client ends the worker,
+//! whatever it is doing: the engine's loop never yields, so ending the worker
+//! is the only way to stop a run.
+
+use std::cell::RefCell;
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use gloo::events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::{Job, Reply};
+
+/// The worker's loader (`static/lease-worker-loader.js`, which reports a
+/// wasm that fails to load as an "error" event on the Worker).
+const WORKER_URL: &str = "./static/lease-worker-loader.js";
+
+/// A fresh background worker: the runs', the sweeps' and the exports' each
+/// start their own, so that ending one never stops another's work.
+pub fn spawn_worker() -> Result<Worker, String> {
+    let opts = WorkerOptions::new();
+    opts.set_type(WorkerType::Classic);
+    Worker::new_with_options(WORKER_URL, &opts)
+        .map_err(|_| "the browser would not start the background worker".to_string())
+}
+
+#[derive(Default)]
+struct Handshake {
+    ready: bool,
+    /// The job posted before the worker said it was ready (the newest).
+    queued: Option<String>,
+}
+
+/// One background worker, ended when dropped.
+pub struct WorkerClient {
+    worker: Worker,
+    handshake: Rc<RefCell<Handshake>>,
+    _listeners: [EventListener; 2],
+}
+
+impl Drop for WorkerClient {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+impl WorkerClient {
+    /// Starts a worker whose replies `read` reads (`Reply::from_json`, or
+    /// `Reply::run_reply_from_json` for the page). `on_reply` hears each reply after `Reply::Ready`,
+    /// with what came beside it (a run's `ArrayBuffer`, an export's `Blob`;
+    /// `undefined` for the others); `Break` ends the worker, whose memory
+    /// grew to hold the job. `on_error` hears that the worker failed to load
+    /// or stopped, after it is ended.
+    pub fn spawn(
+        read: fn(&str) -> Option<Reply>,
+        on_reply: impl Fn(Reply, JsValue) -> ControlFlow<()> + 'static,
+        on_error: impl Fn() + 'static,
+    ) -> Result<WorkerClient, String> {
+        let worker = spawn_worker()?;
+        let handshake = Rc::new(RefCell::new(Handshake::default()));
+        let on_message = {
+            let (worker2, handshake) = (worker.clone(), handshake.clone());
+            EventListener::new(&worker, "message", move |e| {
+                let Some(e) = e.dyn_ref::<MessageEvent>() else {
+                    return;
+                };
+                let data = e.data();
+                let (text, beside) = match data.dyn_ref::<js_sys::Array>() {
+                    Some(pair) => (pair.get(0).as_string(), pair.get(1)),
+                    None => (data.as_string(), JsValue::UNDEFINED),
+                };
+                let Some(reply) = text.as_deref().and_then(read) else {
+                    return;
+                };
+                if reply == Reply::Ready {
+                    let Ok(mut h) = handshake.try_borrow_mut() else {
+                        return;
+                    };
+                    h.ready = true;
+                    if let Some(job) = h.queued.take() {
+                        let _ = worker2.post_message(&job.into());
+                    }
+                    return;
+                }
+                if on_reply(reply, beside).is_break() {
+                    worker2.terminate();
+                }
+            })
+        };
+        let on_error = {
+            let worker2 = worker.clone();
+            // A worker that failed to load, or threw, holds no job any more.
+            EventListener::new(&worker, "error", move |_| {
+                worker2.terminate();
+                on_error();
+            })
+        };
+        Ok(WorkerClient {
+            worker,
+            handshake,
+            _listeners: [on_message, on_error],
+        })
+    }
+
+    /// Posts `job`, now or as soon as the worker has loaded.
+    pub fn post(&self, job: &Job) {
+        let text = job.to_json();
+        let mut h = self.handshake.borrow_mut();
+        if h.ready {
+            let _ = self.worker.post_message(&text.into());
+        } else {
+            h.queued = Some(text);
+        }
+    }
+}

@@ -1,0 +1,263 @@
+//! Everything the background worker does, as data: one `Job` the page or a
+//! panel posts, one `Reply` the worker posts back, and the worker's side of
+//! each job (`run_job`, `sweep_job`, `export_job`, `import_job`). The worker
+//! binary (`crates/lease-worker`) matches on `Job`; the page and the panels
+//! module post through one `WorkerClient` (the `client` feature; it runs in
+//! a browser only). Both ends compile
+//! these types, so they cannot disagree about the messages. `budget` says
+//! which runs the page may compute itself and which go to the worker.
+//!
+//! Messages are JSON text. Two replies carry something beside their text: a
+//! finished run (`Reply::RunDone`) comes with the run's bytes (`lease-wire`)
+//! as a transferred `ArrayBuffer`, a finished export (`Reply::ExportDone`)
+//! with the file as a `Blob`; the worker posts those as `[text, attachment]`.
+//!
+//! Used by the page, the panels module and the background worker.
+
+use serde::{Deserialize, Serialize};
+
+pub mod budget;
+pub mod export_job;
+pub mod import_job;
+pub mod run_job;
+pub mod sweep_job;
+
+#[cfg(feature = "client")]
+mod client;
+#[cfg(feature = "client")]
+pub use client::{spawn_worker, WorkerClient};
+
+pub use export_job::{ExportJob, ExportKind, SvgSettings};
+pub use import_job::ImportJob;
+pub use run_job::RunJob;
+pub use sweep_job::SweepJob;
+
+/// What the worker is asked to do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Job {
+    /// Simulate a large run and send it back as bytes.
+    Run(RunJob),
+    /// Run a scenario at each point of a setting's range.
+    Sweep(SweepJob),
+    /// Write the timeline as SVG or a table as CSV.
+    Export(ExportJob),
+    /// Name the field of a scenario file the page could not read.
+    Import(ImportJob),
+}
+
+/// What the worker answers. Every variant but `Ready` and `Explained`
+/// carries the job's id, so that a late reply to an older job is ignored.
+// Externally tagged: an internally tagged enum buffers every reply before
+// reading it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// The worker has loaded and takes jobs; one posted earlier is lost.
+    Ready,
+    /// How far a run has got.
+    Progress {
+        id: u32,
+        now_ms: u64,
+        end_ms: u64,
+        events: u64,
+        /// Messages deleted or dead-lettered so far.
+        settled: u64,
+        /// Wall-clock ms since the worker took the job.
+        elapsed_ms: f64,
+    },
+    /// A run is done; sent with its bytes.
+    RunDone {
+        id: u32,
+        /// Wall-clock ms the simulation took in the worker.
+        simulate_ms: f64,
+        /// Wall-clock ms to encode it (`simulate_ms` includes the summary).
+        encode_ms: f64,
+        bytes: usize,
+    },
+    /// One point of a sweep.
+    Row {
+        id: u32,
+        done: usize,
+        total: usize,
+        row: lease_diagnose::SweepRow,
+    },
+    /// The sweep's last point has been sent.
+    SweepDone { id: u32 },
+    /// An export's file is written; sent with it as a `Blob`.
+    ExportDone { id: u32, bytes: usize },
+    /// Why a scenario file cannot be read, field and all; `None` if the
+    /// worker reads it (a page and a worker of different builds could
+    /// disagree).
+    Explained { why: Option<String> },
+    /// A run, a sweep or an export failed (id 0: the job could not be read).
+    Failed { id: u32, why: String },
+}
+
+impl Job {
+    pub fn to_json(&self) -> String {
+        // A job is plain data; it always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a job as `to_json` writes it.
+    pub fn from_json(text: &str) -> Result<Job, String> {
+        serde_json::from_str(text).map_err(|e| format!("the worker could not read the job: {e}"))
+    }
+}
+
+impl Reply {
+    pub fn to_json(&self) -> String {
+        // A reply is plain data; it always serialises.
+        serde_json::to_string(self)
+            .unwrap_or_else(|_| r#"{"failed":{"id":0,"why":"reply"}}"#.into())
+    }
+
+    /// Reads a reply as `to_json` writes it; `None` for anything else.
+    pub fn from_json(text: &str) -> Option<Reply> {
+        serde_json::from_str(text).ok()
+    }
+
+    /// Reads the replies to a run (`Ready`, `Progress`, `RunDone`, `Failed`)
+    /// as `from_json` does, and `None` for the others: what the page reads.
+    /// Through `serde_json::Value`, whose reader the page carries for share
+    /// links anyway; the derived reader of every reply, a sweep's rows
+    /// among them, is the larger code.
+    pub fn run_reply_from_json(text: &str) -> Option<Reply> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        if value.as_str() == Some("ready") {
+            return Some(Reply::Ready);
+        }
+        let (tag, fields) = value.as_object()?.iter().next()?;
+        let u64_of = |name: &str| fields.get(name)?.as_u64();
+        let f64_of = |name: &str| fields.get(name)?.as_f64();
+        let id = u32::try_from(u64_of("id")?).ok()?;
+        Some(match tag.as_str() {
+            "progress" => Reply::Progress {
+                id,
+                now_ms: u64_of("now_ms")?,
+                end_ms: u64_of("end_ms")?,
+                events: u64_of("events")?,
+                settled: u64_of("settled")?,
+                elapsed_ms: f64_of("elapsed_ms")?,
+            },
+            "run_done" => Reply::RunDone {
+                id,
+                simulate_ms: f64_of("simulate_ms")?,
+                encode_ms: f64_of("encode_ms")?,
+                bytes: usize::try_from(u64_of("bytes")?).ok()?,
+            },
+            "failed" => Reply::Failed {
+                id,
+                why: fields.get("why")?.as_str()?.to_string(),
+            },
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_job_reads_back_as_the_page_wrote_it() {
+        let scenario = lease_sim::shipped::find("ninety-second-message")
+            .unwrap()
+            .scenario;
+        let jobs = [
+            Job::Run(RunJob {
+                id: 1,
+                scenario: scenario.clone(),
+            }),
+            Job::Sweep(SweepJob {
+                id: 2,
+                scenario: scenario.clone(),
+                param: lease_diagnose::Param::Timeout,
+                from: 1_000.0,
+                to: 9_000.0,
+                steps: 3,
+                log: false,
+            }),
+            Job::Export(ExportJob {
+                id: 3,
+                scenario,
+                kind: ExportKind::SeriesCsv,
+                svg: SvgSettings {
+                    range: Some((1, 2)),
+                    dark: true,
+                    by_message: false,
+                },
+            }),
+            Job::Import(ImportJob {
+                file_name: "a.json".into(),
+                text: "{".into(),
+            }),
+        ];
+        for job in jobs {
+            assert_eq!(Job::from_json(&job.to_json()), Ok(job));
+        }
+    }
+
+    #[test]
+    fn a_job_the_worker_cannot_read_says_why() {
+        let e = Job::from_json(r#"{"dance":{}}"#).unwrap_err();
+        assert!(e.contains("could not read the job"), "{e}");
+        assert!(e.contains("dance"), "{e}");
+    }
+
+    #[test]
+    fn every_reply_reads_back_as_the_worker_wrote_it() {
+        let replies = [
+            Reply::Ready,
+            Reply::Progress {
+                id: 4,
+                now_ms: 60_000,
+                end_ms: u64::MAX / 2,
+                events: 12_345_678,
+                settled: 9,
+                elapsed_ms: 101.25,
+            },
+            Reply::RunDone {
+                id: u32::MAX,
+                simulate_ms: 1234.5,
+                encode_ms: 0.0,
+                bytes: 34_000_000,
+            },
+            Reply::SweepDone { id: 2 },
+            Reply::ExportDone { id: 3, bytes: 10 },
+            Reply::Explained { why: None },
+            Reply::Explained {
+                why: Some("seed: \"quoted\"".into()),
+            },
+            Reply::Failed {
+                id: 0,
+                why: "broker.visibility_timeout_ms: must be above 0 ms \"quoted\"".into(),
+            },
+        ];
+        for r in replies {
+            let text = r.to_json();
+            assert_eq!(Reply::from_json(&text), Some(r.clone()));
+            let a_run_reply = matches!(
+                r,
+                Reply::Ready
+                    | Reply::Progress { .. }
+                    | Reply::RunDone { .. }
+                    | Reply::Failed { .. }
+            );
+            let read = Reply::run_reply_from_json(&text);
+            assert_eq!(read, a_run_reply.then_some(r), "{text}");
+        }
+        for text in [
+            "",
+            "{}",
+            r#"{"progress":{"id":1}}"#,
+            r#"{"run_done":{"id":-1,"simulate_ms":1,"encode_ms":1,"bytes":1}}"#,
+            r#"{"failed":{"id":4294967296,"why":"x"}}"#,
+            r#"{"row":{"id":1}}"#,
+        ] {
+            assert_eq!(Reply::from_json(text), None, "{text}");
+            assert_eq!(Reply::run_reply_from_json(text), None, "{text}");
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! The embed-code generator: choose the size and the parts, see a live
+//! preview, copy the snippet.
+
+use std::rc::Rc;
+
+use lease_ui::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
+use lease_ui::panel::PanelCommand;
+use yew::prelude::*;
+
+use super::panel_head;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedProps {
+    /// The share link's query (without `embed` and `panels`).
+    pub query: String,
+    pub on_command: Callback<PanelCommand>,
+}
+
+/// The generator's choices in one reducer: a single state type, so one copy
+/// of Yew's state code in the download rather than one per field.
+#[derive(Clone, PartialEq)]
+struct Choices {
+    parts: Vec<String>,
+    width: u32,
+    height: u32,
+    /// Whether the last copy worked, once one was tried.
+    copied: Option<bool>,
+}
+
+enum Choose {
+    Toggle(&'static str),
+    Width(u32),
+    Height(u32),
+    Copied(bool),
+}
+
+impl Reducible for Choices {
+    type Action = Choose;
+
+    fn reduce(self: Rc<Self>, action: Choose) -> Rc<Self> {
+        let mut c = (*self).clone();
+        match action {
+            Choose::Toggle(name) => {
+                let on = |p: &str| (p == name) != c.parts.iter().any(|q| q == p);
+                // In page order, so the link reads the same whatever the clicks.
+                c.parts = EMBED_PARTS
+                    .iter()
+                    .filter(|(p, _)| on(p))
+                    .map(|(p, _)| p.to_string())
+                    .collect();
+            }
+            Choose::Width(w) => c.width = w.clamp(320, 1600),
+            Choose::Height(h) => c.height = h.clamp(200, 4000),
+            Choose::Copied(ok) => c.copied = Some(ok),
+        }
+        Rc::new(c)
+    }
+}
+
+#[function_component(EmbedPanel)]
+pub fn embed_panel(p: &EmbedProps) -> Html {
+    let choices = use_reducer(|| Choices {
+        parts: DEFAULT_EMBED_PARTS.iter().map(|s| s.to_string()).collect(),
+        width: 640,
+        height: 520,
+        copied: None,
+    });
+
+    let location = gloo::utils::window().location();
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_else(|_| "/".into())
+    );
+    let src = format!(
+        "{base}?{}{}embed=1&panels={}",
+        p.query,
+        if p.query.is_empty() { "" } else { "&" },
+        choices.parts.join(",")
+    );
+    let code = snippet(&src, choices.height, "Lease Playground");
+
+    let toggle = |name: &'static str| {
+        let choices = choices.dispatcher();
+        Callback::from(move |_: Event| choices.dispatch(Choose::Toggle(name)))
+    };
+    let number = |make: fn(u32) -> Choose, now: u32| {
+        let choices = choices.dispatcher();
+        Callback::from(move |e: Event| {
+            let v: u32 = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(now);
+            choices.dispatch(make(v));
+        })
+    };
+    let copy = {
+        let copied = choices.dispatcher();
+        let code = code.clone();
+        Callback::from(move |_: MouseEvent| {
+            let promise = gloo::utils::window()
+                .navigator()
+                .clipboard()
+                .write_text(&code);
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                copied.dispatch(Choose::Copied(
+                    wasm_bindgen_futures::JsFuture::from(promise).await.is_ok(),
+                ));
+            });
+        })
+    };
+    html! {
+        <section class="panel" id="embed-panel" aria-labelledby="embed-title">
+            { panel_head("embed-title", "Embed this playground", "Close Embed", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
+            <fieldset class="panel-row">
+                <legend>{"Show"}</legend>
+                { for EMBED_PARTS.iter().map(|(name, label)| html! {
+                    <label class="toggle">
+                        <input type="checkbox" id={format!("embed-part-{name}")} checked={choices.parts.iter().any(|q| q == name)}
+                            onchange={toggle(name)} />
+                        {*label}
+                    </label>
+                }) }
+            </fieldset>
+            <div class="panel-row">
+                <label for="embed-width">{"Preview width (px)"}</label>
+                <input id="embed-width" type="number" min="320" max="1600" value={choices.width.to_string()} onchange={number(Choose::Width, choices.width)} />
+                <label for="embed-height">{"Height (px)"}</label>
+                <input id="embed-height" type="number" min="200" max="4000" value={choices.height.to_string()} onchange={number(Choose::Height, choices.height)} />
+            </div>
+            <label for="embed-code">{"Paste this into your page"}</label>
+            <textarea id="embed-code" readonly=true rows="9" value={code} />
+            <div class="panel-row">
+                <button type="button" id="copy-embed" onclick={copy}>{"Copy embed code"}</button>
+                { match choices.copied {
+                    Some(true) => html! { <span class="status ok" role="status">{"Copied."}</span> },
+                    Some(false) => html! { <span class="status bad" role="alert">{"The browser would not copy; select the code and copy it by hand."}</span> },
+                    None => html! {},
+                } }
+            </div>
+            <p class="muted">{"Live preview, at the chosen width:"}</p>
+            <div class="embed-preview">
+                <iframe id="embed-preview" src={src} title="Preview of the embedded playground"
+                    width={choices.width.to_string()} height={choices.height.to_string()} style="border:1px solid var(--border);max-width:100%"></iframe>
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,71 @@
+//! The page's keyboard shortcuts as one table: the `?` overlay lists it
+//! (`panels/help.rs`) and the page's `src/shortcuts.rs` handles the keys.
+
+pub struct Shortcut {
+    pub keys: &'static str,
+    pub scope: &'static str,
+    pub what: &'static str,
+}
+
+pub const SHORTCUTS: &[Shortcut] = &[
+    Shortcut {
+        keys: "?",
+        scope: "page",
+        what: "Show or hide this list",
+    },
+    Shortcut {
+        keys: "Space or K",
+        scope: "page",
+        what: "Play or pause the recorded run",
+    },
+    Shortcut {
+        keys: ", and .",
+        scope: "page",
+        what: "Step to the previous or next event",
+    },
+    Shortcut {
+        keys: "Home / End",
+        scope: "page",
+        what: "Playhead to the start or the end",
+    },
+    Shortcut {
+        keys: "E",
+        scope: "page",
+        what: "Open Share and export",
+    },
+    Shortcut {
+        keys: "M",
+        scope: "page",
+        what: "Open Embed",
+    },
+    Shortcut {
+        keys: "Escape",
+        scope: "page",
+        what: "Close the open panel or this list",
+    },
+    Shortcut {
+        keys: "W A S D or arrows",
+        scope: "timeline",
+        what: "Pan in time, scroll the lanes",
+    },
+    Shortcut {
+        keys: "+ and −",
+        scope: "timeline",
+        what: "Zoom in and out",
+    },
+    Shortcut {
+        keys: "F",
+        scope: "timeline",
+        what: "Fit the whole run",
+    },
+    Shortcut {
+        keys: "Escape",
+        scope: "timeline",
+        what: "Close a message's details",
+    },
+    Shortcut {
+        keys: "Tab",
+        scope: "anywhere",
+        what: "Move through every control; each shows a focus ring",
+    },
+];

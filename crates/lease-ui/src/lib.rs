@@ -1,0 +1,11 @@
+//! What the page and the panels module both draw with or say to each other:
+//! which panel is open and the messages between the two wasm modules
+//! (`panel`), the crash message (`crash`), embed mode's parts (`embed`),
+//! chart axes (`axis`) and slider scales and duration labels (`scale`).
+//! Used by the page and the panels module.
+
+pub mod axis;
+pub mod crash;
+pub mod embed;
+pub mod panel;
+pub mod scale;

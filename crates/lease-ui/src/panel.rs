@@ -1,0 +1,256 @@
+//! Which side panel is open (part of the share link), and what the page and
+//! the panels module (`crates/lease-panels`) tell each other: the page sends
+//! a `PanelView` (which panel, with what), the module answers with a
+//! `PanelCommand`, both as JSON.
+
+use lease_sim::Scenario;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Panel {
+    Export,
+    Embed,
+    Help,
+    Sweep,
+    Tour,
+    Compare,
+}
+
+impl Panel {
+    /// Whether the panel is loaded on demand (`crates/lease-panels`) rather
+    /// than part of the page's own wasm.
+    pub fn on_demand(self) -> bool {
+        // The comparison is drawn with the page's own timeline and charts.
+        !matches!(self, Panel::Compare)
+    }
+
+    /// The name a share link uses (`panel=export`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Panel::Export => "export",
+            Panel::Embed => "embed",
+            Panel::Help => "help",
+            Panel::Sweep => "sweep",
+            Panel::Tour => "tour",
+            Panel::Compare => "compare",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Panel> {
+        [
+            Panel::Export,
+            Panel::Embed,
+            Panel::Help,
+            Panel::Sweep,
+            Panel::Tour,
+            Panel::Compare,
+        ]
+        .into_iter()
+        .find(|p| p.name() == name)
+    }
+}
+
+/// What the panels module asks of the page.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelCommand {
+    /// Close the open panel.
+    Close,
+    /// A scenario file was read: it becomes the scenario edits start from.
+    Import {
+        /// The scenario as JSON, which the page reads and checks with the
+        /// reader it has for files and links (`parse_scenario_without_path`).
+        scenario: String,
+        /// The fields the file had that the page ignored.
+        ignored: Vec<String>,
+    },
+    /// A file dropped on the page or a panel could not be read, and why.
+    Reject(String),
+    /// Start the tour of that id (its scenario loads, at its first step).
+    StartTour(String),
+    TourStep(usize),
+    /// Apply the demonstration of that tour's step.
+    TourDemo {
+        tour: String,
+        step: usize,
+    },
+}
+
+impl PanelCommand {
+    pub fn to_json(&self) -> String {
+        // Plain data; it always serialises.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a command as `to_json` writes it, or says which it could not
+    /// read. Through `serde_json::Value`, whose reader the page carries for
+    /// share links anyway, rather than a derived reader (docs/ARCHITECTURE.md,
+    /// the download budget).
+    pub fn from_json(text: &str) -> Result<PanelCommand, String> {
+        use serde_json::Value;
+        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if value.as_str() == Some("close") {
+            return Ok(PanelCommand::Close);
+        }
+        let Some((tag, v)) = value
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .and_then(|o| o.iter().next())
+        else {
+            return Err("a message that is not a panel command".into());
+        };
+        let text_of = |v: &Value| v.as_str().map(str::to_string);
+        let index_of = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
+        let read = match tag.as_str() {
+            "import" => (|| {
+                let ignored = v.get("ignored")?.as_array()?;
+                Some(PanelCommand::Import {
+                    scenario: text_of(v.get("scenario")?)?,
+                    ignored: ignored.iter().map(text_of).collect::<Option<_>>()?,
+                })
+            })(),
+            "reject" => text_of(v).map(PanelCommand::Reject),
+            "start_tour" => text_of(v).map(PanelCommand::StartTour),
+            "tour_step" => index_of(v).map(PanelCommand::TourStep),
+            "tour_demo" => (|| {
+                Some(PanelCommand::TourDemo {
+                    tour: text_of(v.get("tour")?)?,
+                    step: index_of(v.get("step")?)?,
+                })
+            })(),
+            _ => return Err(format!("an unknown panel command {tag:?}")),
+        };
+        read.ok_or_else(|| format!("the panel command {tag:?} without its fields"))
+    }
+}
+
+/// What the page tells a panel loaded on demand, as JSON: which panel, and
+/// the props the panel had when it was part of the page.
+#[derive(Serialize)]
+pub struct PanelViewOf<'a> {
+    pub panel: &'static str,
+    pub scenario: &'a Scenario,
+    /// The scenario of the run on screen (export's timeline files).
+    pub run_scenario: &'a Scenario,
+    /// The share link of what is on screen.
+    pub link: &'a str,
+    pub by_message: bool,
+    pub range: Option<(u64, u64)>,
+    /// The share link's query without `embed` and `panels` (the embed generator).
+    pub query: &'a str,
+    /// The tour under way and its step.
+    pub tour: Option<(&'a str, usize)>,
+    /// Whether each step of that tour holds in the run on screen.
+    pub done: Option<Vec<bool>>,
+}
+
+/// `PanelViewOf` as the panel reads it (in crates/lease-panels).
+#[derive(Deserialize, Debug, PartialEq)]
+pub struct PanelView {
+    pub panel: String,
+    pub scenario: Scenario,
+    pub run_scenario: Scenario,
+    pub link: String,
+    pub by_message: bool,
+    pub range: Option<(u64, u64)>,
+    pub query: String,
+    pub tour: Option<(String, usize)>,
+    pub done: Option<Vec<bool>>,
+}
+
+/// The first file of a drop (the page and the panels import it), with the
+/// browser's default (opening the file) prevented.
+pub fn dropped_file(e: &web_sys::DragEvent) -> Option<web_sys::File> {
+    e.prevent_default();
+    e.data_transfer()
+        .and_then(|d| d.files())
+        .and_then(|f| f.get(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_panel_command_reads_back_as_the_panel_wrote_it() {
+        let scenario = lease_sim::shipped::find("clip-surge").unwrap().scenario;
+        for c in [
+            PanelCommand::Close,
+            PanelCommand::Import {
+                scenario: serde_json::to_string(&scenario).unwrap(),
+                ignored: vec!["brokr".into(), "x\"y".into()],
+            },
+            PanelCommand::Import {
+                scenario: "{}".into(),
+                ignored: vec![],
+            },
+            PanelCommand::Reject("The file was not loaded: \"x\"".into()),
+            PanelCommand::StartTour("not-a-lock".into()),
+            PanelCommand::TourStep(3),
+            PanelCommand::TourDemo {
+                tour: "not-a-lock".into(),
+                step: 2,
+            },
+        ] {
+            assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
+        }
+    }
+
+    #[test]
+    fn a_message_that_is_not_a_panel_command_says_what_it_lacks() {
+        for (text, says) in [
+            ("not json", "expected"),
+            (r#""open""#, "not a panel command"),
+            (r#"{"close":1,"reject":"x"}"#, "not a panel command"),
+            (r#"{"dance":"x"}"#, "unknown panel command \"dance\""),
+            (r#"{"tour_step":-1}"#, "\"tour_step\" without its fields"),
+            (
+                r#"{"tour_demo":{"tour":"t"}}"#,
+                "\"tour_demo\" without its fields",
+            ),
+            (
+                r#"{"import":{"scenario":"{}","ignored":[3]}}"#,
+                "\"import\" without",
+            ),
+            (r#"{"reject":null}"#, "\"reject\" without its fields"),
+        ] {
+            let e = PanelCommand::from_json(text).unwrap_err();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn what_the_page_tells_a_panel_reads_back_whole() {
+        let scenario = lease_sim::shipped::find("clip-surge").unwrap().scenario;
+        let run_scenario = Scenario {
+            seed: 7,
+            ..Scenario::default()
+        };
+        let of = PanelViewOf {
+            panel: Panel::Export.name(),
+            scenario: &scenario,
+            run_scenario: &run_scenario,
+            link: "http://x/?scenario=clip-surge",
+            by_message: true,
+            range: Some((5, 9)),
+            query: "scenario=clip-surge",
+            tour: Some(("not-a-lock", 2)),
+            done: Some(vec![true, false]),
+        };
+        let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
+        assert_eq!(
+            back,
+            PanelView {
+                panel: "export".into(),
+                scenario: scenario.clone(),
+                run_scenario: run_scenario.clone(),
+                link: of.link.into(),
+                by_message: true,
+                range: Some((5, 9)),
+                query: of.query.into(),
+                tour: Some(("not-a-lock".into(), 2)),
+                done: Some(vec![true, false]),
+            }
+        );
+    }
+}
