@@ -119,6 +119,8 @@ pub struct Drawn {
     target_w: f64,
     /// Pixel columns of density strip painted (runs under a pixel wide).
     pub density_columns: u32,
+    /// Runs drawn with the red outline of an overlapping pair.
+    pub overlap_outlines: u32,
 }
 
 impl Drawn {
@@ -343,8 +345,10 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
         layer.lit.push(r);
     }
     // An overlapping run cannot be missed: a red outline and a red flag at its start.
-    if d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= f.playhead) {
+    // Both runs of the pair, as the legend says.
+    if f.index.overlapping_by(f.run, ix, f.playhead) {
         layer.overlaps.push(r);
+        drawn.overlap_outlines += 1;
     }
     // The expiry: a tick across the row where the lease ran out.
     if d.lease_end == LeaseEnd::Expired && d.lease_ended_at <= f.playhead {
@@ -542,7 +546,7 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
         }
         let top = lanes.lane_top(m.worker);
         let (c, text) = match m.kind {
-            WorkerMarkKind::Crash => (&p.crash, "✕ crash"),
+            WorkerMarkKind::Crash => (&p.crash, "crash"),
             WorkerMarkKind::Restart => (&p.restart, "▶ restart"),
             WorkerMarkKind::Pause => (&p.muted, "⏸ pause"),
             WorkerMarkKind::Resume => (&p.muted, "resume"),
@@ -631,7 +635,8 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                         if !faded {
                             drawn.consider(rx0.max(GUTTER_PX), rx1.min(f.width), y + inner / 2.0);
                         }
-                        if d.overlaps.is_some() {
+                        if f.index.overlapping_by(f.run, delivery, f.playhead) {
+                            drawn.overlap_outlines += 1;
                             ctx.set_stroke_style_str(&p.overlap);
                             ctx.set_line_width(1.5);
                             ctx.stroke_rect(rx0, y + 0.75, rx1 - rx0, inner - 1.5);

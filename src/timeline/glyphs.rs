@@ -13,7 +13,7 @@
 
 use web_sys::CanvasRenderingContext2d;
 
-use super::draw::{dash, Inks};
+use super::draw::{dash, hsla, Inks};
 
 type Rect = (f64, f64, f64, f64);
 
@@ -192,4 +192,65 @@ fn in_paths<T>(
         }
         finish(ctx);
     }
+}
+
+/// The legend's swatches, drawn by the glyph code and the palette of the
+/// canvas itself, so that the legend cannot read otherwise than the picture.
+pub const SWATCH_W: f64 = 22.0;
+pub const SWATCH_H: f64 = 12.0;
+
+pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
+    let p = Inks::of_scheme(dark);
+    ctx.clear_rect(0.0, 0.0, SWATCH_W, SWATCH_H);
+    let (mx, my) = (SWATCH_W / 2.0, SWATCH_H / 2.0);
+    let bar = (1.0, 3.0, SWATCH_W - 2.0, 6.0);
+    let run = |id: u32, (x, y, w, h): (f64, f64, f64, f64)| {
+        ctx.set_fill_style_str(&hsla(id, dark, 1.0));
+        ctx.fill_rect(x, y, w, h);
+    };
+    let mut layer = Layer::default();
+    match kind {
+        "run" => {
+            // Three messages, three hues.
+            for (i, id) in [0, 5, 10].into_iter().enumerate() {
+                run(id, (1.0 + i as f64 * 7.0, 3.0, 6.0, 6.0));
+            }
+        }
+        "lease" => {
+            ctx.set_fill_style_str(&hsla(0, dark, lease_view::palette::LEASE_OPACITY));
+            ctx.fill_rect(0.0, 4.0, SWATCH_W, 4.0);
+        }
+        "buffered" => {
+            ctx.set_fill_style_str(&hsla(0, dark, lease_view::palette::BUFFERED_OPACITY));
+            ctx.fill_rect(bar.0, bar.1, bar.2, bar.3);
+            layer.waiting.push((bar, hsla(0, dark, 0.9)));
+        }
+        "overlap" => {
+            run(0, bar);
+            layer.overlaps.push(bar);
+        }
+        "expiry" => layer.expiries.push((mx, 1.0, SWATCH_H - 2.0)),
+        "heartbeat" => layer.heartbeats.push((mx, 2.0, SWATCH_H - 2.0)),
+        "heartbeat-rejected" => layer.rejected_heartbeats.push((mx, my, 3.0)),
+        "ack" => layer.acks.push((mx, my, 4.0)),
+        "ack-rejected" => layer.rejected_acks.push((mx, my, 3.5)),
+        "commit" => layer.commits[0].push((mx, my)),
+        "release" => layer.releases[0].push((mx, my)),
+        "crash" => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
+        _ => {}
+    }
+    layer.paint(ctx, p, 1.0);
+}
+
+/// A crash: a heavy line across the lane and the lane shaded while the
+/// worker is down. A line, not a cross: a cross is a rejected heartbeat.
+pub fn crash(ctx: &CanvasRenderingContext2d, p: &Inks, x: f64, top: f64, h: f64, down_w: f64) {
+    ctx.set_fill_style_str(&p.down);
+    ctx.fill_rect(x, top, down_w, h);
+    ctx.set_stroke_style_str(&p.crash);
+    ctx.set_line_width(2.5);
+    ctx.begin_path();
+    ctx.move_to(x, top);
+    ctx.line_to(x, top + h);
+    ctx.stroke();
 }

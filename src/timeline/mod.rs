@@ -18,6 +18,7 @@ mod hover;
 mod input;
 mod strip;
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
@@ -100,6 +101,10 @@ pub enum Msg {
     /// The hand paused: the page takes the range it asked for.
     SendRange,
     Close,
+    /// Escape pressed outside the canvas.
+    Escape,
+    /// A wheel that would have zoomed scrolled the page: say how to zoom.
+    WheelHint(bool),
 }
 
 pub struct Timeline {
@@ -127,6 +132,14 @@ pub struct Timeline {
     paint_after_render: bool,
     /// The last paint binned runs into density strips: the legend explains them.
     density_shown: bool,
+    /// Clicked into and the pointer has not left since: the bare wheel
+    /// zooms. Otherwise it scrolls the page, which a pointer resting where
+    /// the timeline scrolls in must not stop.
+    engaged: Rc<Cell<bool>>,
+    wheel_hint: bool,
+    hint_timer: Option<gloo::timers::callback::Timeout>,
+    /// The canvas element `listeners` are on.
+    listened: Option<HtmlCanvasElement>,
 }
 
 /// The page hears of a zoom or pan this long after the hand's last step.
@@ -140,6 +153,10 @@ const RANGE_SETTLE_MS: u32 = 120;
 const MAX_HEIGHT_PX: f64 = 480.0;
 const MIN_HEIGHT_PX: f64 = 140.0;
 const HIT_TOLERANCE_PX: f64 = 4.0;
+/// How long the wheel hint stays after the last wheel that scrolled the page.
+const WHEEL_HINT_MS: u32 = 2000;
+/// Room past the end of the axis for half a mark and its halo.
+const END_PAD_PX: f64 = 10.0;
 
 impl Component for Timeline {
     type Message = Msg;
@@ -166,6 +183,10 @@ impl Component for Timeline {
             runs: 1,
             paint_after_render: false,
             density_shown: false,
+            engaged: Rc::new(Cell::new(false)),
+            wheel_hint: false,
+            hint_timer: None,
+            listened: None,
         }
     }
 
@@ -208,6 +229,8 @@ impl Component for Timeline {
         match msg {
             Msg::Paint => {
                 self.raf = None;
+                // A change of colour scheme repaints without a render.
+                self.paint_swatches();
                 // A new height goes through the vdom: Yew drops attributes it
                 // did not set, so a style set by hand would not survive.
                 self.paint(ctx)
@@ -263,6 +286,7 @@ impl Component for Timeline {
                 if e.button() != 0 {
                     return false;
                 }
+                self.engaged.set(true);
                 if let Some(c) = self.canvas.cast::<HtmlCanvasElement>() {
                     let _ = c.set_pointer_capture(e.pointer_id());
                     let _ = c.focus();
@@ -304,6 +328,7 @@ impl Component for Timeline {
                 false
             }
             Msg::PointerLeave => {
+                self.engaged.set(false);
                 self.pointers.clear();
                 self.emit_cursor(ctx, f64::NEG_INFINITY);
                 if self.hover.take().is_some() {
@@ -316,12 +341,41 @@ impl Component for Timeline {
                 ctx.props().on_select.emit(None);
                 false
             }
+            Msg::WheelHint(show) => {
+                if show {
+                    let link = ctx.link().clone();
+                    self.hint_timer = Some(gloo::timers::callback::Timeout::new(
+                        WHEEL_HINT_MS,
+                        move || link.send_message(Msg::WheelHint(false)),
+                    ));
+                } else {
+                    self.hint_timer = None;
+                }
+                let changed = self.wheel_hint != show;
+                self.wheel_hint = show;
+                changed
+            }
+            Msg::Escape => {
+                if ctx.props().selected_message.is_some() {
+                    ctx.props().on_select.emit(None);
+                }
+                false
+            }
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
-        if first_render {
+        // The page may put a new canvas element under this component (its
+        // tree around the timeline changes shape): the wheel listener must
+        // follow it, or the wheel falls through to the page.
+        let canvas = self.canvas.cast::<HtmlCanvasElement>();
+        if canvas != self.listened {
+            self.listeners.clear();
             self.listen(ctx);
+            self.listened = canvas;
+        }
+        self.paint_swatches();
+        if first_render {
             self.schedule(ctx);
         } else if std::mem::take(&mut self.paint_after_render) {
             self.raf = None;
@@ -375,7 +429,7 @@ impl Component for Timeline {
                             onclick={cmd(ViewCommand::Zoom { factor: KEY_ZOOM, at_px: None })}>{ "+" }</button>
                         <button type="button" title="Show the whole run (F)" onclick={cmd(ViewCommand::Fit)}>{ "Fit" }</button>
                     </div>
-                    <span class="timeline-hint">{ "Wheel or pinch to zoom · drag, W A S D or arrows to pan · F fits" }</span>
+                    <span class="timeline-hint">{ "Ctrl + scroll or pinch to zoom (or click, then scroll) · drag, W A S D or arrows to pan · F fits" }</span>
                 </div>
                 <div class="timeline-stage">
                     <canvas
@@ -394,6 +448,9 @@ impl Component for Timeline {
                     ></canvas>
                     { for hover_card }
                     { for empty_note(&props.run) }
+                    if self.wheel_hint {
+                        <p class="timeline-wheel-hint" role="status">{ "Ctrl + scroll to zoom, or click the timeline first" }</p>
+                    }
                 </div>
                 { for details }
                 { legend(self.view, self.density_shown) }
@@ -417,16 +474,38 @@ impl Timeline {
             return;
         };
         // Yew's wheel listener is passive: it cannot stop the page scrolling
-        // while the wheel zooms, so this one is registered by hand.
+        // while the wheel zooms, so this one is registered by hand. A pinch
+        // arrives as a wheel with Ctrl held.
         let link = ctx.link().clone();
+        let engaged = self.engaged.clone();
         self.listeners.push(EventListener::new_with_options(
             &canvas,
             "wheel",
             EventListenerOptions::enable_prevent_default(),
             move |e| {
-                e.prevent_default();
-                if let Some(w) = e.dyn_ref::<WheelEvent>() {
+                let Some(w) = e.dyn_ref::<WheelEvent>() else {
+                    return;
+                };
+                if w.ctrl_key() || w.meta_key() || engaged.get() {
+                    e.prevent_default();
                     link.send_message(Msg::Wheel(w.clone()));
+                } else {
+                    link.send_message(Msg::WheelHint(true));
+                }
+            },
+        ));
+        // The canvas loses the focus to the body on some clicks (a re-render
+        // under the pointer), and the keys list promises Escape all the same.
+        let link = ctx.link().clone();
+        self.listeners.push(EventListener::new(
+            &gloo::utils::document(),
+            "keydown",
+            move |e| {
+                let Some(k) = e.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if k.key() == "Escape" && !typing_or_canvas(e.target()) {
+                    link.send_message(Msg::Escape);
                 }
             },
         ));
@@ -445,8 +524,62 @@ impl Timeline {
         }
     }
 
+    /// The time axis ends `END_PAD_PX` short of the canvas's edge, so that
+    /// an ack, a commit or a crash at the end of the run is drawn whole.
+    /// The legend's swatches, with the canvas's glyph code and palette.
+    fn paint_swatches(&self) {
+        let Some(root) = self
+            .canvas
+            .cast::<web_sys::Element>()
+            .and_then(|c| c.closest(".timeline").ok().flatten())
+        else {
+            return;
+        };
+        let Ok(list) = root.query_selector_all("canvas[data-swatch]") else {
+            return;
+        };
+        let window = gloo::utils::window();
+        let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
+        let dark = window
+            .match_media("(prefers-color-scheme: dark)")
+            .ok()
+            .flatten()
+            .is_some_and(|m| m.matches());
+        for i in 0..list.length() {
+            let Some(c) = list
+                .item(i)
+                .and_then(|n| n.dyn_into::<HtmlCanvasElement>().ok())
+            else {
+                continue;
+            };
+            // Painted once per element and scheme: the legend re-renders with every hover.
+            let scheme = if dark { "dark" } else { "light" };
+            if c.get_attribute("data-painted").as_deref() == Some(scheme) {
+                continue;
+            }
+            let _ = c.set_attribute("data-painted", scheme);
+            let (w, h) = (glyphs::SWATCH_W, glyphs::SWATCH_H);
+            c.set_width((w * dpr).round() as u32);
+            c.set_height((h * dpr).round() as u32);
+            let Some(c2d) = c
+                .get_context("2d")
+                .ok()
+                .flatten()
+                .and_then(|x| x.dyn_into::<CanvasRenderingContext2d>().ok())
+            else {
+                continue;
+            };
+            let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+            glyphs::swatch(
+                &c2d,
+                &c.get_attribute("data-swatch").unwrap_or_default(),
+                dark,
+            );
+        }
+    }
+
     fn plot_w(&self) -> f64 {
-        (self.css_w - GUTTER_PX).max(1.0)
+        (self.css_w - GUTTER_PX - END_PAD_PX).max(1.0)
     }
 
     /// Client coordinates -> CSS pixels within the canvas.
@@ -686,6 +819,7 @@ impl Timeline {
             playhead_ms: props.playhead_ms,
             dark,
             runs: self.runs,
+            axis_end_px: GUTTER_PX + scale.x_of(props.axis_end() as f64),
         };
         let _ = canvas.set_attribute("data-frame", &hook.to_json());
         resized || strip_changed
@@ -707,6 +841,8 @@ struct TestHook<'a> {
     playhead_ms: u64,
     dark: bool,
     runs: u64,
+    /// Where the end of the run is drawn, in CSS pixels of the canvas.
+    axis_end_px: f64,
 }
 
 impl TestHook<'_> {
@@ -717,7 +853,7 @@ impl TestHook<'_> {
         };
         format!(
             "{{\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{}}}",
+             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{}}}",
             self.paints,
             fixed(self.paint_ms, 2),
             self.drawn.runs,
@@ -728,8 +864,21 @@ impl TestHook<'_> {
             self.playhead_ms,
             self.dark,
             self.runs,
+            fixed(self.axis_end_px, 1),
+            self.drawn.overlap_outlines,
         )
     }
+}
+
+/// A field or the canvas (which has Escape of its own) has the key.
+fn typing_or_canvas(target: Option<web_sys::EventTarget>) -> bool {
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    matches!(
+        el.tag_name().to_ascii_lowercase().as_str(),
+        "input" | "select" | "textarea" | "canvas"
+    )
 }
 
 /// Said over an empty canvas, so that a blank picture is never a puzzle.
@@ -773,22 +922,29 @@ fn legend(view: TimelineView, density: bool) -> Html {
     let item = |class: &'static str, glyph: &'static str, text: &'static str| {
         html! { <li><span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>{ text }</li> }
     };
+    // Painted after render by `glyphs::swatch`, the canvas's own code.
+    let drawn = |kind: &'static str, text: &'static str| {
+        html! { <li><canvas class="lg-swatch" data-swatch={kind} aria-hidden="true"></canvas>{ text }</li> }
+    };
     let mut items = match view {
         TimelineView::Workers => vec![
-            item("lg-run", "", "run (colour = message)"),
-            item("lg-buffered", "", "leased, waiting in the buffer"),
-            item("lg-lease", "", "lease, receive to end"),
-            item("lg-expiry", "▼", "lease expired"),
-            item("lg-overlap", "", "overlapping run, dashed link to its twin"),
-            item("lg-glyph", "ˈ", "heartbeat accepted"),
-            item("lg-bad", "✕", "heartbeat rejected"),
-            item("lg-ok", "✓", "ack"),
-            item("lg-bad", "✗", "ack rejected"),
-            item("lg-glyph", "◆", "commit (red: duplicate)"),
-            item("lg-glyph", "○", "release"),
+            drawn("run", "run (colour = message)"),
+            drawn("buffered", "leased, waiting in the buffer"),
+            drawn("lease", "lease, receive to end"),
+            drawn("expiry", "lease expired"),
+            drawn(
+                "overlap",
+                "overlapping runs (both), dashed link between them",
+            ),
+            drawn("heartbeat", "heartbeat accepted"),
+            drawn("heartbeat-rejected", "heartbeat rejected"),
+            drawn("ack", "ack"),
+            drawn("ack-rejected", "ack rejected"),
+            drawn("commit", "commit (red: duplicate)"),
+            drawn("release", "release"),
             item("lg-glyph", "⤳", "redelivery"),
             item("lg-dlq", "DLQ", "dead-lettered, with cause"),
-            item("lg-bad", "✕", "crash, shaded while down"),
+            drawn("crash", "crash, shaded while down"),
             item("lg-pause", "", "paused"),
         ],
         TimelineView::Messages => vec![

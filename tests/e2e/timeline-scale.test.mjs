@@ -44,7 +44,9 @@ test('zoomed out, a big run is a density strip; zoomed in, it is bars again', as
   await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
   let now = fit;
   for (let i = 0; i < 40 && now.densityColumns > 0; i++) {
+    await page.keyboard.down('Control');
     await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
     now = await nextPaint(page, now.paints);
   }
   const span = now.viewEndMs - now.viewStartMs;

@@ -1,5 +1,5 @@
 // The timeline canvas: it draws runs, a hovered run tells its story, a click
-// opens every delivery of that message until Close, the wheel zooms about the
+// opens every delivery of that message until Close, Ctrl + wheel zooms about the
 // pointer, F fits, the Messages view draws and hovers too, and in dark mode
 // at 400 px the timeline fits and is dark. Screenshots go to
 // tests/e2e/output/timeline-*.png.
@@ -61,7 +61,7 @@ test('the timeline draws runs, hovers, clicks open details and Close dismisses t
   await page.close();
 });
 
-test('the wheel zooms about the pointer, keys pan, F fits', async () => {
+test('Ctrl + wheel zooms about the pointer, keys pan, F fits', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   const before = await painted(page);
   const canvas = page.locator(CANVAS).first();
@@ -71,16 +71,21 @@ test('the wheel zooms about the pointer, keys pan, F fits', async () => {
   const image = await pixels();
 
   await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2);
+  // Ctrl + wheel zooms; the bare wheel scrolls the page (picture.test.mjs).
+  await page.keyboard.down('Control');
   await page.mouse.wheel(0, -500);
+  await page.keyboard.up('Control');
   const zoomed = await waitForFrame(page, (f, end) => f.viewEndMs !== end, { arg: before.viewEndMs });
   const span = (d) => d.viewEndMs - d.viewStartMs;
   assert.ok(span(zoomed) < span(before) / 2, `zoomed from ${span(before)} to ${span(zoomed)} ms`);
   // About the pointer: the time under it is the same before and after. The
-  // time axis starts after the 72-pixel label gutter (src/timeline/draw.rs).
+  // time axis starts after the 72-pixel label gutter (src/timeline/draw.rs)
+  // The axis ends 10 pixels short of the right edge, room for end marks.
   const gutter = 72;
-  const at = (box.width * 0.6 - gutter) / (box.width - gutter);
+  const plot = box.width - gutter - 10;
+  const at = (box.width * 0.6 - gutter) / plot;
   const under = (d) => Number(d.viewStartMs) + at * span(d);
-  const pixel = span(zoomed) / (box.width - gutter);
+  const pixel = span(zoomed) / plot;
   assert.ok(
     Math.abs(under(zoomed) - under(before)) < 2 * pixel,
     `under the pointer: ${under(before).toFixed(0)} ms before the zoom, ${under(zoomed).toFixed(0)} ms after`,

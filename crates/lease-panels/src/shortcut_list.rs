@@ -54,6 +54,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Zoom in and out",
     },
     Shortcut {
+        keys: "Ctrl (⌘) + wheel, or pinch",
+        scope: "timeline",
+        what: "Zoom about the pointer; once the timeline is clicked, the wheel alone zooms until the pointer leaves it",
+    },
+    Shortcut {
         keys: "F",
         scope: "timeline",
         what: "Fit the whole run",

@@ -74,6 +74,10 @@ pub struct RunIndex {
     mark_ixs: Vec<u32>,
     /// The delivery after this one of the same message: redelivery arrows.
     next: Vec<Option<DeliveryIx>>,
+    /// For a run that a later run of the same message overlapped, when the
+    /// first such twin started: the run is as much half of the pair as its
+    /// twin, which names it in `overlaps`.
+    overlapped_from: Vec<Option<u64>>,
     pub end_ms: u64,
 }
 
@@ -154,6 +158,21 @@ impl RunIndex {
 
     pub fn next_of(&self, ix: DeliveryIx) -> Option<DeliveryIx> {
         self.next.get(ix as usize).copied().flatten()
+    }
+
+    /// Whether run `ix` is half of an overlapping pair by `t`: it overlaps
+    /// an earlier run, or a later run that had started by `t` overlaps it.
+    pub fn overlapping_by(&self, run: &Run, ix: DeliveryIx, t: u64) -> bool {
+        let Some(d) = run.deliveries.get(ix as usize) else {
+            return false;
+        };
+        let own = d.overlaps.is_some() && d.started_at.is_some_and(|s| s <= t);
+        own || self
+            .overlapped_from
+            .get(ix as usize)
+            .copied()
+            .flatten()
+            .is_some_and(|s| s <= t)
     }
 
     /// Every row of the Workers view, top to bottom.
@@ -296,6 +315,14 @@ impl IndexBuilder {
                 }
             }
         }
+        let mut overlapped_from: Vec<Option<u64>> = vec![None; run.deliveries.len()];
+        for d in &run.deliveries {
+            if let (Some(twin), Some(started)) = (d.overlaps, d.started_at) {
+                if let Some(o) = overlapped_from.get_mut(twin as usize) {
+                    *o = Some(o.map_or(started, |was| was.min(started)));
+                }
+            }
+        }
         RunIndex {
             workers,
             slots,
@@ -303,6 +330,7 @@ impl IndexBuilder {
             mark_offsets: counts,
             mark_ixs,
             next,
+            overlapped_from,
             end_ms: run.end_ms,
         }
     }
@@ -332,6 +360,18 @@ mod tests {
         assert_eq!(ix.visible(w0, 90_001, 200_000).count(), 0);
         assert_eq!(ix.next_of(0), Some(1));
         assert_eq!(ix.next_of(1), None);
+    }
+
+    #[test]
+    fn both_runs_of_an_overlapping_pair_overlap_once_the_second_has_started() {
+        let run = fixture::ninety_second_message();
+        let ix = RunIndex::new(&run);
+        let second_starts = run.deliveries[1].started_at.unwrap();
+        assert!(!ix.overlapping_by(&run, 0, second_starts - 1));
+        assert!(!ix.overlapping_by(&run, 1, second_starts - 1));
+        assert!(ix.overlapping_by(&run, 0, second_starts));
+        assert!(ix.overlapping_by(&run, 1, second_starts));
+        assert!(!ix.overlapping_by(&run, 2, u64::MAX));
     }
 
     #[test]
