@@ -618,8 +618,9 @@ impl Canvas<'_> {
                 N(bh - 1.0)
             );
         }
-        // An overlapping run cannot be missed: a red outline and a red flag.
-        if d.overlaps.is_some() && d.started_at.is_some() {
+        // An overlapping run cannot be missed: both runs of the pair are
+        // outlined in red, as on the canvas, and the later one carries a flag.
+        if d.started_at.is_some() && index.overlapping_by(run, ix, run.end_ms) {
             self.rect(
                 "overlap",
                 None,
@@ -628,6 +629,8 @@ impl Canvas<'_> {
                 x0 + 1.0 + (x1 - x0 - 2.0).max(1.0),
                 bh - 2.0,
             );
+        }
+        if d.overlaps.is_some() && d.started_at.is_some() {
             self.polygon(
                 "flag",
                 &[(x0, by - 1.0), (x0 + 7.0, by - 1.0), (x0, by + 6.0)],
@@ -829,7 +832,7 @@ impl Canvas<'_> {
             // The canvas's "⏸" is missing from many fonts that SVG viewers
             // fall back to; "‖" is in nearly all of them.
             let (class, text_class, text) = match m.kind {
-                WorkerMarkKind::Crash => ("crash", "bad-text", "✕ crash"),
+                WorkerMarkKind::Crash => ("crash", "bad-text", "crash"),
                 WorkerMarkKind::Restart => ("restart", "ok-text", "▶ restart"),
                 WorkerMarkKind::Pause => ("pause-line", "muted", "‖ pause"),
                 WorkerMarkKind::Resume => ("pause-line", "muted", ""),
@@ -885,15 +888,16 @@ impl Canvas<'_> {
         }
         self.out
             .push_str("</g>\n<g class=\"runs\" clip-path=\"url(#lp-plot)\">\n");
+        let index = RunIndex::new(run);
         for (i, &m) in rows.iter().enumerate() {
             let y = self.top + i as f64 * MESSAGE_ROW_PX;
-            self.message_row(m, y, tooltips);
+            self.message_row(&index, m, y, tooltips);
         }
         self.out.push_str("</g>\n");
         (rows.len() as f64 * MESSAGE_ROW_PX, note)
     }
 
-    fn message_row(&mut self, m: u32, y: f64, tooltip: bool) {
+    fn message_row(&mut self, index: &RunIndex, m: u32, y: f64, tooltip: bool) {
         let run = self.run;
         let inner = MESSAGE_ROW_PX - 1.0;
         let colour = message_hex(m, self.dark);
@@ -932,7 +936,7 @@ impl Canvas<'_> {
                         } else {
                             self.out.push_str("/>\n");
                         }
-                        if d.overlaps.is_some() {
+                        if index.overlapping_by(run, delivery, run.end_ms) {
                             self.rect("overlap-thin", None, rx0, y + 0.75, rx1, inner - 1.5);
                         }
                     }

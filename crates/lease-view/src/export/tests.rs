@@ -6,6 +6,7 @@ use lease_sim::run::{Fate, Run};
 use super::csv::{DELIVERY_COLUMNS, MESSAGE_COLUMNS, SERIES_COLUMNS};
 use super::svg::timeline_svg_capped;
 use super::*;
+use crate::index::RunIndex;
 use crate::view::TimelineView;
 
 fn run_of(name: &str) -> Run {
@@ -168,9 +169,18 @@ fn the_overlapping_run_of_the_ninety_second_message_is_outlined() {
         overlapping > 0,
         "the scenario's point is an overlapping run"
     );
+    // Both runs of each pair are outlined, as on the canvas; the later one
+    // carries the flag and the connector.
+    let outlined = (0..run.deliveries.len() as u32)
+        .filter(|&ix| RunIndex::new(&run).overlapping_by(&run, ix, run.end_ms))
+        .count();
+    assert!(
+        outlined > overlapping,
+        "the first run of a pair is outlined too"
+    );
     let doc_text = timeline_svg(&run, &whole(TimelineView::Workers));
     let doc = parse(&doc_text);
-    assert_eq!(count_drawn(&doc, "overlap"), overlapping);
+    assert_eq!(count_drawn(&doc, "overlap"), outlined);
     assert_eq!(count_drawn(&doc, "flag"), overlapping);
     assert_eq!(
         count_drawn(&doc, "twin"),
@@ -185,7 +195,7 @@ fn the_overlapping_run_of_the_ninety_second_message_is_outlined() {
     assert!(count_class(&doc, "legend") == 1);
     let messages_text = timeline_svg(&run, &whole(TimelineView::Messages));
     let doc = parse(&messages_text);
-    assert_eq!(count_drawn(&doc, "overlap-thin"), overlapping);
+    assert_eq!(count_drawn(&doc, "overlap-thin"), outlined);
 }
 
 #[test]
@@ -233,7 +243,7 @@ fn faults_are_shaded_on_their_lanes() {
     assert!(paused.contains("‖ pause"));
     let deployed = parse_owned(&run_of("five-minute-timeout-deploy"));
     assert!(deployed.contains("class=\"down\""));
-    assert!(deployed.contains("✕ crash") && deployed.contains("class=\"restart\""));
+    assert!(deployed.contains(">crash<") && deployed.contains("class=\"restart\""));
     // Zoomed out, the restart label would print over the crash label.
     assert!(!deployed.contains("▶ restart"));
     let zoomed = timeline_svg(
@@ -244,7 +254,7 @@ fn faults_are_shaded_on_their_lanes() {
             ..whole(TimelineView::Workers)
         },
     );
-    assert!(zoomed.contains("✕ crash") && zoomed.contains("▶ restart"));
+    assert!(zoomed.contains(">crash<") && zoomed.contains("▶ restart"));
     assert!(deployed.contains("class=\"expiry\""));
 }
 
