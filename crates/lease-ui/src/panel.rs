@@ -69,12 +69,6 @@ pub enum PanelCommand {
     /// Start the tour of that id (its scenario loads, at its first step).
     StartTour(String),
     TourStep(usize),
-    /// Set a scenario field, named and written as a share link writes it
-    /// (`timeout`, `45s`): a sweep's point chosen.
-    Set {
-        field: String,
-        value: String,
-    },
     /// Apply the demonstration of that tour's step.
     TourDemo {
         tour: String,
@@ -124,12 +118,6 @@ impl PanelCommand {
                     step: index_of(v.get("step")?)?,
                 })
             })(),
-            "set" => (|| {
-                Some(PanelCommand::Set {
-                    field: text_of(v.get("field")?)?,
-                    value: text_of(v.get("value")?)?,
-                })
-            })(),
             _ => return Err(format!("an unknown panel command {tag:?}")),
         };
         read.ok_or_else(|| format!("the panel command {tag:?} without its fields"))
@@ -154,9 +142,6 @@ pub struct PanelViewOf<'a> {
     pub tour: Option<(&'a str, usize)>,
     /// Whether each step of that tour holds in the run on screen.
     pub done: Option<Vec<bool>>,
-    /// Whether the person earned each step's tick (the page's `tour_earned`):
-    /// a step that holds but was not earned is one to look at.
-    pub earned: &'a [bool],
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -171,7 +156,6 @@ pub struct PanelView {
     pub query: String,
     pub tour: Option<(String, usize)>,
     pub done: Option<Vec<bool>>,
-    pub earned: Vec<bool>,
 }
 
 /// The first file of a drop (the page and the panels import it), with the
@@ -206,10 +190,6 @@ mod tests {
             PanelCommand::TourDemo {
                 tour: "not-a-lock".into(),
                 step: 2,
-            },
-            PanelCommand::Set {
-                field: "timeout".into(),
-                value: "45s".into(),
             },
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
@@ -256,7 +236,6 @@ mod tests {
             query: "scenario=clip-surge",
             tour: Some(("not-a-lock", 2)),
             done: Some(vec![true, false]),
-            earned: &[false, true],
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -271,7 +250,6 @@ mod tests {
                 query: of.query.into(),
                 tour: Some(("not-a-lock".into(), 2)),
                 done: Some(vec![true, false]),
-                earned: vec![false, true],
             }
         );
     }
