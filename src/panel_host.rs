@@ -110,6 +110,14 @@ fn command_of(text: &str) -> Command {
         PanelCommand::Reject(why) => Command::Reject(why),
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::TourStep(i) => Command::TourStep(i),
+        // Read as a link's field is, so a panel cannot set what a link could not.
+        PanelCommand::Set { field, value } => match lease_fields::find(&field) {
+            Some(f) => match f.spec().parse(&value) {
+                Ok(v) => Command::Set(f, v),
+                Err(why) => Command::Reject(format!("The setting {field} = {value:?} {why}.")),
+            },
+            None => Command::Reject(format!("The page has no setting named {field:?}.")),
+        },
         PanelCommand::TourDemo { tour, step } => {
             let fixes = lease_diagnose::tour(&tour)
                 .and_then(|t| t.steps.get(step))

@@ -84,8 +84,9 @@ Settings (--param, path or short name):
   work.p99_ms                      p99        (duration)
   downstream.capacity              capacity   (count)
 
-Columns: value,completions_per_min,overlapping_runs,duplicate_effects,
-dead_lettered,redeliveries,recovery_ms,skipped (value in ms for durations).
+Columns: the swept field's path (its unit in the name, as
+broker.visibility_timeout_ms), completions_per_min, overlapping_runs,
+duplicate_effects, dead_lettered, redeliveries, recovery_ms, skipped.
 
 Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12";
 
@@ -170,7 +171,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             }
             let rows = lease_diagnose::sweep(&scenario, param, from, to, steps, log)
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
-            print(&lease_diagnose::sweep_csv(&rows))
+            print(&lease_diagnose::sweep_csv(param, &rows))
         }
         Command::List => {
             let mut out = String::new();

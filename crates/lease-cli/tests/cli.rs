@@ -340,7 +340,7 @@ fn a_timeout_sweep_prints_a_header_and_a_row_per_step() {
     assert!(o.status.success(), "{}", stderr(&o));
     let s = stdout(&o);
     assert!(
-        s.starts_with("value,completions_per_min,overlapping_runs,"),
+        s.starts_with("broker.visibility_timeout_ms,completions_per_min,overlapping_runs,"),
         "{s}"
     );
     let rows = sweep_rows(&s);

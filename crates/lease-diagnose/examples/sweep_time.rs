@@ -28,7 +28,7 @@ fn main() {
                     took.as_secs_f64() * 1_000.0 / rows.len().max(1) as f64
                 );
                 if csv {
-                    print!("{}", sweep_csv(&rows));
+                    print!("{}", sweep_csv(Param::Timeout, &rows));
                 }
             }
             Err(e) => {

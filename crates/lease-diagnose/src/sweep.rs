@@ -342,9 +342,13 @@ pub fn recovery_ms(scenario: &Scenario, run: &Run) -> Option<u64> {
 
 /// The rows as CSV, one header line; a skipped row carries its reason,
 /// quoted.
-pub fn sweep_csv(rows: &[SweepRow]) -> String {
-    let mut out = String::from(
-        "value,completions_per_min,overlapping_runs,duplicate_effects,dead_lettered,redeliveries,recovery_ms,skipped\n",
+pub fn sweep_csv(param: Param, rows: &[SweepRow]) -> String {
+    // The swept column is named by its field's path, which carries its unit
+    // (`broker.visibility_timeout_ms`): the form may speak seconds, the file
+    // is in the scenario's own units.
+    let mut out = format!(
+        "{},completions_per_min,overlapping_runs,duplicate_effects,dead_lettered,redeliveries,recovery_ms,skipped\n",
+        param.path()
     );
     for r in rows {
         let recovery = r.recovery_ms.map_or(String::new(), |v| v.to_string());
@@ -493,10 +497,10 @@ mod tests {
             sweep_one(&s, Param::Timeout, 60_000.0),
             sweep_one(&s, Param::Workers, 0.0),
         ];
-        let csv = sweep_csv(&rows);
+        let csv = sweep_csv(Param::Timeout, &rows);
         let lines: Vec<&str> = csv.lines().collect();
         assert_eq!(lines.len(), 3);
-        assert!(lines[0].starts_with("value,completions_per_min"));
+        assert!(lines[0].starts_with("broker.visibility_timeout_ms,completions_per_min"));
         assert!(lines[2].contains("\"workers.count"), "{}", lines[2]);
     }
 }

@@ -14,7 +14,7 @@ fn lowering_the_clip_surge_timeout_shows_a_knee() {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     };
-    println!("{}", sweep_csv(&rows));
+    println!("{}", sweep_csv(Param::Timeout, &rows));
     assert_eq!(rows.len(), 40);
     assert!(rows.iter().all(|r| r.skipped.is_none()));
     let top = rows[0].completions_per_min;

@@ -69,6 +69,12 @@ pub enum PanelCommand {
     /// Start the tour of that id (its scenario loads, at its first step).
     StartTour(String),
     TourStep(usize),
+    /// Set a scenario field, named and written as a share link writes it
+    /// (`timeout`, `45s`): a sweep's point chosen.
+    Set {
+        field: String,
+        value: String,
+    },
     /// Apply the demonstration of that tour's step.
     TourDemo {
         tour: String,
@@ -116,6 +122,12 @@ impl PanelCommand {
                 Some(PanelCommand::TourDemo {
                     tour: text_of(v.get("tour")?)?,
                     step: index_of(v.get("step")?)?,
+                })
+            })(),
+            "set" => (|| {
+                Some(PanelCommand::Set {
+                    field: text_of(v.get("field")?)?,
+                    value: text_of(v.get("value")?)?,
                 })
             })(),
             _ => return Err(format!("an unknown panel command {tag:?}")),
@@ -190,6 +202,10 @@ mod tests {
             PanelCommand::TourDemo {
                 tour: "not-a-lock".into(),
                 step: 2,
+            },
+            PanelCommand::Set {
+                field: "timeout".into(),
+                value: "45s".into(),
             },
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));

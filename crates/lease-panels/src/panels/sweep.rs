@@ -24,6 +24,9 @@ struct ParamInfo {
     param: Param,
     id: &'static str,
     label: &'static str,
+    /// The field's name in a share link (`lease_fields`), which a chosen
+    /// point sets.
+    field: &'static str,
     ms: bool,
     from: f64,
     to: f64,
@@ -34,6 +37,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::Timeout,
         id: "timeout",
+        field: "timeout",
         label: "Visibility timeout",
         ms: true,
         from: 5_000.0,
@@ -43,6 +47,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::HeartbeatInterval,
         id: "heartbeat",
+        field: "hb",
         label: "Heartbeat interval",
         ms: true,
         from: 1_000.0,
@@ -52,6 +57,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::ExtensionCap,
         id: "cap",
+        field: "cap",
         label: "Extension cap",
         ms: false,
         from: 1.0,
@@ -61,6 +67,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::Workers,
         id: "workers",
+        field: "workers",
         label: "Workers",
         ms: false,
         from: 1.0,
@@ -70,6 +77,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::ProcessingP99,
         id: "p99",
+        field: "p99",
         label: "Processing time (p99)",
         ms: true,
         from: 1_000.0,
@@ -79,6 +87,7 @@ const PARAMS: [ParamInfo; 6] = [
     ParamInfo {
         param: Param::DownstreamCapacity,
         id: "capacity",
+        field: "capacity",
         label: "Downstream capacity",
         ms: false,
         from: 1.0,
@@ -120,6 +129,8 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     let steps = use_state(|| 40usize);
     let log = use_state(|| true);
     let progress = use_state(Progress::default);
+    // The point under the pointer (or focus), by its value.
+    let hovered = use_state(|| None::<f64>);
     // The sweep's worker, kept across renders; dropped to cancel.
     let slot = use_mut_ref(|| None::<WorkerClient>);
     let next_id = use_mut_ref(|| 0u32);
@@ -280,17 +291,44 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     };
     let csv = {
         let rows = progress.rows.clone();
+        let param = pi.param;
         let name = format!(
             "{}-sweep-{}.csv",
             file_stem(&p.scenario.name, p.scenario.seed),
             pi.id
         );
         Callback::from(move |_: MouseEvent| {
-            let _ = save_text(&name, "text/csv", &sweep_csv(&rows));
+            let _ = save_text(&name, "text/csv", &sweep_csv(param, &rows));
         })
     };
     let done = progress.rows.len();
-    let charts = sweep_charts(&progress.rows, current, *log, pi.ms);
+    let pick = {
+        let on_command = p.on_command.clone();
+        let field = pi.field;
+        let ms = pi.ms;
+        Callback::from(move |v: f64| {
+            on_command.emit(PanelCommand::Set {
+                field: field.to_string(),
+                value: link_value(v, ms),
+            })
+        })
+    };
+    let hover = {
+        let hovered = hovered.clone();
+        Callback::from(move |v: Option<f64>| hovered.set(v))
+    };
+    let charts = sweep_charts(
+        &progress.rows,
+        &Chart {
+            current,
+            log: *log,
+            ms: pi.ms,
+            label: pi.label,
+            hovered: *hovered,
+            hover,
+            pick,
+        },
+    );
     html! {
         <section class="panel" id="sweep-panel" aria-labelledby="sweep-title">
             { panel_head("sweep-title", "Sweep a setting", "Close Sweep", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
@@ -330,6 +368,43 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     }
 }
 
+/// A swept value as a share link writes it: durations in whole ms with
+/// their unit, counts as whole numbers.
+fn link_value(v: f64, ms: bool) -> String {
+    let n = v.round().max(0.0) as u64;
+    if ms {
+        lease_format::units::format_ms(n)
+    } else {
+        n.to_string()
+    }
+}
+
+/// Ticks at 1, 2 and 5 times each power of ten within `lo..=hi` (both above
+/// zero), so that a log axis reads like a ruler.
+fn ticks_125(lo: f64, hi: f64) -> Vec<f64> {
+    let mut out = Vec::new();
+    if !(lo > 0.0 && hi >= lo && hi.is_finite()) {
+        return out;
+    }
+    let mut decade = 1.0;
+    while decade > lo {
+        decade /= 10.0;
+    }
+    while decade * 10.0 <= lo {
+        decade *= 10.0;
+    }
+    while decade <= hi && out.len() < 40 {
+        for m in [1.0, 2.0, 5.0] {
+            let v = m * decade;
+            if v >= lo * (1.0 - 1e-9) && v <= hi * (1.0 + 1e-9) {
+                out.push(v);
+            }
+        }
+        decade *= 10.0;
+    }
+    out
+}
+
 fn steps_of(job: &SweepJob) -> usize {
     job.steps
 }
@@ -352,6 +427,8 @@ struct Metric {
     title: &'static str,
     unit: &'static str,
     value: fn(&SweepRow) -> Option<f64>,
+    /// What an empty chart says: why this metric has no points.
+    empty: &'static str,
 }
 
 const METRICS: [Metric; 5] = [
@@ -360,30 +437,35 @@ const METRICS: [Metric; 5] = [
         title: "Completions per minute",
         unit: "/min",
         value: |r| Some(r.completions_per_min),
+        empty: "",
     },
     Metric {
         id: "overlapping",
         title: "Overlapping runs",
         unit: "runs",
         value: |r| Some(r.overlapping_runs as f64),
+        empty: "",
     },
     Metric {
         id: "duplicates",
         title: "Duplicate effects",
         unit: "effects",
         value: |r| Some(r.duplicate_effects as f64),
+        empty: "",
     },
     Metric {
         id: "dead-lettered",
         title: "Dead-lettered",
         unit: "msgs",
         value: |r| Some(r.dead_lettered as f64),
+        empty: "",
     },
     Metric {
         id: "recovery",
         title: "Recovery after the first crash or deploy",
         unit: "s",
         value: |r| r.recovery_ms.map(|ms| ms as f64 / 1000.0),
+        empty: "No points: this scenario has no worker crash or deploy, so there is nothing to recover from. Scenarios with a crash or deploy fill this chart.",
     },
 ];
 
@@ -393,7 +475,33 @@ const LEFT: f64 = 38.0;
 const BOTTOM: f64 = 20.0;
 const TOP: f64 = 8.0;
 
-fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) -> Html {
+/// How the charts draw and what a point does.
+struct Chart<'a> {
+    current: Option<f64>,
+    log: bool,
+    ms: bool,
+    label: &'a str,
+    hovered: Option<f64>,
+    hover: Callback<Option<f64>>,
+    pick: Callback<f64>,
+}
+
+/// One point's numbers, in words: what hovering over it shows.
+fn point_text(label: &str, value: &str, r: &SweepRow) -> String {
+    let recovery = r
+        .recovery_ms
+        .map_or("no crash or deploy".to_string(), |ms| fmt_ms(ms as f64));
+    format!(
+        "{label} {value}: {} completions/min, {} overlapping runs, {} duplicate effects, {} dead-lettered, recovery {recovery}",
+        fixed(r.completions_per_min, 1),
+        r.overlapping_runs,
+        r.duplicate_effects,
+        r.dead_lettered
+    )
+}
+
+fn sweep_charts(rows: &[SweepRow], c: &Chart) -> Html {
+    let (current, log, ms) = (c.current, c.log, c.ms);
     let ran: Vec<&SweepRow> = rows.iter().filter(|r| r.skipped.is_none()).collect();
     if ran.is_empty() {
         return html! {};
@@ -414,10 +522,28 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
             shortest(v.round())
         }
     };
+    let ticks = if log { ticks_125(lo, hi) } else { Vec::new() };
+    let readout = c.hovered.and_then(|v| {
+        ran.iter()
+            .find(|r| r.value == v)
+            .map(|r| point_text(c.label, &label(r.value), r))
+    });
     html! {
+        <>
+        <p class="muted" id="sweep-readout" aria-live="polite">
+            { readout.unwrap_or_else(|| "Point at a dot to read its values; click it to use that value.".into()) }
+        </p>
         <div class="charts sweep-charts">
             { for METRICS.iter().map(|m| {
                 let pts: Vec<(f64, f64)> = ran.iter().filter_map(|r| (m.value)(r).map(|y| (r.value, y))).collect();
+                if pts.is_empty() {
+                    return html! {
+                        <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
+                            <figcaption>{m.title}</figcaption>
+                            <p class="muted chart-empty">{m.empty}</p>
+                        </figure>
+                    };
+                }
                 let max = pts.iter().map(|p| p.1).fold(0.0, f64::max);
                 let max = lease_ui::axis::nice_max(max);
                 let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
@@ -426,6 +552,24 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
                     let cx = x(c);
                     html! { <line class="current-mark" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
                 });
+                let x_labels = if ticks.len() >= 2 {
+                    html! { <>{ for ticks.iter().map(|v| {
+                        let tx = x(*v);
+                        html! {
+                            <>
+                            <line class="axis" x1={fixed(tx, 1)} x2={fixed(tx, 1)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM + 3.0)} />
+                            <text class="axis-label sweep-tick" text-anchor="middle" x={fixed(tx, 1)} y={shortest(H - 5.0)}>{label(*v)}</text>
+                            </>
+                        }
+                    }) }</> }
+                } else {
+                    html! {
+                        <>
+                        <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{label(lo)}</text>
+                        <text class="axis-label" text-anchor="end" x={shortest(W - 6.0)} y={shortest(H - 5.0)}>{label(hi)}</text>
+                        </>
+                    }
+                };
                 html! {
                     <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
                         <figcaption>{m.title}</figcaption>
@@ -434,15 +578,53 @@ fn sweep_charts(rows: &[SweepRow], current: Option<f64>, log: bool, ms: bool) ->
                             <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
                             <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{m.unit}</text>
                             <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
-                            <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{label(lo)}</text>
-                            <text class="axis-label" text-anchor="end" x={shortest(W - 6.0)} y={shortest(H - 5.0)}>{label(hi)}</text>
+                            {x_labels}
                             <polyline class="series s-depth" points={line.join(" ")} />
-                            { for pts.iter().map(|(a, b)| html! { <circle class="dot" cx={fixed(x(*a), 1)} cy={fixed(y(*b), 1)} r="2" /> }) }
                             {mark}
+                            { for pts.iter().map(|(a, b)| {
+                                let v = *a;
+                                let text = format!("{} {}: {} {}. Click to use this value.", c.label, label(v), lease_ui::axis::fmt_value(*b), m.unit);
+                                let (enter, leave, click, key) = (c.hover.clone(), c.hover.clone(), c.pick.clone(), c.pick.clone());
+                                html! {
+                                    <circle class="dot" data-value={shortest(v)} cx={fixed(x(v), 1)} cy={fixed(y(*b), 1)} r="2" stroke="transparent" stroke-width="8"
+                                        tabindex="0" role="button" aria-label={text.clone()}
+                                        onmouseenter={Callback::from(move |_: MouseEvent| enter.emit(Some(v)))}
+                                        onmouseleave={Callback::from(move |_: MouseEvent| leave.emit(None))}
+                                        onclick={Callback::from(move |_: MouseEvent| click.emit(v))}
+                                        onkeydown={Callback::from(move |e: KeyboardEvent| if e.key() == "Enter" || e.key() == " " { e.prevent_default(); key.emit(v) })}>
+                                        <title>{text}</title>
+                                    </circle>
+                                }
+                            }) }
                         </svg>
                     </figure>
                 }
             }) }
         </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_ticks_step_one_two_five() {
+        assert_eq!(
+            ticks_125(5_000.0, 300_000.0),
+            vec![5_000.0, 10_000.0, 20_000.0, 50_000.0, 100_000.0, 200_000.0]
+        );
+        assert_eq!(
+            ticks_125(1.0, 100.0),
+            vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
+        );
+        assert!(ticks_125(0.0, 10.0).is_empty());
+    }
+
+    #[test]
+    fn a_chosen_point_is_written_as_a_link_writes_it() {
+        assert_eq!(link_value(45_000.4, true), "45s");
+        assert_eq!(link_value(7.6, false), "8");
     }
 }
