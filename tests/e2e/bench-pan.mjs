@@ -66,7 +66,10 @@ export async function measurePan(page, { seconds = 3 } = {}) {
       const realRaf = window.requestAnimationFrame.bind(window);
       const wheel = (dx, dy) =>
         canvas.dispatchEvent(
+          // Ctrl held, as a pinch or Ctrl + scroll: a bare wheel over the
+          // timeline scrolls the page, not the view.
           new WheelEvent('wheel', {
+            ctrlKey: true,
             deltaX: dx,
             deltaY: dy,
             deltaMode: 0,
