@@ -120,6 +120,11 @@ pub struct State {
     pub parts: Parts,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
+    /// Per step of that tour, whether the person earned its tick: changed
+    /// something while the step was shown (or pressed "Show me"), or, for a
+    /// step that is only read, moved on from it. A step that already holds
+    /// on arrival is one to look at, not a tick.
+    pub tour_earned: Vec<bool>,
     /// Compare: side B; the controls edit B when `edit_b`.
     pub b: Option<Side>,
     pub edit_b: bool,
@@ -191,6 +196,7 @@ impl State {
             embed: false,
             parts: Parts::all(),
             tour: None,
+            tour_earned: Vec::new(),
             b: None,
             edit_b: false,
             next_id: 1,
@@ -356,6 +362,11 @@ impl State {
             Ok(()) => {
                 side.scenario = Rc::new(next);
                 self.want_run(which);
+                if let Some((_, step)) = &self.tour {
+                    if let Some(e) = self.tour_earned.get_mut(*step) {
+                        *e = true;
+                    }
+                }
             }
             Err(e) => self.refused = Some(format!("The setting {e}.")),
         }
@@ -498,13 +509,22 @@ impl State {
                 if let Some(found) = scenario {
                     s.load(*found);
                 }
+                s.tour_earned = vec![false; lease_diagnose::tour(&id).map_or(0, |t| t.steps.len())];
                 s.tour = Some((id, 0));
                 s.panel = Some(Panel::Tour);
             }
             Command::TourStep(i) => {
                 if let Some((id, step)) = &mut s.tour {
-                    let last =
-                        lease_diagnose::tour(id).map_or(0, |t| t.steps.len().saturating_sub(1));
+                    let plan = lease_diagnose::tour(id);
+                    let read = plan
+                        .and_then(|t| t.steps.get(*step))
+                        .is_some_and(|st| st.check == lease_diagnose::Check::Read);
+                    if read && i > *step {
+                        if let Some(e) = s.tour_earned.get_mut(*step) {
+                            *e = true;
+                        }
+                    }
+                    let last = plan.map_or(0, |t| t.steps.len().saturating_sub(1));
                     *step = i.min(last);
                 }
             }
@@ -619,7 +639,9 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         tour.and_then(|(id, _)| lease_diagnose::tour(id)),
         &state.a.run,
     ) {
-        (Panel::Tour, Some(t), Some(run)) => Some(
+        // Only once the tour's own scenario has run: the run of the page's
+        // last scenario stays on screen until then.
+        (Panel::Tour, Some(t), Some(run)) if run.scenario.name == t.scenario => Some(
             t.steps
                 .iter()
                 .map(|s| s.check.done(&state.a.scenario, run))
@@ -647,6 +669,7 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         query: &query,
         tour,
         done,
+        earned: &state.tour_earned,
     })
     .ok()
 }
@@ -709,6 +732,7 @@ pub fn app() -> Html {
             state.view,
             state.range,
             state.tour.clone(),
+            state.tour_earned.clone(),
             link_shown,
         ),
         |_| panel_view(&state, &link),
@@ -912,6 +936,45 @@ mod tests {
         let second = first.reduce(Command::Set(Field::Timeout, Value::Num(50_000)));
         let late = second.clone().reduce(Command::Ran(id, ran));
         assert!(Rc::ptr_eq(&late, &second), "the older run changes nothing");
+    }
+
+    /// Per step of the tour on screen: (holds in the run, earned by the person).
+    fn tour_marks(st: &State) -> Vec<(bool, bool)> {
+        let view = panel_view(st, &crate::link::link_of(st)).expect("the tours panel is open");
+        let v: serde_json::Value = serde_json::from_str(&view).expect("json");
+        let holds = v["done"].as_array().expect("checked").clone();
+        let earned = v["earned"].as_array().expect("earned").clone();
+        holds
+            .iter()
+            .zip(&earned)
+            .map(|(h, e)| (h.as_bool() == Some(true), e.as_bool() == Some(true)))
+            .collect()
+    }
+
+    #[test]
+    fn a_tour_step_that_holds_on_arrival_is_not_ticked_until_the_person_acts() {
+        let id = "lower-the-timeout";
+        let plan = lease_diagnose::tour(id).expect("tour");
+        let start = lease_sim::shipped::find(plan.scenario).expect("shipped");
+        let st = effect(Rc::new(State::new()).reduce(Command::Tour(
+            id.into(),
+            Some(Box::new(start.scenario.clone())),
+        )));
+        // The 70 s step: the loop already runs at the scenario's own 30 s.
+        let st = st.reduce(Command::TourStep(3));
+        let marks = tour_marks(&st);
+        assert_eq!(marks[3], (true, false), "holds on arrival, not earned");
+        assert!(
+            marks.iter().all(|&(_, earned)| !earned),
+            "nothing is earned before the person does anything: {marks:?}"
+        );
+        let st = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(70_000))));
+        assert_eq!(tour_marks(&st)[3], (true, true), "earned by the change");
+        // A step that is only read is earned by moving on from it.
+        let st = st.reduce(Command::TourStep(1));
+        assert_eq!(tour_marks(&st)[1], (true, false));
+        let st = st.reduce(Command::TourStep(2));
+        assert_eq!(tour_marks(&st)[1], (true, true));
     }
 
     #[test]

@@ -146,6 +146,23 @@ fn slider_view(
     }
 }
 
+/// How the presets differ from Textbook rules where it matters most: a
+/// late ack with an old receipt (docs/MODEL.md, "Broker presets").
+fn broker_rules() -> Html {
+    html! {
+        <details class="broker-rules" id="broker-rules">
+            <summary>{"How the presets differ"}</summary>
+            <ul>
+                <li><strong>{"Textbook rules"}</strong>{": an ack with an old receipt is rejected; 30 s; no redrive unless set."}</li>
+                <li><strong>{"SQS standard"}</strong>{": a delete with an old receipt handle succeeds, but the message may not be deleted (not once handed out again); the DLQ move waits for the next receive."}</li>
+                <li><strong>{"SQS FIFO"}</strong>{": an old receipt handle is rejected."}</li>
+                <li><strong>{"Service Bus"}</strong>{": an old lock token is rejected (lock lost); 60 s; 10 deliveries, counted when a lock expires or is abandoned."}</li>
+                <li><strong>{"Pub/Sub"}</strong>{": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h."}</li>
+            </ul>
+        </details>
+    }
+}
+
 fn select_view(
     id: &'static str,
     label: &'static str,
@@ -347,7 +364,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
                     <legend>{name}</legend>
-                    if name == "Broker" { {preset.clone()} }
+                    if name == "Broker" { {preset.clone()} {broker_rules()} }
                     if name == "Work" {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>

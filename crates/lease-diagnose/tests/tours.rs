@@ -137,3 +137,37 @@ fn tours_and_findings_serialize_for_the_page() {
     assert_eq!(json[0]["fix"]["kind"], "timeout");
     assert!(json[0]["evidence"][0].is_string());
 }
+
+/// A tour asks only for what the controls can show: after each step's
+/// demonstration, every live control's value lies within the range of its
+/// slider in the field table (a value outside it snaps back at the first
+/// touch, and the step's tick goes with it).
+#[test]
+fn every_demonstrated_value_is_within_its_controls_range() {
+    let mut outside = Vec::new();
+    for t in tours() {
+        let Some(start) = shipped::find(t.scenario) else {
+            panic!("{}: no scenario {}", t.id, t.scenario)
+        };
+        let mut s = start.scenario.clone();
+        for (i, step) in t.steps.iter().enumerate() {
+            for fix in step.demo {
+                fix.apply(&mut s);
+            }
+            for field in lease_fields::CONTROLS {
+                let Some(c) = field.control() else { continue };
+                if !c.live(&s) {
+                    continue;
+                }
+                let v = (c.get)(&s);
+                if v < c.range.min || v > c.range.max {
+                    outside.push(format!(
+                        "{} step {i}: {} is {v}, outside {}..={}",
+                        t.id, c.id, c.range.min, c.range.max
+                    ));
+                }
+            }
+        }
+    }
+    assert!(outside.is_empty(), "{outside:#?}");
+}

@@ -93,7 +93,7 @@ mod bridge {
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
             "tour" => {
-                html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} {on_command} /> }
+                html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }
             }
             _ => html! {},
         };

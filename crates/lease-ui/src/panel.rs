@@ -154,6 +154,9 @@ pub struct PanelViewOf<'a> {
     pub tour: Option<(&'a str, usize)>,
     /// Whether each step of that tour holds in the run on screen.
     pub done: Option<Vec<bool>>,
+    /// Whether the person earned each step's tick (the page's `tour_earned`):
+    /// a step that holds but was not earned is one to look at.
+    pub earned: &'a [bool],
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -168,6 +171,7 @@ pub struct PanelView {
     pub query: String,
     pub tour: Option<(String, usize)>,
     pub done: Option<Vec<bool>>,
+    pub earned: Vec<bool>,
 }
 
 /// The first file of a drop (the page and the panels import it), with the
@@ -252,6 +256,7 @@ mod tests {
             query: "scenario=clip-surge",
             tour: Some(("not-a-lock", 2)),
             done: Some(vec![true, false]),
+            earned: &[false, true],
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -266,6 +271,7 @@ mod tests {
                 query: of.query.into(),
                 tour: Some(("not-a-lock".into(), 2)),
                 done: Some(vec![true, false]),
+                earned: vec![false, true],
             }
         );
     }

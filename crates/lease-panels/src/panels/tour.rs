@@ -17,14 +17,47 @@ pub struct TourProps {
     /// Whether each of its steps holds in the run on screen (the page checks,
     /// as the run is in its memory); `None` while there is no run.
     pub done: Option<Vec<bool>>,
+    /// Whether the person earned each step's tick: their own change while
+    /// it was shown, or moving on from a step that is only read.
+    pub earned: Vec<bool>,
     pub on_command: Callback<PanelCommand>,
 }
 
-/// Marks what the current step points at, and unmarks the rest; closing
-/// the panel unmarks it too.
+/// Scrolls what a step points at into view, in the page and in the
+/// controls' own scroll box. The target's `scroll-margin` (the stylesheet)
+/// keeps it clear of the sticky totals; one taller than the window shows
+/// its top, the rest are centred.
+fn bring_into_view(selector: &str) {
+    let Some(el) = gloo::utils::document()
+        .query_selector(selector)
+        .ok()
+        .flatten()
+    else {
+        return;
+    };
+    let tall = gloo::utils::window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .is_some_and(|h| el.get_bounding_client_rect().height() > 0.6 * h);
+    let opts = web_sys::ScrollIntoViewOptions::new();
+    opts.set_block(if tall {
+        web_sys::ScrollLogicalPosition::Start
+    } else {
+        web_sys::ScrollLogicalPosition::Center
+    });
+    opts.set_inline(web_sys::ScrollLogicalPosition::Nearest);
+    el.scroll_into_view_with_scroll_into_view_options(&opts);
+}
+
+/// Marks what the current step points at, unmarks the rest, and brings it
+/// into view (each step, also when two in a row point at the same thing);
+/// closing the panel unmarks it.
 #[hook]
-fn use_point_at(selector: Option<String>) {
-    use_effect_with(selector, |selector| {
+fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: Option<String>) {
+    // Again once the tour's scenario has run: its run changes the page's
+    // layout under the target.
+    use_effect_with((step, ran, selector), |(_, _, selector)| {
         let doc = gloo::utils::document();
         if let Ok(old) = doc.query_selector_all(".tour-target") {
             for i in 0..old.length() {
@@ -41,6 +74,9 @@ fn use_point_at(selector: Option<String>) {
             .and_then(|s| doc.query_selector(s).ok().flatten());
         if let Some(el) = &marked {
             let _ = el.class_list().add_1("tour-target");
+        }
+        if let Some(s) = selector {
+            bring_into_view(s);
         }
         move || {
             if let Some(el) = marked {
@@ -59,6 +95,8 @@ pub fn tour_panel(p: &TourProps) -> Html {
         .as_ref()
         .and_then(|(id, step)| tour_text(id).map(|t| (t, *step)));
     use_point_at(
+        p.current.clone(),
+        p.done.is_some(),
         running
             .as_ref()
             .and_then(|(t, i)| t.steps.get(*i).map(|s| target_selector(s.look_at))),
@@ -87,9 +125,13 @@ pub fn tour_panel(p: &TourProps) -> Html {
                 .is_some_and(|plan| plan.steps.get(i).is_some_and(|s| !s.demo.is_empty()));
             let demo = has_demo.then(|| {
                 let id = t.id.to_string();
-                cb.reform(move |_: MouseEvent| PanelCommand::TourDemo {
-                    tour: id.clone(),
-                    step: i,
+                let target = target_selector(step.look_at);
+                cb.reform(move |_: MouseEvent| {
+                    bring_into_view(&target);
+                    PanelCommand::TourDemo {
+                        tour: id.clone(),
+                        step: i,
+                    }
                 })
             });
             html! {
@@ -97,17 +139,19 @@ pub fn tour_panel(p: &TourProps) -> Html {
                     <p class="tour-question"><strong>{"The question: "}</strong>{t.question}</p>
                     <ol class="tour-steps">
                         { for t.steps.iter().enumerate().map(|(k, s)| {
+                            let mark = Mark::of(done[k], p.earned.get(k).copied().unwrap_or(false));
+                            let ticked = mark == Mark::Ticked;
                             let class = classes!(
                                 "tour-step",
                                 (k == i).then_some("tour-step-current"),
-                                done[k].then_some("tour-step-done"),
+                                ticked.then_some("tour-step-done"),
                             );
                             let go = cb.reform(move |_: MouseEvent| PanelCommand::TourStep(k));
                             html! {
-                                <li {class} id={format!("tour-step-{k}")} data-done={done[k].to_string()}>
+                                <li {class} id={format!("tour-step-{k}")} data-done={ticked.to_string()} data-mark={mark.name()}>
                                     <button type="button" class="tour-step-link" onclick={go}
                                         aria-current={(k == i).then_some("step")}>
-                                        <span class="tour-tick" aria-label={ if done[k] { "done" } else { "not yet" } }>{ if done[k] { "✓" } else { "○" } }</span>
+                                        <span class="tour-tick" aria-label={mark.words()}>{mark.sign()}</span>
                                         { if k == i { s.text.to_string() } else { first_words(s.text) } }
                                     </button>
                                 </li>
@@ -115,7 +159,11 @@ pub fn tour_panel(p: &TourProps) -> Html {
                         }) }
                     </ol>
                     <p class="tour-status" id="tour-status" role="status">
-                        { if done[i] { "✓ This step holds in the run on screen." } else { "Not yet: do what the step says, and it ticks itself." } }
+                        { match Mark::of(done[i], p.earned.get(i).copied().unwrap_or(false)) {
+                            Mark::Ticked => "✓ Done: after your change, this holds in the run on screen.",
+                            Mark::Look => "Look: this already holds in the run on screen.",
+                            Mark::NotYet => "Not yet: do what the step says, and it ticks itself.",
+                        } }
                         { format!(" Look at: {}.", look_words(step.look_at)) }
                     </p>
                     <div class="panel-row">
@@ -147,6 +195,46 @@ pub fn tour_panel(p: &TourProps) -> Html {
             </div>
             {body}
         </section>
+    }
+}
+
+/// How a step shows: ticked only when the person earned it; holding
+/// without their doing is something to look at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    Ticked,
+    Look,
+    NotYet,
+}
+
+impl Mark {
+    fn of(holds: bool, earned: bool) -> Mark {
+        match (holds, earned) {
+            (true, true) => Mark::Ticked,
+            (true, false) => Mark::Look,
+            (false, _) => Mark::NotYet,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Mark::Ticked => "done",
+            Mark::Look => "look",
+            Mark::NotYet => "not-yet",
+        }
+    }
+    fn words(self) -> &'static str {
+        match self {
+            Mark::Ticked => "done",
+            Mark::Look => "look",
+            Mark::NotYet => "not yet",
+        }
+    }
+    fn sign(self) -> &'static str {
+        match self {
+            Mark::Ticked => "✓",
+            Mark::Look => "◉",
+            Mark::NotYet => "○",
+        }
     }
 }
 

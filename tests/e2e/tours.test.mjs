@@ -1,0 +1,139 @@
+// Tours teach true things, on screen: a step asks only for what its control
+// can show, ticks only after the person's own change, and each step's
+// target is in view with the tour beside it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+const tourIds = async (page) => {
+  await page.locator('#tour-pick option[value="not-a-lock"]').waitFor({ state: 'attached' });
+  return page.locator('#tour-pick option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v));
+};
+
+async function startTour(page, id) {
+  await page.locator('#tour-pick').selectOption(id);
+  await page.locator('#tour-step-0.tour-step-current').waitFor();
+  // The steps' state arrives with the tour's run.
+  await page.locator('#tour-next').waitFor();
+}
+
+const settled = (page) =>
+  page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/**
+ * Whether the current step's target and the tour's current step can be seen:
+ * the middle of each one's part inside the window is the element itself,
+ * not the sticky totals, the tour panel or anything else over it.
+ */
+const placement = (page) =>
+  page.evaluate(() => {
+    const vw = window.innerWidth;
+    const vh = window.innerHeight;
+    const seen = (el) => {
+      if (!el) return 'missing';
+      const r = el.getBoundingClientRect();
+      const top = Math.max(r.top, 0);
+      const bottom = Math.min(r.bottom, vh);
+      const left = Math.max(r.left, 0);
+      const right = Math.min(r.right, vw);
+      if (bottom - top < 4 || right - left < 4) return `outside the window (${Math.round(r.top)}..${Math.round(r.bottom)})`;
+      const hit = document.elementFromPoint((left + right) / 2, (top + bottom) / 2);
+      if (hit && (el === hit || el.contains(hit))) return 'seen';
+      return `covered by ${hit ? hit.id || hit.className || hit.tagName : 'nothing'} (${Math.round(r.top)}..${Math.round(r.bottom)})`;
+    };
+    return {
+      target: seen(document.querySelector('.tour-target')),
+      step: seen(document.querySelector('.tour-step-current')),
+    };
+  });
+
+test('a value a tour demonstrates is one its slider can show: touching the slider keeps it and the tick', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.locator('#open-tour').click();
+  await startTour(page, 'two-workers-commit');
+  await page.locator('#tour-show-me').click();
+  await page.waitForFunction(() => document.querySelector('.tour-step-current')?.dataset.done === 'true');
+  const shown = await page.locator('#out-timeout').innerText();
+  // Touching the slider sends the value of its position.
+  await page.locator('#ctl-timeout').dispatchEvent('input');
+  await settled(page);
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#out-timeout').innerText(), shown, 'the slider keeps the demonstrated value');
+  assert.equal(await page.locator('.tour-step-current').getAttribute('data-done'), 'true', 'the tick stays');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('no tour step is ticked on arrival, before the person changes anything', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url, { width: 1280, height: 720 });
+  await page.locator('#open-tour').click();
+  const ticked = [];
+  for (const id of await tourIds(page)) {
+    await startTour(page, id);
+    const n = await page.locator('.tour-step').count();
+    for (let k = 0; k < n; k++) {
+      if (k > 0) await page.locator('#tour-next').click();
+      await page.locator(`#tour-step-${k}.tour-step-current`).waitFor();
+      await settled(page);
+      if ((await page.locator('.tour-step-current').getAttribute('data-done')) === 'true') {
+        ticked.push(`${id} step ${k}: ${(await page.locator('.tour-step-current').innerText()).slice(0, 60)}`);
+      }
+    }
+  }
+  assert.deepEqual(ticked, [], 'steps ticked with nothing done');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('every tour walked to its end at 1280x720 by mouse and keyboard shows each step beside its target', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url, { width: 1280, height: 720 });
+  await page.locator('#open-tour').click();
+  const off = [];
+  let steps = 0;
+  for (const id of await tourIds(page)) {
+    await startTour(page, id);
+    const n = await page.locator('.tour-step').count();
+    for (let k = 0; k < n; k++) {
+      if (k > 0) {
+        // Alternate the mouse and the keyboard to go on.
+        if (k % 2) await page.locator('#tour-next').click();
+        else {
+          await page.locator('#tour-next').focus();
+          await page.keyboard.press('Enter');
+        }
+      }
+      await page.locator(`#tour-step-${k}.tour-step-current`).waitFor();
+      await settled(page);
+      const p = await placement(page);
+      steps += 1;
+      if (p.target !== 'seen') off.push(`${id} step ${k}: its target is ${p.target}`);
+      if (p.step !== 'seen') off.push(`${id} step ${k}: the step itself is ${p.step}`);
+    }
+    assert.equal(await page.locator('#tour-next').isDisabled(), true, `${id} ends`);
+  }
+  assert.ok(steps >= 8 * 3, `walked ${steps} steps`);
+  assert.deepEqual(off, [], 'steps whose target or text is out of view');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a stale ack is described per broker: the tour does not say rejected for all, and the page says how the presets differ', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.locator('#open-tour').click();
+  await startTour(page, 'ninety-second-timeline');
+  await page.locator('#tour-next').click();
+  await page.locator('#tour-next').click();
+  const step = await page.locator('#tour-step-2').innerText();
+  assert.doesNotMatch(step, /The ack is rejected/, 'not the Textbook rule stated for every broker');
+  assert.match(step, /SQS standard answers success/);
+  const rules = page.locator('#broker-rules');
+  await rules.locator('summary').click();
+  const text = await rules.innerText();
+  for (const want of [/Textbook rules: an ack with an old receipt is rejected/, /SQS standard: a delete with an old receipt handle succeeds, but the message may not be deleted/, /Service Bus/, /Pub\/Sub: a late ack may succeed/]) {
+    assert.match(text, want);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
