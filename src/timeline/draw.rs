@@ -20,10 +20,7 @@ use super::glyphs::Layer;
 use super::strip::Batches;
 use super::TimelineView;
 
-/// Height of the time axis along the top.
-pub const AXIS_PX: f64 = 22.0;
-/// Width of the lane labels on the left.
-pub const GUTTER_PX: f64 = 72.0;
+pub use lease_view::{AXIS_PX, GUTTER_PX};
 /// Above this many runs in view, redelivery arrows and connectors are drawn
 /// only for the highlighted message: beyond it they are a grey fog.
 const LINK_LIMIT: u32 = 1500;

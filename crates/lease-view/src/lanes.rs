@@ -5,6 +5,11 @@
 use lease_format::decimal::clamp;
 use lease_sim::run::Delivery;
 
+/// Height of the time axis along the top, on the canvas and in the SVG export.
+pub const AXIS_PX: f64 = 22.0;
+/// Width of the lane labels on the left, on the canvas and in the SVG export.
+pub const GUTTER_PX: f64 = 72.0;
+
 /// Where a delivery sits in the Workers view.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Row {

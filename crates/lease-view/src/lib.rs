@@ -26,7 +26,9 @@ pub use density::{Column, Span, Strip};
 pub use format::{clock, duration};
 pub use hit::{hit_message_view, hit_worker_view};
 pub use index::{BinWindow, IndexBuilder, RunIndex};
-pub use lanes::{bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes};
+pub use lanes::{
+    bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes, AXIS_PX, GUTTER_PX,
+};
 pub use outages::{Outage, Outages};
 pub use palette::{hue_hsl, message_hsl, message_hue, Colour, Palette, MESSAGE_HUES};
 pub use scale::{TimeScale, MIN_SPAN_MS};

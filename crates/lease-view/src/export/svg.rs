@@ -14,6 +14,7 @@ use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMark
 use crate::format::{clock, duration};
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
+use crate::lanes::{AXIS_PX, GUTTER_PX};
 use crate::outages::Outages;
 use crate::palette::{
     hsl_colour, message_hsl, Palette, BUFFERED_OPACITY, DEAD_LETTERED_OPACITY, IN_FLIGHT_OPACITY,
@@ -67,8 +68,6 @@ const LINK_LIMIT: usize = 1_500;
 const TOOLTIP_LIMIT: usize = 2_000;
 
 const HEAD_PX: f64 = 44.0;
-const AXIS_PX: f64 = 22.0;
-const GUTTER_PX: f64 = 72.0;
 const RIGHT_PX: f64 = 10.0;
 const ROW_PX: f64 = 16.0;
 const MESSAGE_ROW_PX: f64 = 14.0;
