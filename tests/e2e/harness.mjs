@@ -127,8 +127,11 @@ export async function waitForFrame(page, ok = (f) => f.paints > 0, { selector = 
   return handle.jsonValue();
 }
 
-/** Launches Debian's Chromium headless with a fresh profile. */
-export async function launchBrowser() {
+/**
+ * Launches Debian's Chromium headless with a fresh profile. `options` go to
+ * Playwright's context: `{ hasTouch: true, isMobile: true }` for a phone.
+ */
+export async function launchBrowser(options = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lease-e2e-'));
   const args = [
     '--no-sandbox',
@@ -143,6 +146,7 @@ export async function launchBrowser() {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args,
+    ...options,
   });
   await context.addInitScript(`window.timelineFrame = ${timelineFrame};`);
   return context;
