@@ -112,14 +112,24 @@ impl Pointers {
                 let (_, ox, oy) = self.down[1 - i];
                 let before = ((px - ox).powi(2) + (py - oy).powi(2)).sqrt();
                 let after = ((x - ox).powi(2) + (y - oy).powi(2)).sqrt();
+                // The pair's middle moves half as far as this finger. On a
+                // touch screen one finger's vertical swipe scrolls the page
+                // (`touch-action: pan-y`), so two fingers move the lanes.
+                let mut out = vec![
+                    ViewCommand::Pan {
+                        dx_px: (x - px) / 2.0,
+                    },
+                    ViewCommand::Scroll {
+                        dy_px: (y - py) / 2.0,
+                    },
+                ];
                 if before > 1.0 && after > 1.0 {
-                    vec![ViewCommand::Zoom {
+                    out.push(ViewCommand::Zoom {
                         factor: after / before,
                         at_px: Some((x + ox) / 2.0),
-                    }]
-                } else {
-                    Vec::new()
+                    });
                 }
+                out
             }
             _ => Vec::new(),
         };
@@ -134,5 +144,44 @@ impl Pointers {
     }
     pub fn clear(&mut self) {
         self.down.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn total(cmds: &[ViewCommand]) -> (f64, f64, f64) {
+        cmds.iter()
+            .fold((0.0, 0.0, 1.0), |(dx, dy, z), c| match *c {
+                ViewCommand::Pan { dx_px } => (dx + dx_px, dy, z),
+                ViewCommand::Scroll { dy_px } => (dx, dy + dy_px, z),
+                ViewCommand::Zoom { factor, .. } => (dx, dy, z * factor),
+                _ => (dx, dy, z),
+            })
+    }
+
+    #[test]
+    fn two_fingers_dragged_together_scroll_the_lanes_without_zooming() {
+        let mut p = Pointers::default();
+        p.press(1, 100.0, 200.0);
+        p.press(2, 180.0, 200.0);
+        let mut cmds = p.moved(1, 100.0, 160.0);
+        cmds.extend(p.moved(2, 180.0, 160.0));
+        let (dx, dy, zoom) = total(&cmds);
+        assert_eq!((dx, dy), (0.0, -40.0));
+        assert!((zoom - 1.0).abs() < 1e-9, "zoomed by {zoom}");
+    }
+
+    #[test]
+    fn two_fingers_spread_apart_zoom_in_and_do_not_pan() {
+        let mut p = Pointers::default();
+        p.press(1, 100.0, 200.0);
+        p.press(2, 180.0, 200.0);
+        let mut cmds = p.moved(1, 60.0, 200.0);
+        cmds.extend(p.moved(2, 220.0, 200.0));
+        let (dx, dy, zoom) = total(&cmds);
+        assert_eq!((dx, dy), (0.0, 0.0));
+        assert!((zoom - 2.0).abs() < 1e-9, "zoomed by {zoom}");
     }
 }
