@@ -150,3 +150,31 @@ test('on a phone a vertical swipe over the timeline scrolls the page; a sideways
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a phone nothing is wider than the screen with the tour panel open, whichever tour is picked', async () => {
+  const { page, errors } = await openPage(phone, server.url, PHONE);
+  await painted(page);
+  await page.locator('#open-tour').tap();
+  const pick = page.locator('#tour-pick');
+  await pick.waitFor();
+  const tours = await pick.locator('option').count();
+  assert.ok(tours > 1, `${tours - 1} tours`);
+  const CONTROLS = 'button, select, input, textarea, summary, a, label';
+  for (let i = 0; i <= tours - 1; i++) {
+    if (i > 0) {
+      await pick.selectOption({ index: i });
+      await page.locator('#tour-next').waitFor();
+      await page.waitForTimeout(300);
+    }
+    const wider = await page.evaluate(() => document.scrollingElement.scrollWidth - innerWidth);
+    assert.ok(wider <= 0, `with tour ${i} the page is ${wider} px wider than the screen`);
+    const out = await page.evaluate((sel) => [...document.querySelectorAll(sel)].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && !e.closest('.sr-only') && (r.left < -0.5 || r.right > innerWidth + 0.5);
+    }).map((e) => `${e.tagName.toLowerCase()}#${e.id} ${Math.round(e.getBoundingClientRect().left)} to ${Math.round(e.getBoundingClientRect().right)} px`), CONTROLS);
+    assert.deepEqual(out, [], `with tour ${i} every control's right edge is on the ${PHONE.width} px screen`);
+  }
+  await screenshot(page, 'small-phone-tour');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
