@@ -178,3 +178,23 @@ test('on a phone nothing is wider than the screen with the tour panel open, whic
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('on a phone every cell of a message\'s details table shows without scrolling sideways', async () => {
+  for (const [url, size] of [
+    [`?scenario=ninety-second-message&msg=0`, PHONE],
+    [`?scenario=ninety-second-message&msg=0&embed=1&panels=timeline`, { width: 288, height: 700 }],
+  ]) {
+    const { page, errors } = await openPage(phone, `${server.url}${url}`, size);
+    await painted(page);
+    const details = page.locator('#delivery-details');
+    await details.waitFor();
+    await details.scrollIntoViewIfNeeded();
+    const cells = await details.locator('th, td').count();
+    assert.ok(cells >= 16, `${cells} cells`);
+    assert.ok((await details.locator('tbody tr').count()) >= 2, 'a row per delivery');
+    assert.deepEqual(await cutOff(page, '#delivery-details th, #delivery-details td'), [], `at ${size.width} px every cell shows`);
+    await details.screenshot({ path: (await screenshot(page, `small-details-${size.width}`)).replace('.png', '-table.png') });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
