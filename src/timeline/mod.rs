@@ -429,7 +429,9 @@ impl Component for Timeline {
                             onclick={cmd(ViewCommand::Zoom { factor: KEY_ZOOM, at_px: None })}>{ "+" }</button>
                         <button type="button" title="Show the whole run (F)" onclick={cmd(ViewCommand::Fit)}>{ "Fit" }</button>
                     </div>
+                    // The style sheet shows the one for the device's pointer.
                     <span class="timeline-hint">{ "Ctrl + scroll or pinch to zoom (or click, then scroll) · drag, W A S D or arrows to pan · F fits" }</span>
+                    <span class="timeline-hint touch-hint">{ "One finger sideways pans · two fingers pinch to zoom or drag the lanes · tap a run for its story" }</span>
                 </div>
                 <div class="timeline-stage">
                     <canvas

@@ -198,3 +198,21 @@ test('on a phone every cell of a message\'s details table shows without scrollin
     await page.close();
   }
 });
+
+test('on a touch screen the timeline\'s hint speaks of fingers, and with a mouse of keys', async () => {
+  const hint = async (browser) => {
+    const { page, errors } = await openPage(browser, `${server.url}?scenario=ninety-second-message`, PHONE);
+    await painted(page);
+    const text = await page.locator('.timeline-toolbar').innerText();
+    assert.deepEqual(errors, []);
+    await page.close();
+    return text;
+  };
+  const touchHint = await hint(phone);
+  assert.match(touchHint, /finger/i, touchHint);
+  assert.match(touchHint, /pinch/i, touchHint);
+  assert.doesNotMatch(touchHint, /W A S D|arrows|Ctrl/, touchHint);
+  const mouseHint = await hint(desktop);
+  assert.match(mouseHint, /W A S D/, mouseHint);
+  assert.doesNotMatch(mouseHint, /finger/i, mouseHint);
+});
