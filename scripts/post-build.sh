@@ -4,5 +4,6 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 bash "$here/wasm-opt.sh"
+bash "$here/short-names.sh"
 bash "$here/minify-js.sh"
 bash "$here/csp.sh"

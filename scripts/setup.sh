@@ -52,7 +52,7 @@ fi
 
 step "wasm-opt and terser (binaryen and terser from npm, for the release build)"
 have_all=yes
-for pkg in binaryen terser; do
+for pkg in acorn binaryen terser; do
   want=$(node -p "require('./scripts/build-tools/package.json').dependencies['$pkg']")
   have=$(node -p "try { require('./scripts/build-tools/node_modules/$pkg/package.json').version } catch { '' }")
   if [ "$have" = "$want" ]; then echo "present: $pkg $have"; else have_all=no; fi
