@@ -195,3 +195,28 @@ test('panels chosen while the module loads: the last choice shows, a closed one 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the panels bring their own styles: none in the first load, added once when the module starts, and the overlay and panels drawn with them', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await waitForFrame(page);
+  // Whether any stylesheet of the page has a rule for the keys overlay's card.
+  const panelRules = () =>
+    page.evaluate(() =>
+      [...document.styleSheets].filter((s) => [...s.cssRules].some((r) => (r.selectorText || '').includes('.overlay-card'))).length,
+    );
+  assert.equal(await panelRules(), 0, 'the first load carries no panel rules');
+
+  await page.keyboard.press('Shift+Slash');
+  await page.locator('#help-overlay').waitFor();
+  assert.equal(await panelRules(), 1, 'the module adds its rules');
+  assert.equal(await page.locator('#help-overlay').evaluate((e) => getComputedStyle(e).position), 'fixed', 'the overlay covers the page');
+  await page.keyboard.press('Escape');
+  await page.locator('#help-overlay').waitFor({ state: 'detached' });
+
+  await page.locator('#open-sweep').click();
+  await page.locator('#sweep-panel').waitFor();
+  assert.equal(await page.locator('#sweep-panel').evaluate((e) => getComputedStyle(e).borderTopLeftRadius), '8px', 'a panel is drawn as a box');
+  assert.equal(await panelRules(), 1, 'the rules are added once');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -17,10 +17,26 @@ pub mod shortcut_list;
 pub mod tour_look;
 
 /// What the binary does at start: a panic in a panel says so over the
-/// page, as one in the page does.
+/// page, as one in the page does, and the panels' own rules join the page's
+/// stylesheet.
 pub fn start() {
     #[cfg(target_arch = "wasm32")]
-    lease_ui::crash::install();
+    {
+        lease_ui::crash::install();
+        add_style();
+    }
+}
+
+/// The panels' rules, in the page's head before the first panel is drawn:
+/// they ride in this module, not in the page's first-load stylesheet.
+#[cfg(target_arch = "wasm32")]
+fn add_style() {
+    let document = gloo::utils::document();
+    let (Ok(style), Some(head)) = (document.create_element("style"), document.head()) else {
+        return;
+    };
+    style.set_text_content(Some(include_str!("panels.css")));
+    let _ = head.append_child(&style);
 }
 
 #[cfg(target_arch = "wasm32")]
