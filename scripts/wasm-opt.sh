@@ -13,18 +13,27 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
   # panels are optimised for their gzip download, where binaryen's lighter
   # -O1 leaves code that compresses better than its size-minded -Oz
   # (docs/ARCHITECTURE.md, "The download budget").
-  case "$(basename "$wasm")" in
-    lease-worker*) level=(-O3) ;;
-    *) level=(-O1 --converge) ;;
-  esac
   # The features rustc emits for wasm32-unknown-unknown by default.
   features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
     --enable-mutable-globals --enable-reference-types --enable-multivalue)
   # The names, producers and target-features sections are for tools; no
   # browser reads them.
-  node "$opt" "${level[@]}" --strip-debug --strip-producers --strip-target-features \
-    "${features[@]}" "$wasm" -o "$wasm.opt"
+  strip=(--strip-debug --strip-producers --strip-target-features)
+  case "$(basename "$wasm")" in
+    lease-worker*)
+      node "$opt" -O3 "${strip[@]}" "${features[@]}" "$wasm" -o "$wasm.opt"
+      ;;
+    *)
+      # Then the functions in the order gzip packs best
+      # (build-tools/order-functions.mjs reads each one's crate from its
+      # name, which -g keeps until binaryen has moved the code).
+      node "$opt" -O1 --converge -g "${features[@]}" "$wasm" -o "$wasm.named"
+      node "$here/build-tools/order-functions.mjs" "$wasm.named" "$wasm.keyed"
+      node "$opt" --reorder-functions-by-name "${strip[@]}" "${features[@]}" "$wasm.keyed" -o "$wasm.opt"
+      rm "$wasm.named" "$wasm.keyed"
+      ;;
+  esac
   mv "$wasm.opt" "$wasm"
   replace_sri "$wasm" "$old"
-  echo "wasm-opt ${level[*]}: $(basename "$wasm") $before -> $(wc -c <"$wasm") bytes"
+  echo "wasm-opt: $(basename "$wasm") $before -> $(wc -c <"$wasm") bytes"
 done

@@ -28,89 +28,13 @@ import { pathToFileURL } from "node:url";
 
 import * as acorn from "acorn";
 
+import { readName, readU32, sections, skipDescriptor, WasmFormatError, writeName, writeU32 } from "./wasm-binary.mjs";
+
 /** The glue's or the wasm's layout is not the one this step knows. */
 export class ShortNamesError extends Error {}
 
 function fail(why) {
   throw new ShortNamesError(why);
-}
-
-// --- the wasm binary format, as far as the import and export sections ---
-
-function readU32(buf, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    if (at >= buf.length) fail("wasm: a number runs past the end of the file");
-    const byte = buf[at++];
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-    if (shift > 28) fail("wasm: a number longer than 32 bits");
-  }
-}
-
-function writeU32(n) {
-  const out = [];
-  do {
-    let byte = n & 0x7f;
-    n = Math.floor(n / 128);
-    if (n) byte |= 0x80;
-    out.push(byte);
-  } while (n);
-  return Buffer.from(out);
-}
-
-function readName(buf, at) {
-  const [len, start] = readU32(buf, at);
-  if (start + len > buf.length) fail("wasm: a name runs past the end of the file");
-  return [buf.subarray(start, start + len).toString("utf8"), start + len];
-}
-
-function writeName(name) {
-  const bytes = Buffer.from(name, "utf8");
-  return Buffer.concat([writeU32(bytes.length), bytes]);
-}
-
-// The bytes after an import's kind byte: function (type index), table
-// (reference type, limits), memory (limits), global (type, mutability), tag
-// (attribute, type index).
-function skipDescriptor(buf, kind, at) {
-  const limits = (p) => {
-    const flags = buf[p++];
-    [, p] = readU32(buf, p);
-    if (flags & 1) [, p] = readU32(buf, p);
-    return p;
-  };
-  switch (kind) {
-    case 0:
-      return readU32(buf, at)[1];
-    case 1:
-      return limits(at + 1);
-    case 2:
-      return limits(at);
-    case 3:
-      return at + 2;
-    case 4:
-      return readU32(buf, at + 1)[1];
-    default:
-      return fail(`wasm: an import of unknown kind ${kind}`);
-  }
-}
-
-/** The module's sections in order: { id, start (its header), body, end }. */
-function sections(wasm) {
-  if (wasm.length < 8 || wasm.readUInt32LE(0) !== 0x6d736100) fail("wasm: not a wasm module");
-  const out = [];
-  let at = 8;
-  while (at < wasm.length) {
-    const [size, body] = readU32(wasm, at + 1);
-    const end = body + size;
-    if (end > wasm.length) fail("wasm: a section runs past the end of the file");
-    out.push({ id: wasm[at], start: at, body, end });
-    at = end;
-  }
-  return out;
 }
 
 const IMPORT_SECTION = 2;
@@ -383,7 +307,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
         `${r.dropped} unused import keys dropped from ${gluePath.split("/").pop()}`,
     );
   } catch (e) {
-    if (!(e instanceof ShortNamesError)) throw e;
+    if (!(e instanceof ShortNamesError || e instanceof WasmFormatError)) throw e;
     console.error(`short-names: ${wasmPath}: ${e.message}; both files left as they were`);
     process.exit(1);
   }
