@@ -10,9 +10,9 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
   before=$(wc -c <"$wasm")
   old=$(sri "$wasm")
   # The worker runs large simulations: optimised for speed. The page and the
-  # panels are optimised for their gzip download, where binaryen's lighter
-  # -O1 leaves code that compresses better than its size-minded -Oz
-  # (docs/ARCHITECTURE.md, "The download budget").
+  # panels are optimised for their gzip download, where binaryen's -O2
+  # leaves code that compresses better than -O1, -O3 or its size-minded -Os
+  # and -Oz (docs/ARCHITECTURE.md, "How the build shrinks it").
   # The features rustc emits for wasm32-unknown-unknown by default.
   features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
     --enable-mutable-globals --enable-reference-types --enable-multivalue)
@@ -27,7 +27,7 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
       # Then the functions in the order gzip packs best
       # (build-tools/order-functions.mjs reads each one's crate from its
       # name, which -g keeps until binaryen has moved the code).
-      node "$opt" -O1 --converge -g "${features[@]}" "$wasm" -o "$wasm.named"
+      node "$opt" -O2 --converge -g "${features[@]}" "$wasm" -o "$wasm.named"
       node "$here/build-tools/order-functions.mjs" "$wasm.named" "$wasm.keyed"
       node "$opt" --reorder-functions-by-name "${strip[@]}" "${features[@]}" "$wasm.keyed" -o "$wasm.opt"
       rm "$wasm.named" "$wasm.keyed"
