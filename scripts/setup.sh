@@ -50,7 +50,7 @@ else
   DEBIAN_FRONTEND=noninteractive apt-get install -y nodejs npm
 fi
 
-step "wasm-opt and terser (binaryen and terser from npm, for the release build)"
+step "wasm-opt, terser and acorn (from npm, for the release build)"
 have_all=yes
 for pkg in acorn binaryen terser; do
   want=$(node -p "require('./scripts/build-tools/package.json').dependencies['$pkg']")
