@@ -124,6 +124,10 @@ pub struct AckLatency {
     pub p99: Option<u64>,
     /// p99 divided by the visibility timeout: the lease health ratio.
     pub p99_over_timeout: Option<f64>,
+    /// p99 of each accepted ack's latency over the lease it had at the ack
+    /// (from its delivery to the deadline then, extensions included): near
+    /// or above 1, acks come at or past their lease's end.
+    pub p99_of_lease: Option<f64>,
 }
 
 /// One value per bucket of `bucket_ms`. Counters count within the bucket;

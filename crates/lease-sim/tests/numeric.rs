@@ -15,6 +15,13 @@ fn assert_sound(s: &Scenario, run: &Run) {
     let ratio = r.ack_latency_ms.p99_over_timeout;
     assert!(ratio.is_none_or(f64::is_finite), "{}: {ratio:?}", s.name);
     assert_eq!(ratio.is_some(), r.ack_latency_ms.p99.is_some());
+    let share = r.ack_latency_ms.p99_of_lease;
+    assert!(
+        share.is_none_or(|x| x.is_finite() && x >= 0.0),
+        "{}: {share:?}",
+        s.name
+    );
+    assert_eq!(share.is_some(), r.ack_latency_ms.p99.is_some());
     let se = &r.series;
     let n = run.end_ms.div_ceil(s.bucket_ms) as usize;
     for (name, v) in [

@@ -1216,6 +1216,38 @@ fn ack_latency_is_receive_to_accepted_ack_by_nearest_rank() {
 }
 
 #[test]
+fn ack_p99_of_lease_is_each_accepted_ack_against_the_deadline_it_had() {
+    // Timeout 2500, heartbeat every 2000 extending by 4000, 5 s of work: the
+    // extensions at 2000 and 4000 move the deadline to 6000, then 8000, and
+    // the ack at 5000 had a lease of 8000: 5000 / 8000, though it came at
+    // twice the base timeout.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2500},
+        "workers": {"heartbeat": {"interval_ms": 2000, "extend_by_ms": 4000}},
+        "work": {"dist": "constant", "ms": 5000}
+    }));
+    assert_eq!(times(&r, K::AckOk), vec![5000]);
+    assert_eq!(r.report.ack_latency_ms.p99_over_timeout, Some(2.0));
+    assert_eq!(r.report.ack_latency_ms.p99_of_lease, Some(0.625));
+    // Without renewal the lease is the timeout: acks at 1000 to 10000 of a
+    // 30 s lease, nearest-rank p99 the last.
+    let r = run(json!({"workers": {"prefetch": 10}, "arrivals": {"backlog": 10}}));
+    assert_eq!(
+        r.report.ack_latency_ms.p99_of_lease,
+        Some(10_000.0 / 30_000.0)
+    );
+    // A late ack the broker still accepts is past its lease: 2000 of 1000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": "accepted_if_not_redelivered"},
+        "work": {"dist": "constant", "ms": 2000}
+    }));
+    assert_eq!(r.report.ack_latency_ms.p99_of_lease, Some(2.0));
+    // No accepted ack, no share.
+    let r = run(json!({"broker": {"visibility_timeout_ms": 1000}, "duration_ms": 1500}));
+    assert_eq!(r.report.ack_latency_ms.p99_of_lease, None);
+}
+
+#[test]
 fn receive_counts_are_keyed_by_strings_and_zero_counts_never_delivered() {
     let r = run(json!({
         "workers": {"hang_rate": 1.0}, "arrivals": {"backlog": 2}, "duration_ms": 5000
@@ -1299,6 +1331,7 @@ fn report_json_has_every_field_model_md_names() {
     assert!(v["ack_latency_ms"]["p50"].is_u64());
     assert!(v["ack_latency_ms"]["p99"].is_u64());
     assert!(v["ack_latency_ms"]["p99_over_timeout"].is_f64());
+    assert!(v["ack_latency_ms"]["p99_of_lease"].is_f64());
     assert!(v["receive_counts"].is_object());
     let buckets = r.end_ms.div_ceil(60_000) as usize;
     assert_eq!(v["series"]["bucket_ms"], 60_000);

@@ -58,7 +58,7 @@ pub const MAGIC: &[u8; 8] = b"LEASERUN";
 /// 2: the head is JSON (was CBOR); narrow event and receive-count columns.
 /// 3: the totals are u64 counters after the head, no longer in its JSON.
 /// 4: the head is binary; JSON is left for the scenario alone.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 const NONE64: u64 = u64::MAX;
 const NONE32: u32 = u32::MAX;
@@ -86,7 +86,7 @@ pub enum WireError {
 
 /// The run's and the report's small parts, but the scenario (JSON of its
 /// own, so that the page reads it with the parser it already has). Binary,
-/// in this order (`VERSION` 4): as JSON, its reader cost the page's wasm
+/// in this order (`VERSION` 5): as JSON, its reader cost the page's wasm
 /// about 2 KB of gzip for a few numbers and strings.
 struct Head {
     visibility_timeout_ms: u64,
@@ -125,6 +125,8 @@ pub fn encode(run: &Run) -> Vec<u8> {
     w.u64(opt64(ack.p99));
     w.u64(u64::from(ack.p99_over_timeout.is_some()));
     w.u64(ack.p99_over_timeout.unwrap_or(0.0).to_bits());
+    w.u64(u64::from(ack.p99_of_lease.is_some()));
+    w.u64(ack.p99_of_lease.unwrap_or(0.0).to_bits());
     w.u64(r.receive_counts.len() as u64);
     for (count, messages) in &r.receive_counts {
         w.text(count);
@@ -391,6 +393,8 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     let p99 = some64(r.u64("the ack latency")?);
     let has_ratio = r.flag("the lease health ratio")?;
     let ratio = f64::from_bits(r.u64("the lease health ratio")?);
+    let has_share = r.flag("the ack p99 of its lease")?;
+    let share = f64::from_bits(r.u64("the ack p99 of its lease")?);
     // A count, then (text, u64) rows of at least 16 bytes each.
     let n = r.count(16, "the receive counts")?;
     let mut receive_counts = BTreeMap::new();
@@ -412,6 +416,7 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
             p50,
             p99,
             p99_over_timeout: has_ratio.then_some(ratio),
+            p99_of_lease: has_share.then_some(share),
         },
         receive_counts,
         stopped: has_stopped.then(|| stopped.to_string()),

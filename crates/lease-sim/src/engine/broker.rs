@@ -258,7 +258,7 @@ impl Sim<'_> {
             && m.state == State::Available
             && m.receive_count == receipt;
         if !(valid || late) {
-            self.rec.ack(self.now, false, 0);
+            self.rec.ack(self.now, false, 0, 0);
             self.mark(delivery, MarkKind::AckRejected);
             self.log(EventKind::AckRejected, id, worker, receipt);
             return false;
@@ -275,11 +275,14 @@ impl Sim<'_> {
         }
         let received_at = self.deliveries[delivery as usize].received_at;
         let m = &mut self.msgs[id as usize];
+        // The deadline the lease had at the ack: the timeout, or the last
+        // extension's reset; a late ack is past it.
+        let lease = m.expires_at.saturating_sub(received_at);
         m.state = State::Deleted;
         m.exhausted = None;
         m.ended_at = self.now;
         self.deleted_count += 1;
-        self.rec.ack(self.now, true, self.now - received_at);
+        self.rec.ack(self.now, true, self.now - received_at, lease);
         self.mark(delivery, MarkKind::AckOk);
         self.log(EventKind::AckOk, id, worker, receipt);
         true

@@ -1,0 +1,46 @@
+// The numbers and words of the picture read the way they are meant: the ack
+// ratio says its unit and is measured against the lease each ack had;
+// showing a finding brings its message's lanes into view clear of the
+// sticky totals; the charts' axis text is the legend's size and never
+// collides; every scenario's name in the menu can be read whole.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, waitForFrame } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+/** The totals' ack ratio: its label, its text, and whether it is marked bad. */
+function ackRatio(page) {
+  return page.evaluate(() => {
+    const out = document.querySelector('#total-ack-ratio');
+    return {
+      label: document.querySelector('#total-ack-ratio-label').textContent,
+      text: out.textContent,
+      bad: out.closest('.total').classList.contains('total-bad'),
+    };
+  });
+}
+
+test('the ack p99 names its unit, is red near the end of each ack\'s own lease, and the heartbeat fix reads better', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await page.locator('#finding-lease-health-ratio').waitFor();
+  const before = await ackRatio(page);
+  assert.match(before.label, /%.*lease|lease.*%/i, `the label says what the number is: ${before.label}`);
+  assert.match(before.text, /^\d+%$/, `the value carries its unit: ${before.text}`);
+  const share = parseInt(before.text, 10);
+  assert.ok(share >= 80, `acks come close to their lease's end: ${before.text}`);
+  assert.ok(before.bad, 'close to the end of the lease is marked');
+
+  // The diagnosis's own fix: a heartbeat, under which acks come later than
+  // the base timeout and still early in their lease.
+  const fix = page.locator('#finding-lease-health-ratio .apply-fix');
+  assert.match(await fix.innerText(), /Heartbeat/);
+  await fix.click();
+  await page.waitForFunction((t) => document.querySelector('#total-ack-ratio').textContent !== t, before.text);
+  const after = await ackRatio(page);
+  assert.match(after.text, /^\d+%$/, after.text);
+  assert.ok(parseInt(after.text, 10) < share, `the fix reads better: ${before.text} then ${after.text}`);
+  assert.ok(!after.bad, `with room left in each lease it is not marked: ${after.text}`);
+  assert.deepEqual(errors, []);
+});
+
