@@ -14,6 +14,10 @@ use crate::command::Command;
 /// A shipped scenario as the menu lists it.
 pub struct Entry {
     pub name: &'static str,
+    /// What the menu says: short enough to read whole in the closed menu
+    /// of a phone or of the controls' column (the browser tests measure it);
+    /// the scenario card under the header shows the full title.
+    pub menu: &'static str,
     pub title: &'static str,
     /// The main scenario this one fixes or compares with.
     pub variant_of: Option<&'static str>,
@@ -22,26 +26,26 @@ pub struct Entry {
 /// In `lease_sim::shipped`'s order: the ten main scenarios, then the variants.
 #[rustfmt::skip]
 pub const ENTRIES: &[Entry] = &[
-    Entry { name: "ninety-second-message", title: "A 90-second message against a 60-second timeout", variant_of: None },
-    Entry { name: "clip-surge", title: "The clip-moderation surge: 8 s of work becomes 45 s against a 30 s lease", variant_of: None },
-    Entry { name: "five-minute-timeout-deploy", title: "The tempting fix: a five-minute timeout, then a rolling deploy", variant_of: None },
-    Entry { name: "hung-handler", title: "A hung handler with uncapped lease extension", variant_of: None },
-    Entry { name: "invisible-backlog", title: "The invisible backlog: a stalled pool with a large prefetch", variant_of: None },
-    Entry { name: "dependency-slows-3x", title: "A downstream dependency slows down by 3x", variant_of: None },
-    Entry { name: "dlq-of-valid-messages", title: "A dead-letter queue full of valid messages", variant_of: None },
-    Entry { name: "order-confirmation-email", title: "The order-confirmation email: a crash after sending", variant_of: None },
-    Entry { name: "gc-pause-starves-heartbeat", title: "A stop-the-world pause starves the heartbeat", variant_of: None },
-    Entry { name: "sub-second-work", title: "Reliably sub-second work: a static timeout is enough", variant_of: None },
-    Entry { name: "clip-surge-heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
-    Entry { name: "clip-surge-smaller-steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
-    Entry { name: "clip-surge-redrive", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
-    Entry { name: "clip-surge-idempotent", title: "Clip surge, fix 4: an idempotent handler keyed on clip id", variant_of: Some("clip-surge") },
-    Entry { name: "five-minute-timeout-deploy-heartbeat", title: "The same deploys with a 30 s timeout and heartbeat renewal", variant_of: Some("five-minute-timeout-deploy") },
-    Entry { name: "hung-handler-capped", title: "The hung handler with a hard cap on extensions", variant_of: Some("hung-handler") },
-    Entry { name: "dependency-slows-3x-more-workers", title: "The 3x slowdown with twice the workers", variant_of: Some("dependency-slows-3x") },
-    Entry { name: "order-confirmation-email-idempotent", title: "The email with an idempotent receiver", variant_of: Some("order-confirmation-email") },
-    Entry { name: "gc-pause-starves-heartbeat-fencing-token", title: "The GC pause against a fencing-token store", variant_of: Some("gc-pause-starves-heartbeat") },
-    Entry { name: "sub-second-work-heartbeat", title: "Sub-second work with heartbeat renewal added", variant_of: Some("sub-second-work") },
+    Entry { name: "ninety-second-message", menu: "90 s message, 60 s timeout", title: "A 90-second message against a 60-second timeout", variant_of: None },
+    Entry { name: "clip-surge", menu: "Clip-moderation surge", title: "The clip-moderation surge: 8 s of work becomes 45 s against a 30 s lease", variant_of: None },
+    Entry { name: "five-minute-timeout-deploy", menu: "5-minute timeout, deploys", title: "The tempting fix: a five-minute timeout, then a rolling deploy", variant_of: None },
+    Entry { name: "hung-handler", menu: "Hung handler, uncapped", title: "A hung handler with uncapped lease extension", variant_of: None },
+    Entry { name: "invisible-backlog", menu: "Invisible backlog", title: "The invisible backlog: a stalled pool with a large prefetch", variant_of: None },
+    Entry { name: "dependency-slows-3x", menu: "Dependency slows 3x", title: "A downstream dependency slows down by 3x", variant_of: None },
+    Entry { name: "dlq-of-valid-messages", menu: "DLQ of valid messages", title: "A dead-letter queue full of valid messages", variant_of: None },
+    Entry { name: "order-confirmation-email", menu: "Email: crash after send", title: "The order-confirmation email: a crash after sending", variant_of: None },
+    Entry { name: "gc-pause-starves-heartbeat", menu: "GC pause starves heartbeat", title: "A stop-the-world pause starves the heartbeat", variant_of: None },
+    Entry { name: "sub-second-work", menu: "Sub-second work", title: "Reliably sub-second work: a static timeout is enough", variant_of: None },
+    Entry { name: "clip-surge-heartbeat", menu: "Clip surge fix 1: heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-smaller-steps", menu: "Clip surge fix 2: smaller steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-redrive", menu: "Clip surge fix 3: DLQ", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
+    Entry { name: "clip-surge-idempotent", menu: "Clip surge fix 4: idempotent", title: "Clip surge, fix 4: an idempotent handler keyed on clip id", variant_of: Some("clip-surge") },
+    Entry { name: "five-minute-timeout-deploy-heartbeat", menu: "Deploys fix: heartbeat", title: "The same deploys with a 30 s timeout and heartbeat renewal", variant_of: Some("five-minute-timeout-deploy") },
+    Entry { name: "hung-handler-capped", menu: "Hung handler fix: cap", title: "The hung handler with a hard cap on extensions", variant_of: Some("hung-handler") },
+    Entry { name: "dependency-slows-3x-more-workers", menu: "Slowdown: twice the workers", title: "The 3x slowdown with twice the workers", variant_of: Some("dependency-slows-3x") },
+    Entry { name: "order-confirmation-email-idempotent", menu: "Email fix: idempotent", title: "The email with an idempotent receiver", variant_of: Some("order-confirmation-email") },
+    Entry { name: "gc-pause-starves-heartbeat-fencing-token", menu: "GC pause fix: fencing token", title: "The GC pause against a fencing-token store", variant_of: Some("gc-pause-starves-heartbeat") },
+    Entry { name: "sub-second-work-heartbeat", menu: "Sub-second: heartbeat added", title: "Sub-second work with heartbeat renewal added", variant_of: Some("sub-second-work") },
 ];
 
 pub fn entry(name: &str) -> Option<&'static Entry> {

@@ -208,10 +208,10 @@ fn scenario_select(loaded: &Scenario, cb: &Callback<Command>) -> Html {
                 { for mains.iter().enumerate().map(|(i, m)| {
                     let variants: Vec<_> = all.iter().filter(|v| v.variant_of == Some(m.name)).collect();
                     html! {
-                        <optgroup label={format!("{}. {}", i + 1, m.title)}>
-                            <option value={m.name} selected={loaded.name == m.name}>{m.title}</option>
+                        <optgroup label={format!("{}. {}", i + 1, m.menu)}>
+                            <option value={m.name} title={m.title} selected={loaded.name == m.name}>{m.menu}</option>
                             { for variants.iter().map(|v| html! {
-                                <option value={v.name} selected={loaded.name == v.name}>{format!("Fix or compare: {}", v.title)}</option>
+                                <option value={v.name} title={v.title} selected={loaded.name == v.name}>{v.menu}</option>
                             }) }
                         </optgroup>
                     }

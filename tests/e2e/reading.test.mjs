@@ -44,3 +44,27 @@ test('the ack p99 names its unit, is red near the end of each ack\'s own lease, 
   assert.deepEqual(errors, []);
 });
 
+for (const width of [1280, 390]) {
+  test(`every scenario's name in the menu is read whole at ${width} px`, async () => {
+    const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 800 });
+    const m = await page.evaluate(() => {
+      const sel = document.querySelector('#ctl-scenario');
+      const cs = getComputedStyle(sel);
+      const pen = document.createElement('canvas').getContext('2d');
+      pen.font = cs.font;
+      // The closed menu shows its text between its padding and the arrow.
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 24;
+      return {
+        room,
+        options: [...sel.options].map((o) => ({ text: o.textContent, width: pen.measureText(o.textContent).width, title: o.title })),
+      };
+    });
+    assert.equal(m.options.length, 20);
+    for (const o of m.options) {
+      assert.ok(o.width <= m.room, `"${o.text}" is ${Math.round(o.width)} px in ${Math.round(m.room)} px of menu`);
+      // The whole title is one hover away, and on the card once chosen.
+      assert.ok(o.title.length >= o.text.length, `"${o.text}" keeps its full title`);
+    }
+    assert.deepEqual(errors, []);
+  });
+}
