@@ -58,9 +58,12 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
                 if message.is_some() {
                     cb.emit(Command::Select(message));
                 }
-                if let Some(el) = gloo::utils::document().get_element_by_id("timeline") {
-                    el.scroll_into_view();
-                }
+                // After the render that draws the message's lanes: the
+                // canvas that holds them, clear of the sticky totals.
+                gloo::timers::callback::Timeout::new(0, || {
+                    lease_ui::scroll::bring_selector_into_view("#timeline .timeline-canvas");
+                })
+                .forget();
             })
         };
         let fix = f.fix.clone().map(|fix| {

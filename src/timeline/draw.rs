@@ -118,9 +118,16 @@ pub struct Drawn {
     pub density_columns: u32,
     /// Runs drawn with the red outline of an overlapping pair.
     pub overlap_outlines: u32,
+    /// Top and bottom of the highlighted message's drawn runs or row.
+    pub lit: Option<(f64, f64)>,
 }
 
 impl Drawn {
+    fn light(&mut self, top: f64, bottom: f64) {
+        let (t, b) = self.lit.unwrap_or((top, bottom));
+        self.lit = Some((t.min(top), b.max(bottom)));
+    }
+
     pub(super) fn consider(&mut self, x0: f64, x1: f64, y: f64) {
         if x1 - x0 > self.target_w {
             self.target_w = x1 - x0;
@@ -340,6 +347,7 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
     }
     if f.highlight == Some(d.message) {
         layer.lit.push(r);
+        drawn.light(by, by + bh);
     }
     // An overlapping run cannot be missed: a red outline and a red flag at its start.
     // Both runs of the pair, as the legend says.
@@ -668,6 +676,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         }
         strips.add(&strip, y + inner * 0.2, inner * 0.6);
         if f.highlight == Some(m) {
+            drawn.light(y, y + inner);
             ctx.set_stroke_style_str(&p.text);
             ctx.set_line_width(1.0);
             ctx.stroke_rect(

@@ -213,6 +213,12 @@ impl Component for Timeline {
             self.send_timer = None;
             self.paint_after_render = true;
         }
+        if let Some(m) = props
+            .selected_message
+            .filter(|_| props.selected_message != old.selected_message)
+        {
+            self.reveal(ctx, m);
+        }
         if props.axis_end() != old.axis_end() {
             if let Some(asked) = &mut self.asked {
                 asked.set_limit(props.axis_end() as f64);
@@ -604,6 +610,42 @@ impl Timeline {
         )
     }
 
+    /// Scrolls the lanes so that a row of message `m` in the page's range
+    /// is in view, unless one already is (a run clicked on): a finding
+    /// shown on the timeline selects a message whose lanes may be below
+    /// the canvas's fold.
+    fn reveal(&mut self, ctx: &Context<Self>, m: u32) {
+        let props = ctx.props();
+        let run = &props.run;
+        let (lanes, rows) = self.layout(ctx);
+        let span = |d: &lease_sim::run::Delivery| match self.view {
+            TimelineView::Workers => lanes.row_span(lease_view::row_of(d, self.index.slots)),
+            TimelineView::Messages => (rows.row_top(m), rows.row_px),
+        };
+        let (t0, t1) = props.range_ms.unwrap_or((0.0, props.axis_end() as f64));
+        let spans: Vec<(f64, f64)> = run
+            .messages
+            .get(m as usize)
+            .map(|r| r.deliveries.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|&ix| run.deliveries.get(ix as usize))
+            .filter(|d| {
+                let (from, to) = lease_view::extent_of(d, run.end_ms);
+                (to as f64) >= t0 && (from as f64) <= t1
+            })
+            .map(span)
+            .collect();
+        let (top, bottom) = (AXIS_PX + 2.0, self.css_h - 2.0);
+        if spans.is_empty() || spans.iter().any(|(y, h)| *y >= top && y + h <= bottom) {
+            return;
+        }
+        let first = spans.iter().fold(f64::INFINITY, |a, (y, _)| a.min(*y));
+        let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
+        self.scroll_px = clamp(self.scroll_px + first - top - 4.0, 0.0, max);
+        self.paint_after_render = true;
+    }
+
     fn content_px(&self, ctx: &Context<Self>) -> f64 {
         let (lanes, rows) = self.layout(ctx);
         match self.view {
@@ -853,9 +895,13 @@ impl TestHook<'_> {
             Some((x, y)) => format!("[{},{}]", fixed(x, 1), fixed(y, 1)),
             None => "null".to_string(),
         };
+        let lit = match self.drawn.lit {
+            Some((top, bottom)) => format!("[{},{}]", fixed(top, 1), fixed(bottom, 1)),
+            None => "null".to_string(),
+        };
         format!(
             "{{\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{}}}",
+             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit}}}",
             self.paints,
             fixed(self.paint_ms, 2),
             self.drawn.runs,

@@ -87,9 +87,10 @@ export function useServerAndBrowser() {
  * paint:
  *   { paints, paintMs, drawnRuns, densityColumns, firstRun: [x, y] | null,
  *     view: 'workers' | 'messages', viewStartMs, viewEndMs, playheadMs,
- *     dark, runs }
+ *     dark, runs, axisEndPx, overlapOutlines, litY: [top, bottom] | null }
  * `runs` counts the runs the timeline has been handed (a new simulation is
- * a new run). Every page of launchBrowser's browser has it as
+ * a new run); `litY` is where the highlighted message's runs (or its row)
+ * were drawn, in CSS pixels from the canvas's top. Every page of launchBrowser's browser has it as
  * `window.timelineFrame`, so that code running in the page (a benchmark's
  * observer) reads the hook the same way as `frame` and `waitForFrame`.
  */

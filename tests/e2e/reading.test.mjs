@@ -44,6 +44,40 @@ test('the ack p99 names its unit, is red near the end of each ack\'s own lease, 
   assert.deepEqual(errors, []);
 });
 
+/** Where the selected message's lanes are on screen, and the totals' bottom. */
+async function lanesOnScreen(page) {
+  const f = await waitForFrame(page, (fr) => fr.litY !== null);
+  return page.evaluate((lit) => {
+    const canvas = document.querySelector('#timeline .timeline-canvas');
+    const box = canvas.getBoundingClientRect();
+    const [top, bottom] = lit ?? [0, box.height];
+    return {
+      top: box.top + top,
+      bottom: box.top + bottom,
+      inCanvas: top >= 0 && bottom <= box.height,
+      totalsBottom: document.querySelector('#totals').getBoundingClientRect().bottom,
+      viewport: window.innerHeight,
+    };
+  }, f.litY);
+}
+
+for (const [width, height] of [[1280, 720], [390, 844]]) {
+  test(`"Show on the timeline" brings the flagged message's lanes into view clear of the sticky totals at ${width}x${height}`, async () => {
+    const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`, { width, height });
+    await waitForFrame(page);
+    const show = page.locator('#finding-concurrent-duplicates .show-finding');
+    await show.scrollIntoViewIfNeeded();
+    await show.click();
+    // The page settles: the scroll follows the render that draws the lanes.
+    await page.waitForTimeout(300);
+    const at = await lanesOnScreen(page);
+    assert.ok(at.inCanvas, `the lanes are inside the canvas: ${JSON.stringify(at)}`);
+    assert.ok(at.top >= at.totalsBottom, `the lanes are below the sticky totals: ${JSON.stringify(at)}`);
+    assert.ok(at.bottom <= at.viewport, `the lanes are above the window's bottom: ${JSON.stringify(at)}`);
+    assert.deepEqual(errors, []);
+  });
+}
+
 for (const width of [1280, 390]) {
   test(`every scenario's name in the menu is read whole at ${width} px`, async () => {
     const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 800 });

@@ -5,6 +5,7 @@
 
 use lease_diagnose::{tour, tour_text, tour_texts, StepText, TourText};
 use lease_ui::panel::PanelCommand;
+use lease_ui::scroll::bring_selector_into_view;
 use yew::prelude::*;
 
 use super::panel_head;
@@ -21,33 +22,6 @@ pub struct TourProps {
     /// it was shown, or moving on from a step that is only read.
     pub earned: Vec<bool>,
     pub on_command: Callback<PanelCommand>,
-}
-
-/// Scrolls what a step points at into view, in the page and in the
-/// controls' own scroll box. The target's `scroll-margin` (the stylesheet)
-/// keeps it clear of the sticky totals; one taller than the window shows
-/// its top, the rest are centred.
-fn bring_into_view(selector: &str) {
-    let Some(el) = gloo::utils::document()
-        .query_selector(selector)
-        .ok()
-        .flatten()
-    else {
-        return;
-    };
-    let tall = gloo::utils::window()
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .is_some_and(|h| el.get_bounding_client_rect().height() > 0.6 * h);
-    let opts = web_sys::ScrollIntoViewOptions::new();
-    opts.set_block(if tall {
-        web_sys::ScrollLogicalPosition::Start
-    } else {
-        web_sys::ScrollLogicalPosition::Center
-    });
-    opts.set_inline(web_sys::ScrollLogicalPosition::Nearest);
-    el.scroll_into_view_with_scroll_into_view_options(&opts);
 }
 
 /// Marks what the current step points at, unmarks the rest, and brings it
@@ -76,7 +50,7 @@ fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: Option<Strin
             let _ = el.class_list().add_1("tour-target");
         }
         if let Some(s) = selector {
-            bring_into_view(s);
+            bring_selector_into_view(s);
         }
         move || {
             if let Some(el) = marked {
@@ -127,7 +101,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
                 let id = t.id.to_string();
                 let target = target_selector(step.look_at);
                 cb.reform(move |_: MouseEvent| {
-                    bring_into_view(&target);
+                    bring_selector_into_view(&target);
                     PanelCommand::TourDemo {
                         tour: id.clone(),
                         step: i,
