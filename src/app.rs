@@ -706,6 +706,8 @@ pub fn app() -> Html {
     crate::link::use_follow_history(dispatch.clone());
     let page = use_node_ref();
     crate::link::use_report_height(state.embed, page.clone());
+    let main = use_node_ref();
+    let chart_width = crate::charts::use_chart_width(main.clone());
     crate::background_run::use_background_run(
         state.a.pending.as_ref().map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
@@ -854,7 +856,7 @@ pub fn app() -> Html {
                         { memo(ControlsProps { scenario: controls_scenario, loaded: state.loaded.clone(), on_command: dispatch.clone() }, controls) }
                     </aside>
                 }
-                <main class="main">
+                <main class="main" ref={main.clone()}>
                     if parts.shows("scenario") {
                         { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone() }, scenario_info) }
                     }
@@ -875,13 +877,13 @@ pub fn app() -> Html {
                         }
                         if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,
-                                playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch }) }
+                                playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width }) }
                         }
                         if parts.shows("diagnosis") {
                             <Diagnosis run={run.clone()} scenario={state.a.scenario.clone()} on_command={dispatch.clone()} />
                         }
                         if parts.shows("charts") {
-                            <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} />
+                            <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} width={chart_width} />
                         }
                     }
                 </main>

@@ -30,6 +30,8 @@ pub struct CompareProps<'a> {
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
     pub on_command: &'a Callback<Command>,
+    /// The charts' width in CSS pixels (`charts::use_chart_width`).
+    pub chart_width: f64,
 }
 
 /// A row of the totals table: its name, how to read it from a run, and
@@ -151,7 +153,7 @@ pub fn compare(p: &CompareProps) -> Html {
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
             { memo(LineChartProps { id, title, unit, lines, bucket_ms: sa.bucket_ms, end_ms: end,
-                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor) }, line_chart) }
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor), width: p.chart_width }, line_chart) }
         }
     };
     html! {

@@ -4,17 +4,117 @@
 use std::collections::BTreeMap;
 
 use lease_format::decimal::{clamp, fixed, shortest};
-use lease_ui::axis::{fmt_value, nice_max, tick_label, time_ticks};
+use lease_ui::axis::{fit_labels, fmt_value, nice_max, tick_label, time_ticks};
 use yew::prelude::*;
 
 use crate::memo::memo;
 use crate::run_handle::RunHandle;
 
-const W: f64 = 320.0;
-const H: f64 = 130.0;
-const LEFT: f64 = 40.0;
+/// The width a chart is drawn at until the page has measured one.
+pub const W: f64 = 320.0;
+/// A chart's SVG has one unit a CSS pixel (its `viewBox` is its measured
+/// width by `H`), so its text is `FONT_PX` on screen at any width: the
+/// legend's size (`.axis-label` in the stylesheet).
+const H: f64 = 136.0;
+const FONT_PX: f64 = 12.0;
+/// Room between two labels of an axis.
+const GAP_PX: f64 = 6.0;
+const RIGHT: f64 = 6.0;
+/// The unit sits above the plot, the values left of it, the times below.
+const TOP: f64 = 24.0;
 const BOTTOM: f64 = 22.0;
-const TOP: f64 = 8.0;
+
+/// The width of each text at the charts' font, in CSS pixels: measured on a
+/// canvas in the page's font (the stylesheet's `body`), estimated where
+/// the page has no canvas.
+fn text_widths(texts: &[String]) -> Vec<f64> {
+    use wasm_bindgen::JsCast;
+    let pen = gloo::utils::document()
+        .create_element("canvas")
+        .ok()
+        .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        .and_then(|c| c.get_context("2d").ok().flatten())
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+    if let Some(pen) = &pen {
+        pen.set_font("12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    }
+    texts
+        .iter()
+        .map(|t| match &pen {
+            Some(pen) => pen.measure_text(t).map_or(0.0, |m| m.width()),
+            None => t.len() as f64 * FONT_PX * 0.65,
+        })
+        .collect()
+}
+
+/// Labels along the x axis, `(x, text)` in order, thinned by their measured
+/// widths so that none overlaps the next, within `[left, right]`.
+fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
+    let texts: Vec<String> = at.iter().map(|(_, t)| t.clone()).collect();
+    let wanted: Vec<(f64, f64)> = at
+        .iter()
+        .zip(text_widths(&texts))
+        .map(|((x, _), w)| (*x, w))
+        .collect();
+    html! {
+        { for fit_labels(&wanted, left, right, GAP_PX).into_iter().map(|(i, x0)| html! {
+            <text class="axis-label" x={fixed(x0, 1)} y={shortest(H - 5.0)}>{texts[i].clone()}</text>
+        }) }
+    }
+}
+
+/// The value axis: the unit above the plot, the maximum and 0 right of a
+/// gutter as wide as they need. Returns the labels and the plot's left edge.
+fn y_axis(max: f64, unit: &str) -> (Html, f64) {
+    let top = fmt_value(max);
+    let widths = text_widths(&[top.clone(), "0".into()]);
+    let left = (widths.iter().fold(0.0, |a: f64, b| a.max(*b)) + 8.0).max(24.0);
+    let at = shortest(left - 4.0);
+    let html = html! {
+        <>
+            <text class="axis-unit" x="2" y="13">{unit.to_string()}</text>
+            <text class="axis-label" text-anchor="end" x={at.clone()} y={shortest(TOP + 4.0)}>{top}</text>
+            <text class="axis-label" text-anchor="end" x={at} y={shortest(H - BOTTOM + 4.0)}>{"0"}</text>
+        </>
+    };
+    (html, left)
+}
+
+/// The width the charts draw at: the measured width of a chart's SVG in the
+/// page (all the charts of the page are one width, their grid's column),
+/// again whenever `.main`, the column they are in, changes size.
+#[hook]
+pub fn use_chart_width(main: NodeRef) -> f64 {
+    let width = use_state_eq(|| W);
+    {
+        let width = width.clone();
+        use_effect_with(main, move |main| {
+            use wasm_bindgen::JsCast;
+            let keep = main.cast::<web_sys::Element>().and_then(|el| {
+                let measure = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
+                    let w = gloo::utils::document()
+                        .query_selector(".main .chart svg")
+                        .ok()
+                        .flatten()
+                        .map_or(0.0, |svg| svg.get_bounding_client_rect().width().floor());
+                    if w > 0.0 {
+                        width.set(w);
+                    }
+                });
+                let observer =
+                    web_sys::ResizeObserver::new(measure.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&el);
+                Some((observer, measure))
+            });
+            move || {
+                if let Some((observer, _measure)) = keep {
+                    observer.disconnect();
+                }
+            }
+        });
+    }
+    *width
+}
 
 #[derive(Clone, PartialEq)]
 pub struct Line {
@@ -36,6 +136,8 @@ pub struct LineChartProps {
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
     pub on_cursor: Callback<Option<u64>>,
+    /// Its width in CSS pixels (`use_chart_width`).
+    pub width: f64,
 }
 
 pub fn line_chart(p: &LineChartProps) -> Html {
@@ -46,7 +148,9 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             .flat_map(|l| l.values.iter().copied())
             .fold(0.0, f64::max),
     );
-    let x = |t: f64| LEFT + (W - LEFT - 6.0) * clamp(t / end, 0.0, 1.0);
+    let w = p.width;
+    let (y_labels, left) = y_axis(max, p.unit);
+    let x = |t: f64| left + (w - left - RIGHT) * clamp(t / end, 0.0, 1.0);
     let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
     let shown = |i: usize| (i as u64) * p.bucket_ms <= p.playhead_ms;
     let paths = p.lines.iter().map(|l| {
@@ -74,8 +178,8 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                 return;
             };
             let r = svg.get_bounding_client_rect();
-            let fx = (f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * W;
-            let t = clamp((fx - LEFT) / (W - LEFT - 6.0), 0.0, 1.0) * end;
+            let fx = (f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * w;
+            let t = clamp((fx - left) / (w - left - RIGHT), 0.0, 1.0) * end;
             cb.emit(Some(t as u64));
         })
     };
@@ -93,21 +197,12 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                     { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
                 </span>
             </figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
+            <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
                 {onmousemove} {onmouseleave}>
-                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{fmt_value(max)}</text>
-                <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
-                <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{p.unit}</text>
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(LEFT)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
-                { for time_ticks(p.end_ms).into_iter().map(|t| {
-                    // The last label would spill past the right edge: anchor it at its end.
-                    let tx = x(t as f64);
-                    let anchor = if tx > W - 24.0 { "end" } else { "middle" };
-                    html! {
-                        <text class="axis-label" text-anchor={anchor} x={shortest(tx.min(W - 2.0))} y={shortest(H - 6.0)}>{tick_label(t)}</text>
-                    }
-                }) }
+                {y_labels}
+                <line class="axis" x1={shortest(left)} x2={shortest(w - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                <line class="axis" x1={shortest(left)} x2={shortest(left)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
+                { x_labels(time_ticks(p.end_ms).into_iter().map(|t| (x(t as f64), tick_label(t))).collect(), left, w - 2.0) }
                 { for paths }
                 if p.playhead_ms < p.end_ms {
                     <line class="playhead" x1={shortest(head)} x2={shortest(head)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
@@ -120,30 +215,33 @@ pub fn line_chart(p: &LineChartProps) -> Html {
 
 /// Receive count per message: a bar per count. A shoulder at 2 and 3 on a
 /// healthy queue means the lease is mis-sized (the clip-moderation case).
-fn histogram(counts: &[(u64, u64)]) -> Html {
+fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
     let max = nice_max(counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
     let n = counts.len().max(1) as f64;
-    let bw = (W - LEFT - 6.0) / n;
+    let (y_labels, left) = y_axis(max, "msgs");
+    let bw = (w - left - RIGHT) / n;
+    let labels = counts
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| (left + (i as f64 + 0.5) * bw, k.to_string()))
+        .collect();
     html! {
         <figure class="chart" id="chart-receive-counts">
             <figcaption>{"Receive count per message (whole run)"}</figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label="Histogram: messages by how many times each was delivered">
-                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{fmt_value(max)}</text>
-                <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{"msgs"}</text>
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+            <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label="Histogram: messages by how many times each was delivered">
+                {y_labels}
+                <line class="axis" x1={shortest(left)} x2={shortest(w - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
                 { for counts.iter().enumerate().map(|(i, (k, v))| {
                     let h = (H - TOP - BOTTOM) * (*v as f64 / max);
-                    let x0 = LEFT + i as f64 * bw;
+                    let x0 = left + i as f64 * bw;
                     html! {
-                        <g>
-                            <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={shortest(x0 + 1.0)} y={shortest(H - BOTTOM - h)}
-                                width={shortest((bw - 2.0).max(1.0))} height={shortest(h)}>
-                                <title>{format!("{v} messages delivered {k} times")}</title>
-                            </rect>
-                            <text class="axis-label" text-anchor="middle" x={shortest(x0 + bw / 2.0)} y={shortest(H - 6.0)}>{k.to_string()}</text>
-                        </g>
+                        <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={shortest(x0 + 1.0)} y={shortest(H - BOTTOM - h)}
+                            width={shortest((bw - 2.0).max(1.0))} height={shortest(h)}>
+                            <title>{format!("{v} messages delivered {k} times")}</title>
+                        </rect>
                     }
                 }) }
+                { x_labels(labels, left, w - 2.0) }
             </svg>
         </figure>
     }
@@ -155,6 +253,8 @@ pub struct ChartsProps {
     pub playhead_ms: u64,
     pub cursor_ms: Option<u64>,
     pub on_cursor: Callback<Option<u64>>,
+    /// The charts' width in CSS pixels (`use_chart_width`).
+    pub width: f64,
 }
 
 pub fn f(v: &[u64]) -> Vec<f64> {
@@ -178,7 +278,7 @@ pub fn charts(p: &ChartsProps) -> Html {
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
             { memo(LineChartProps { id, title, unit, lines, bucket_ms: bucket, end_ms: run.end_ms,
-                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone() }, line_chart) }
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone(), width: p.width }, line_chart) }
         }
     };
     // The report's keys are text ("10" before "2"); a map by number orders
@@ -206,7 +306,7 @@ pub fn charts(p: &ChartsProps) -> Html {
             {chart("chart-acks", "Ack rate (accepted acks)", "/min", vec![
                 Line { label: "acks", class: "s-useful", values: s.completions_per_min.clone(), gauge: false },
             ])}
-            { histogram(&counts) }
+            { histogram(&counts, p.width) }
             {chart("chart-dlq", "Dead-letter arrivals by cause", per_bucket, vec![
                 Line { label: "expired", class: "s-bad", values: f(&s.dead_letter_expired), gauge: false },
                 Line { label: "failed", class: "s-failed", values: f(&s.dead_letter_failed), gauge: false },

@@ -78,6 +78,49 @@ for (const [width, height] of [[1280, 720], [390, 844]]) {
   });
 }
 
+const SCENARIOS = ['ninety-second-message', 'clip-surge', 'hung-handler', 'dependency-slows-3x', 'sub-second-work', 'five-minute-timeout-deploy'];
+
+for (const width of [1280, 390, 288]) {
+  test(`every chart's axis text is at least 12 px and no two labels overlap at ${width} px`, async () => {
+    const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 900 });
+    for (const name of SCENARIOS) {
+      await page.locator('#ctl-scenario').selectOption(name);
+      await page.waitForFunction((n) => document.querySelector('#scenario-title') && document.querySelector('#ctl-scenario').value === n, name);
+      await page.waitForFunction(() => document.querySelectorAll('#charts .chart svg').length > 0);
+      // The charts follow the run a task after it (their deferred render).
+      await page.waitForTimeout(150);
+      const charts = await page.evaluate(() => [...document.querySelectorAll('.charts .chart')].map((fig) => {
+        const svg = fig.querySelector('svg');
+        const box = svg.getBoundingClientRect();
+        // One SVG unit is this many CSS pixels on screen.
+        const scale = box.width / svg.viewBox.baseVal.width;
+        const labels = [...svg.querySelectorAll('text')].map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+        });
+        return { id: fig.id, left: box.left, right: box.right, labels };
+      }));
+      assert.ok(charts.length >= 8, `${name}: ${charts.length} charts`);
+      for (const c of charts) {
+        assert.ok(c.labels.length >= 3, `${name} ${c.id}: ${c.labels.length} labels`);
+        for (const l of c.labels) {
+          assert.ok(l.px >= 11.95, `${name} ${c.id} "${l.text}" is ${l.px.toFixed(1)} px on screen`);
+          assert.ok(l.left >= c.left - 0.5 && l.right <= c.right + 0.5, `${name} ${c.id} "${l.text}" inside the chart`);
+        }
+        for (let i = 0; i < c.labels.length; i++) {
+          for (let j = i + 1; j < c.labels.length; j++) {
+            const [a, b] = [c.labels[i], c.labels[j]];
+            const overlap = Math.min(a.right, b.right) - Math.max(a.left, b.left) > 0.5
+              && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 0.5;
+            assert.ok(!overlap, `${name} ${c.id}: "${a.text}" and "${b.text}" overlap at ${width} px`);
+          }
+        }
+      }
+    }
+    assert.deepEqual(errors, []);
+  });
+}
+
 for (const width of [1280, 390]) {
   test(`every scenario's name in the menu is read whole at ${width} px`, async () => {
     const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 800 });
