@@ -8,8 +8,9 @@
 
 use std::rc::Rc;
 
-use lease_fields::FieldError;
+use lease_fields::{edit, names, Field, FieldError, Value};
 use lease_format::decimal::clamp;
+use lease_sim::scenario::Preset;
 use lease_sim::Scenario;
 use yew::prelude::*;
 
@@ -402,6 +403,15 @@ impl State {
             Command::Loaded(found) => {
                 s.load(*found);
                 s.tour = None;
+            }
+            Command::Set(Field::Broker, Value::Word(w)) if names::parse::<Preset>(w).is_some() => {
+                let loaded = s.loaded.clone();
+                s.edit(|sc| {
+                    if let Some(p) = names::parse::<Preset>(w) {
+                        edit::choose_preset_keeping(sc, p, &loaded);
+                    }
+                    Ok(())
+                })
             }
             Command::Set(field, value) => s.edit(|sc| lease_fields::set(sc, field, &value)),
             Command::SetAll(sets) => s.edit(|sc| lease_fields::set_all(sc, &sets)),

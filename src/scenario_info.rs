@@ -93,6 +93,28 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
         let l = p.loaded.clone();
         Callback::from(move |_: MouseEvent| cb.emit(Command::Replace(Box::new((*l).clone()))))
     };
+    // The story is written for the shipped settings; a new seed or run length
+    // keeps it, any other edit may not.
+    let moved = yours
+        .iter()
+        .any(|(label, _, _)| label != "Seed" && label != "Run length");
+    let stale = moved && !loaded.look_for.is_empty();
+    let your_system = {
+        let cb = p.on_command.clone();
+        let current = p.scenario.clone();
+        let from = loaded.title.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut mine = (*current).clone();
+            mine.name = "your-system".into();
+            mine.title = "Your system".into();
+            mine.explanation = format!(
+                "Your own settings, started from “{from}”. The totals, the charts and the diagnosis describe this run."
+            );
+            mine.look_for.clear();
+            mine.variant_of.clear();
+            cb.emit(Command::Import(Box::new(mine), Vec::new()));
+        })
+    };
     let faults = loaded.faults.len();
     html! {
         <section class="scenario-info" aria-label="About this scenario">
@@ -103,6 +125,12 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
             }
             if faults > 0 {
                 <p class="faults-note">{format!("{faults} scheduled fault{} (crashes, deploys or pauses) are marked on the worker lanes.", if faults == 1 { "" } else { "s" })}</p>
+            }
+            if stale {
+                <p class="story-stale" id="story-stale" role="status">
+                    {"Your edits have moved this run away from the story above: it was written for the shipped settings, so what it says to look for may no longer hold. "}
+                    <button type="button" id="your-system" onclick={your_system}>{"Make it your system"}</button>
+                </p>
             }
             {sets}
             if !yours.is_empty() {

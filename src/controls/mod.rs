@@ -8,8 +8,9 @@ use std::rc::Rc;
 use lease_fields::edit::heartbeat;
 use lease_fields::names::{name, words};
 use lease_fields::work::{median_p99, shape, SHAPES};
-use lease_fields::{Control, Field, Range, Unit, Value, CONTROLS};
+use lease_fields::{Control, Field, Range, Step, Unit, Value, CONTROLS};
 use lease_format::decimal::{fixed, shortest};
+use lease_format::units::label_ms;
 use lease_sim::scenario::{Fence, OnReject, Preset, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -71,6 +72,8 @@ fn per_s(x: f64) -> String {
 /// A slider's value as the page shows it beside the slider.
 fn show(unit: Unit, x: f64) -> String {
     match unit {
+        // Exact, as the link writes it: 135 s, not 2.2 min.
+        Unit::Ms if x.is_finite() && x >= 0.0 => label_ms(x.round() as u64),
         Unit::Ms => fmt_ms(x),
         Unit::Count => shortest(x.round()),
         Unit::Ratio => fixed(x, 2),
@@ -90,6 +93,43 @@ pub fn describe(c: &Control, s: &Scenario) -> String {
         _ if !(c.applies)(s) => "off".into(),
         _ => show(c.unit, (c.get)(s)),
     }
+}
+
+/// Under the broker select once another broker is chosen: which of the
+/// broker's sliders keep the person's values, and what the preset set.
+fn preset_note(s: &Scenario, loaded: &Scenario) -> Html {
+    if s.broker.preset == loaded.broker.preset {
+        return html! {};
+    }
+    let (b, l) = (&s.broker, &loaded.broker);
+    let mine = [
+        b.visibility_timeout_ms.is_some() && b.visibility_timeout_ms != l.visibility_timeout_ms,
+        b.max_receive_count.is_some() && b.max_receive_count != l.max_receive_count,
+    ];
+    let mut kept = Vec::new();
+    let mut set = Vec::new();
+    for (field, mine) in [Field::Timeout, Field::Mrc].into_iter().zip(mine) {
+        if let Some(c) = field.control() {
+            let text = format!("{} {}", c.label, describe(c, s));
+            if mine {
+                kept.push(text)
+            } else {
+                set.push(text)
+            }
+        }
+    }
+    let mut note = format!(
+        "{} sets its own ack and redrive rules",
+        preset_label(b.preset)
+    );
+    if !set.is_empty() {
+        note += &format!(" and {}", set.join(", "));
+    }
+    if !kept.is_empty() {
+        note += &format!("; your {} kept", kept.join(", "));
+    }
+    note.push('.');
+    html! { <p class="dist-summary" id="preset-note" role="status">{note}</p> }
 }
 
 fn send(cb: &Callback<Command>, field: Field, value: Value) {
@@ -118,6 +158,43 @@ fn slider_view(
             send(&cb, field, (c.value)(&current, scale.value(v)));
         })
     };
+    // A native range steps by one of its thousand positions, which the
+    // value's rounding undoes; the keys step by the control's precision.
+    let onkeydown = {
+        let cb = cb.clone();
+        let current = scenario.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            let Some(step) = Step::of_key(&e.key()) else {
+                return;
+            };
+            e.prevent_default();
+            let next = c.step((c.get)(&current), step);
+            send(&cb, field, (c.value)(&current, next));
+        })
+    };
+    let entry = {
+        let cb = cb.clone();
+        let shown = describe(c, s);
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let text = input.value();
+            input.set_value("");
+            if text.trim().is_empty() {
+                return;
+            }
+            match field.spec().parse(&text) {
+                Ok(v) => send(&cb, field, v),
+                Err(why) => cb.emit(Command::Reject(format!(
+                    "{} {:?}: {why}. It stays {shown}.",
+                    c.label,
+                    text.chars().take(40).collect::<String>(),
+                ))),
+            }
+        })
+    };
     let toggle = c.toggle.as_ref().map(|t| {
         let checked = (t.get)(s);
         let cb = cb.clone();
@@ -138,9 +215,13 @@ fn slider_view(
             <div class="control-row">
                 <label for={id.clone()}>{c.label}</label>
                 <output for={id.clone()} id={format!("out-{}", c.id)}>{describe(c, s)}</output>
+                <input type="text" class="entry" id={format!("in-{}", c.id)} size="6"
+                    placeholder="type" aria-label={format!("Type a value for {}", c.label)}
+                    title="Type a value, as in a share link: 135s, 2.5min, 5%" disabled={!live}
+                    onchange={entry} />
             </div>
             <input type="range" id={id} min="0" max={STEPS.to_string()} step="1"
-                value={pos.to_string()} disabled={!live} {oninput} />
+                value={pos.to_string()} disabled={!live} {oninput} {onkeydown} />
             {toggle}
         </div>
     }
@@ -364,7 +445,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
                     <legend>{name}</legend>
-                    if name == "Broker" { {preset.clone()} {broker_rules()} }
+                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {broker_rules()} }
                     if name == "Work" {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
@@ -375,5 +456,112 @@ pub fn controls(props: &ControlsProps) -> Html {
                 </fieldset>
             }) }
         </form>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use lease_sim::shipped;
+    use proptest::prelude::*;
+
+    /// The numbers in a text, as written.
+    fn numbers(text: &str) -> Vec<&str> {
+        text.split(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .filter(|n| n.bytes().any(|b| b.is_ascii_digit()))
+            .collect()
+    }
+
+    fn significant(n: &str) -> usize {
+        let digits: String = n.chars().filter(char::is_ascii_digit).collect();
+        digits.trim_start_matches('0').trim_end_matches('0').len()
+    }
+
+    fn decimals(n: &str) -> usize {
+        n.split_once('.').map_or(0, |(_, f)| f.len())
+    }
+
+    /// No float noise in a text: no number with more than three decimal
+    /// places (a rate of 0.012 /s is the finest a control sets).
+    fn clean(c: &Control, text: &str) -> Result<(), String> {
+        places(c, text, 3)
+    }
+
+    /// A label rounds further: one decimal of a duration, two of a ratio.
+    fn label(c: &Control, text: &str) -> Result<(), String> {
+        places(c, text, 2)
+    }
+
+    fn places(c: &Control, text: &str, most: usize) -> Result<(), String> {
+        match numbers(text).into_iter().find(|n| decimals(n) > most) {
+            Some(n) => Err(format!("{}: {n} in {text:?}", c.id)),
+            None => Ok(()),
+        }
+    }
+
+    /// The value itself within the control's precision: a log slider's
+    /// duration or rate keeps two significant figures.
+    fn within_precision(c: &Control, x: f64) -> Result<(), String> {
+        let text = lease_format::decimal::shortest(x);
+        clean(c, &text)?;
+        let two_figures = c.range.log && !matches!(c.unit, Unit::Count | Unit::Handlers);
+        if two_figures && significant(&text) > 2 {
+            return Err(format!("{}: {text} has more than two figures", c.id));
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn no_slider_position_shows_more_than_its_control_s_precision(
+            which in 0..CONTROLS.len(),
+            pos in 0..=STEPS,
+            scenario in 0..shipped::all().len(),
+        ) {
+            let field = CONTROLS[which];
+            let c = field.control().unwrap();
+            let base = shipped::all()[scenario].scenario.clone();
+            prop_assume!(c.live(&base));
+            let sent = (c.value)(&base, slider_scale(c.range).value(pos));
+            let mut s = base.clone();
+            prop_assume!(lease_fields::set(&mut s, field, &sent).is_ok());
+            let x = (c.get)(&s);
+            // The p99 slider holds p99 at the median, which a file may set to any value.
+            if !(field == Field::P99 && x == median_p99(&s.work.dist).0) {
+                within_precision(c, x).map_err(TestCaseError::fail)?;
+            }
+
+            // The label beside the slider.
+            label(c, &describe(c, &s)).map_err(TestCaseError::fail)?;
+            // The share link.
+            for (name, text) in lease_fields::diff(&base, &s) {
+                if name == field.name() {
+                    clean(c, &text).map_err(TestCaseError::fail)?;
+                }
+            }
+            // The exported scenario file, read back.
+            let json = serde_json::to_string(&s).unwrap();
+            clean(c, &json).map_err(TestCaseError::fail)?;
+            let back: Scenario = serde_json::from_str(&json).unwrap();
+            prop_assert_eq!((c.get)(&back), x);
+        }
+
+        #[test]
+        fn no_link_field_shows_noise_in_its_label(
+            which in 0..CONTROLS.len(),
+            whole in 0u32..2_000,
+            frac in 0u32..1_000,
+            unit in prop::sample::select(vec!["", "ms", "s", "min", "%", "/s", "/min"]),
+        ) {
+            let field = CONTROLS[which];
+            let c = field.control().unwrap();
+            let base = shipped::find("ninety-second-message").unwrap().scenario;
+            let text = format!("{whole}.{frac:03}{unit}");
+            let Ok(v) = field.spec().parse(&text) else { return Ok(()) };
+            let mut s = base.clone();
+            prop_assume!(lease_fields::set(&mut s, field, &v).is_ok());
+            label(c, &describe(c, &s)).map_err(TestCaseError::fail)?;
+        }
     }
 }

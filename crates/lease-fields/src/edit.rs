@@ -12,8 +12,37 @@ pub fn round2(x: f64) -> f64 {
     if !x.is_finite() || x <= 0.0 {
         return x;
     }
-    let p = 10f64.powf(x.log10().floor() - 1.0);
-    (x / p).round() * p
+    on_grid(x, figure(x) - 1, f64::round)
+}
+
+/// The power of ten of `x`'s first significant figure (`x` > 0).
+pub fn figure(x: f64) -> i32 {
+    x.log10().floor() as i32
+}
+
+/// `x` on the grid of multiples of `10^e`, the multiple chosen by `pick`.
+/// A power of ten below 1 is not exact in binary (0.1 × 19 is
+/// 1.9000000000000001), so a fine grid divides by its exact inverse
+/// instead: the result is the double nearest the decimal, which prints as it.
+pub fn on_grid(x: f64, e: i32, pick: impl Fn(f64) -> f64) -> f64 {
+    if e >= 0 {
+        let p = 10f64.powi(e);
+        pick(near_whole(x / p)) * p
+    } else {
+        let p = 10f64.powi(-e);
+        pick(near_whole(x * p)) / p
+    }
+}
+
+/// Scaling leaves noise (0.07 × 100 is 7.000000000000001); a value that
+/// close to a whole number is that number, so `floor` and `ceil` step from it.
+fn near_whole(t: f64) -> f64 {
+    let r = t.round();
+    if (t - r).abs() < 1e-9 * r.abs().max(1.0) {
+        r
+    } else {
+        t
+    }
 }
 
 /// The heartbeat the scenario runs with, Pub/Sub's client default included.
@@ -69,6 +98,25 @@ pub fn choose_preset(s: &mut Scenario, p: Preset) {
     s.broker.count_at = None;
 }
 
+/// Choosing a broker on the page: the preset brings its own rules, and
+/// keeps the timeout, redrive and lease lifetime the person set (those that
+/// differ from `loaded`, the scenario as it was opened); the others go back
+/// to the new preset's defaults. A share link replays the choice as
+/// `choose_preset` followed by the kept values, which it writes explicitly.
+pub fn choose_preset_keeping(s: &mut Scenario, p: Preset, loaded: &Scenario) {
+    let before = s.broker.clone();
+    choose_preset(s, p);
+    if before.visibility_timeout_ms != loaded.broker.visibility_timeout_ms {
+        s.broker.visibility_timeout_ms = before.visibility_timeout_ms;
+    }
+    if before.max_receive_count != loaded.broker.max_receive_count {
+        s.broker.max_receive_count = before.max_receive_count;
+    }
+    if before.max_lease_lifetime_ms != loaded.broker.max_lease_lifetime_ms {
+        s.broker.max_lease_lifetime_ms = before.max_lease_lifetime_ms;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -87,9 +135,44 @@ mod tests {
     }
 
     #[test]
+    fn a_preset_keeps_the_timeout_and_redrive_the_person_set() {
+        let loaded = shipped::find("ninety-second-message").unwrap().scenario;
+        let mut s = loaded.clone();
+        s.broker.visibility_timeout_ms = Some(45_000);
+        s.broker.max_receive_count = Some(Some(5));
+        choose_preset_keeping(&mut s, Preset::SqsStandard, &loaded);
+        assert_eq!(s.broker.preset, Preset::SqsStandard);
+        assert_eq!(s.broker.visibility_timeout_ms, Some(45_000));
+        assert_eq!(s.broker.max_receive_count, Some(Some(5)));
+        assert_eq!(
+            s.broker.max_lease_lifetime_ms, None,
+            "not edited: the preset's"
+        );
+    }
+
+    #[test]
+    fn a_preset_fills_what_the_person_did_not_change() {
+        let loaded = shipped::find("ninety-second-message").unwrap().scenario;
+        let mut s = loaded.clone();
+        s.broker.visibility_timeout_ms = Some(45_000);
+        choose_preset_keeping(&mut s, Preset::AzureServiceBus, &loaded);
+        assert_eq!(s.broker.visibility_timeout_ms, Some(45_000));
+        assert_eq!(s.broker.max_receive_count, None);
+        assert_eq!(s.broker.late_ack, None);
+    }
+
+    #[test]
     fn slider_values_round_to_two_significant_figures() {
         assert_eq!(round2(44_873.0), 45_000.0);
         assert_eq!(round2(1_234.0), 1_200.0);
         assert_eq!(round2(0.0), 0.0);
+    }
+
+    #[test]
+    fn rounded_fractions_are_the_decimals_they_print_as() {
+        assert_eq!(round2(1.93), 1.9);
+        assert_eq!(round2(1.17), 1.2);
+        assert_eq!(lease_format::decimal::shortest(round2(1.93)), "1.9");
+        assert_eq!(lease_format::decimal::shortest(round2(0.0123)), "0.012");
     }
 }

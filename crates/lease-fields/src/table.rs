@@ -28,7 +28,9 @@ use lease_sim::validate::{
 };
 use serde::de::DeserializeOwned;
 
-use crate::edit::{choose_preset, heartbeat, heartbeat_mut, round2, set_heartbeat_on};
+use crate::edit::{
+    choose_preset, figure, heartbeat, heartbeat_mut, on_grid, round2, set_heartbeat_on,
+};
 use crate::names::{name, parse, words};
 use crate::work::{build, has_p99, median_p99, shape, SHAPES};
 
@@ -163,9 +165,84 @@ pub struct Control {
     pub toggle: Option<Toggle>,
 }
 
+/// A key on a slider: arrows move one step of the control's precision,
+/// Page Up and Page Down ten, Home and End to the ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Home,
+    End,
+}
+
+impl Step {
+    /// The step a key (`KeyboardEvent.key`) asks for, as a native range does.
+    pub fn of_key(key: &str) -> Option<Step> {
+        Some(match key {
+            "ArrowUp" | "ArrowRight" => Step::Up,
+            "ArrowDown" | "ArrowLeft" => Step::Down,
+            "PageUp" => Step::PageUp,
+            "PageDown" => Step::PageDown,
+            "Home" => Step::Home,
+            "End" => Step::End,
+            _ => return None,
+        })
+    }
+}
+
 impl Control {
     pub fn live(&self, s: &Scenario) -> bool {
         (self.applies)(s) && self.toggle.as_ref().is_none_or(|t| (t.get)(s) == t.enables)
+    }
+
+    /// The power of ten of the control's finest step at `v`: on a log
+    /// slider the second significant figure (the figure `round2` keeps, so
+    /// 60 s goes to 61 s and 1.2 min to 1.3 min), on a linear one a fixed
+    /// place (10 ms, one handler, one percent). Whole units never step by
+    /// less than one.
+    fn fine(&self, v: f64) -> i32 {
+        let whole = matches!(self.unit, Unit::Count | Unit::Handlers);
+        let e = if self.range.log {
+            figure(v.max(self.range.min)) - 1
+        } else {
+            match self.unit {
+                Unit::Ms => 1,
+                Unit::Ratio | Unit::Percent => -2,
+                Unit::Count | Unit::Handlers => 0,
+                Unit::PerSecond => -2,
+            }
+        };
+        if whole || self.unit == Unit::Ms {
+            e.max(0)
+        } else {
+            e
+        }
+    }
+
+    /// Where a key moves the slider from the value `v`: to the next value on
+    /// the grid of the control's precision in that direction, within the
+    /// slider's range.
+    pub fn step(&self, v: f64, step: Step) -> f64 {
+        let (lo, hi) = (self.range.min, self.range.max);
+        let (up, coarse) = match step {
+            Step::Home => return lo,
+            Step::End => return hi,
+            Step::Up => (true, false),
+            Step::Down => (false, false),
+            Step::PageUp => (true, true),
+            Step::PageDown => (false, true),
+        };
+        // Going down from 100 s, the grid is that of the decade below (99 s).
+        let at = if up { v } else { v * (1.0 - 1e-9) };
+        let e = self.fine(at) + i32::from(coarse);
+        let next = if up {
+            on_grid(v, e, |t| t.floor() + 1.0)
+        } else {
+            on_grid(v, e, |t| t.ceil() - 1.0)
+        };
+        lease_format::decimal::clamp(next, lo, hi)
     }
 }
 

@@ -135,6 +135,17 @@ pub fn format_ms(ms: u64) -> String {
     format!("{ms}ms")
 }
 
+/// A duration as a label shows it: `format_ms`'s exact text with a space
+/// before the unit (`135 s`, `2.5 min`), so the label says what the link says.
+pub fn label_ms(ms: u64) -> String {
+    let text = format_ms(ms);
+    let cut = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let (num, unit) = text.split_at(cut);
+    format!("{num} {unit}")
+}
+
 /// `f64` milliseconds as exact text: whole values as a duration, others in ms.
 pub fn format_ms_f64(ms: f64) -> String {
     // Below 2^53 every whole f64 is an exact u64 and parses back to itself.

@@ -160,3 +160,13 @@ fn clamp_keeps_a_value_within_its_bounds_and_takes_nan_to_the_low_one() {
     assert_eq!(clamp(2.5, 1.0, 4.0), 2.5);
     assert_eq!(clamp(f64::NAN, 1.0, 4.0), 1.0);
 }
+
+#[test]
+fn a_label_says_a_duration_exactly_with_a_space_before_its_unit() {
+    use lease_format::units::label_ms;
+    assert_eq!(label_ms(135_000), "135 s");
+    assert_eq!(label_ms(150_000), "2.5 min");
+    assert_eq!(label_ms(250), "250 ms");
+    assert_eq!(label_ms(900_000), "15 min");
+    assert_eq!(label_ms(1_500), "1.5 s");
+}

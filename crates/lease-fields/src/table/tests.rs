@@ -80,3 +80,61 @@ fn a_word_outside_the_enum_says_which_words_are_allowed() {
         "{e}"
     );
 }
+
+#[test]
+fn keys_step_the_timeout_by_its_second_figure_and_pages_by_its_first() {
+    let c = Field::Timeout.control().unwrap();
+    assert_eq!(c.step(30_000.0, Step::Up), 31_000.0);
+    assert_eq!(c.step(30_000.0, Step::Down), 29_000.0);
+    assert_eq!(c.step(100_000.0, Step::Down), 99_000.0);
+    assert_eq!(c.step(99_000.0, Step::Up), 100_000.0);
+    assert_eq!(c.step(100_000.0, Step::Up), 110_000.0);
+    assert_eq!(c.step(135_000.0, Step::Up), 140_000.0);
+    assert_eq!(c.step(135_000.0, Step::Down), 130_000.0);
+    assert_eq!(c.step(29_000.0, Step::PageUp), 30_000.0);
+    assert_eq!(c.step(60_000.0, Step::PageUp), 70_000.0);
+    assert_eq!(c.step(60_000.0, Step::Home), 1_000.0);
+    assert_eq!(c.step(60_000.0, Step::End), 900_000.0);
+    assert_eq!(c.step(900_000.0, Step::Up), 900_000.0, "the end stays put");
+    assert_eq!(c.step(1_000.0, Step::Down), 1_000.0, "the start stays put");
+}
+
+#[test]
+fn keys_step_counts_by_one_and_fractions_by_a_hundredth() {
+    let workers = Field::Workers.control().unwrap();
+    assert_eq!(workers.step(4.0, Step::Up), 5.0);
+    assert_eq!(workers.step(4.0, Step::PageUp), 10.0);
+    let prefetch = Field::Prefetch.control().unwrap();
+    assert_eq!(
+        prefetch.step(1.0, Step::Up),
+        2.0,
+        "a whole count never steps by a tenth"
+    );
+    let jitter = Field::Jitter.control().unwrap();
+    assert_eq!(jitter.step(0.07, Step::Up), 0.08);
+    assert_eq!(jitter.step(0.07, Step::Down), 0.06);
+    let rate = Field::Rate.control().unwrap();
+    assert_eq!(rate.step(1.8, Step::Up), 1.9);
+}
+
+#[test]
+fn every_key_moves_every_slider_inside_its_range() {
+    for f in CONTROLS {
+        let c = f.control().unwrap();
+        let mid = if c.range.log {
+            (c.range.min * c.range.max).sqrt()
+        } else {
+            (c.range.min + c.range.max) / 2.0
+        };
+        for key in ["ArrowUp", "ArrowDown", "PageUp", "PageDown", "Home", "End"] {
+            let step = Step::of_key(key).unwrap();
+            let next = c.step(mid, step);
+            assert!(
+                (c.range.min..=c.range.max).contains(&next),
+                "{} {key}: {next}",
+                c.id
+            );
+            assert_ne!(next, mid, "{} {key} moves", c.id);
+        }
+    }
+}
