@@ -564,6 +564,10 @@ impl State {
             Command::CancelRunB => s.cancel(Which::B),
             Command::CompareStart => {
                 s.b = Some(s.a.copy());
+                // A's run not made yet (a link being read): B makes its own.
+                if s.a.wanted.is_some() || s.a.run.is_none() {
+                    s.want_run(Which::B);
+                }
                 s.edit_b = true;
                 s.panel = Some(Panel::Compare);
             }

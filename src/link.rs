@@ -55,6 +55,13 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if !read.sets.is_empty() {
         cmds.push(Command::SetAll(read.sets));
     }
+    // Side B as the visitor made it: a copy of A, then its own edits.
+    if let Some(b_sets) = read.b_sets {
+        cmds.push(Command::CompareStart);
+        if !b_sets.is_empty() {
+            cmds.push(Command::SetAll(b_sets));
+        }
+    }
     let v = read.link.view;
     if v.timeline.as_deref() == Some("messages") {
         cmds.push(Command::View(TimelineView::Messages));
@@ -100,11 +107,17 @@ pub fn link_of(st: &State) -> Link {
     Link {
         base,
         scenario: (*st.a.scenario).clone(),
+        b: st.b.as_ref().map(|b| (*b.scenario).clone()),
         view: LinkView {
             from_ms: st.range.map(|r| r.0.round() as u64),
             to_ms: st.range.map(|r| r.1.round() as u64),
             message: st.selected,
-            panel: st.panel.map(|p| p.name().to_string()),
+            // The panels that make links are how the link is shared, not
+            // what it shows: the colleague lands on the page, not on them.
+            panel: st
+                .panel
+                .filter(|p| !matches!(p, Panel::Export | Panel::Embed))
+                .map(|p| p.name().to_string()),
             timeline: (st.view == TimelineView::Messages).then(|| "messages".to_string()),
             embed: st.embed,
             panels: st.parts.names().map(|v| v.to_vec()),
@@ -345,5 +358,33 @@ mod tests {
         let st = state_from_query("scenario=%3Cscript%3E&timeout=NaN&workers=-3&zzz=1");
         assert!(st.a.run.is_some());
         assert!(st.notices.len() >= 3, "{:?}", st.notices);
+    }
+
+    #[test]
+    fn a_comparison_travels_in_the_link_and_comes_back() {
+        let st = state_from_query("scenario=clip-surge&timeout=40s&compare=1&b.timeout=47s");
+        assert!(st.notices.is_empty(), "{:?}", st.notices);
+        let b = st.b.as_ref().expect("side B");
+        assert_eq!(b.scenario.broker.visibility_timeout_ms, Some(47_000));
+        assert_eq!(st.a.scenario.broker.visibility_timeout_ms, Some(40_000));
+        assert!(b.run.is_some(), "side B ran");
+        let q = query_of(&st);
+        assert!(q.contains("compare=1&b.timeout=47s"), "{q}");
+    }
+
+    #[test]
+    fn a_comparison_with_b_equal_to_a_runs_side_b() {
+        let st = state_from_query("scenario=clip-surge&compare=1");
+        assert!(st.b.as_ref().is_some_and(|b| b.run.is_some()));
+    }
+
+    #[test]
+    fn the_share_panel_is_not_in_the_link_it_shares() {
+        let st = state_from_query("scenario=clip-surge&panel=export");
+        assert_eq!(st.panel, Some(Panel::Export), "old links still open it");
+        let q = query_of(&st);
+        assert!(!q.contains("panel="), "{q}");
+        let st = state_from_query("scenario=clip-surge&panel=sweep");
+        assert!(query_of(&st).contains("panel=sweep"));
     }
 }

@@ -60,6 +60,9 @@ pub struct Link {
     pub base: String,
     /// The scenario to run: the base with the link's edits.
     pub scenario: Scenario,
+    /// Side B of a comparison: the scenario, as `b.` fields that differ
+    /// from side A (`compare=1&b.timeout=45s`).
+    pub b: Option<Scenario>,
     pub view: LinkView,
 }
 
@@ -71,7 +74,12 @@ pub struct Read {
     pub link: Link,
     pub data: Option<Scenario>,
     pub sets: Vec<(Field, Value)>,
+    /// Side B's edits of side A, when the link compares.
+    pub b_sets: Option<Vec<(Field, Value)>>,
 }
+
+/// The prefix of side B's fields in a link: `b.timeout=45s`.
+pub const B_PREFIX: &str = "b.";
 
 /// A parameter the link had but the page did not use, and why. Plain text:
 /// the page must escape it like any other text.
@@ -324,10 +332,19 @@ pub fn read_within(
     let mut by_field: Vec<Option<Override>> = vec![None; Field::ALL.len()];
     let mut view_params: Vec<(&'static str, String)> = Vec::new();
     let mut known = false;
+    let mut compare: Option<bool> = None;
+    let mut b_fields: Vec<Option<Override>> = vec![None; Field::ALL.len()];
     for (key, value) in &params {
-        let name: Option<&'static str> = match key.trim().to_ascii_lowercase().as_str() {
+        let lower = key.trim().to_ascii_lowercase();
+        if let Some(rest) = lower.strip_prefix(B_PREFIX) {
+            known = true;
+            read_b_field(rest, key, value, &mut b_fields, &mut notes);
+            continue;
+        }
+        let name: Option<&'static str> = match lower.as_str() {
             "scenario" => Some("scenario"),
             "data" => Some("data"),
+            "compare" => Some("compare"),
             k => lease_fields::find(k)
                 .map(Field::name)
                 .or_else(|| view::find(k)),
@@ -349,6 +366,10 @@ pub fn read_within(
         match name {
             "scenario" => base_name = Some(value.clone()),
             "data" => data = Some(value.clone()),
+            "compare" => match lease_format::units::parse_bool(value) {
+                Ok(on) => compare = Some(on),
+                Err(why) => notes.push(name, value, &format!("{why}; the link does not compare")),
+            },
             _ => match lease_fields::find(name) {
                 Some(i) => match i.spec().parse(value) {
                     Ok(v) => {
@@ -382,6 +403,24 @@ pub fn read_within(
     let start = data.as_ref().unwrap_or(&base_scenario);
     let overrides: Vec<Override> = by_field.into_iter().flatten().collect();
     let (scenario, kept) = apply_runnable(start, &overrides, budget, &mut notes);
+    let b_overrides: Vec<Override> = b_fields.into_iter().flatten().collect();
+    let b = match compare {
+        Some(true) => {
+            let (b, b_kept) =
+                apply_runnable_named(&scenario, &b_overrides, budget, &mut notes, B_PREFIX);
+            Some((b, b_kept))
+        }
+        _ => {
+            if let Some(o) = b_overrides.first() {
+                notes.push(
+                    &format!("{B_PREFIX}{}", o.field.name()),
+                    &o.text,
+                    "is side B of a comparison, but the link has no compare=1; it is ignored",
+                );
+            }
+            None
+        }
+    };
 
     let (view, refused) = view::parse(&view_params, scenario.duration_ms);
     for (name, value, why) in refused {
@@ -391,10 +430,12 @@ pub fn read_within(
         link: Link {
             base,
             scenario,
+            b: b.as_ref().map(|(s, _)| s.clone()),
             view,
         },
         data,
         sets: kept.into_iter().map(|o| (o.field, o.value)).collect(),
+        b_sets: b.map(|(_, kept)| kept.into_iter().map(|o| (o.field, o.value)).collect()),
     });
     (read, notes.finish())
 }
@@ -407,6 +448,54 @@ fn apply_runnable(
     overrides: &[Override],
     budget: &dyn Fn(&Scenario) -> Result<(), String>,
     notes: &mut Notices,
+) -> (Scenario, Vec<Override>) {
+    apply_runnable_named(start, overrides, budget, notes, "")
+}
+
+/// Side B's field from a `b.NAME` parameter, read as side A's are; a notice
+/// names it with its prefix.
+fn read_b_field(
+    rest: &str,
+    key: &str,
+    value: &str,
+    slots: &mut [Option<Override>],
+    notes: &mut Notices,
+) {
+    let Some(field) = lease_fields::find(rest) else {
+        notes.push(key, value, "is not a setting of this page; it is ignored");
+        return;
+    };
+    let name = format!("{B_PREFIX}{}", field.name());
+    let Some(slot) = slots.get_mut(field as usize) else {
+        return;
+    };
+    if slot.is_some() {
+        notes.push(
+            &name,
+            value,
+            "is given more than once; the first value is used",
+        );
+        return;
+    }
+    match field.spec().parse(value) {
+        Ok(v) => {
+            *slot = Some(Override {
+                field,
+                value: v,
+                text: value.to_string(),
+            })
+        }
+        Err(why) => notes.push(&name, value, &format!("{why}; side A's value is kept")),
+    }
+}
+
+/// `apply_runnable`, its notices naming each field with `prefix`.
+fn apply_runnable_named(
+    start: &Scenario,
+    overrides: &[Override],
+    budget: &dyn Fn(&Scenario) -> Result<(), String>,
+    notes: &mut Notices,
+    prefix: &str,
 ) -> (Scenario, Vec<Override>) {
     let runs = |s: &Scenario| {
         validate(s)
@@ -436,7 +525,7 @@ fn apply_runnable(
         };
         kept.pop();
         notes.push(
-            name,
+            &format!("{prefix}{name}"),
             &o.text,
             &format!("{why}; the scenario's value is kept"),
         );
@@ -457,10 +546,10 @@ fn escape(text: &str) -> String {
     out
 }
 
-fn join(parts: &[(&str, String)]) -> String {
+fn join<K: AsRef<str>>(parts: &[(K, String)]) -> String {
     parts
         .iter()
-        .map(|(k, v)| format!("{k}={}", escape(v)))
+        .map(|(k, v)| format!("{}={}", k.as_ref(), escape(v)))
         .collect::<Vec<_>>()
         .join("&")
 }
@@ -488,6 +577,20 @@ pub fn encode(link: &Link) -> String {
             parts = whole;
         }
     }
-    parts.extend(view::encode(&link.view));
+    let mut parts: Vec<(String, String)> =
+        parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    if let Some(b) = &link.b {
+        parts.push(("compare".into(), "1".into()));
+        parts.extend(
+            lease_fields::diff(&link.scenario, b)
+                .into_iter()
+                .map(|(k, v)| (format!("{B_PREFIX}{k}"), v)),
+        );
+    }
+    parts.extend(
+        view::encode(&link.view)
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v)),
+    );
     join(&parts)
 }

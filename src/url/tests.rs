@@ -24,6 +24,7 @@ fn link(base: &str, scenario: Scenario) -> Link {
     Link {
         base: base.to_string(),
         scenario,
+        b: None,
         view: LinkView::default(),
     }
 }
@@ -36,6 +37,7 @@ fn round_trip(l: &Link) -> String {
     let back = back.unwrap_or_else(|| panic!("{q}: no link"));
     assert_eq!(back.scenario, l.scenario, "{q}");
     assert_eq!(back.view, l.view, "{q}");
+    assert_eq!(back.b, l.b, "{q}");
     q
 }
 
@@ -326,6 +328,7 @@ fn the_view_round_trips() {
         let l = Link {
             base: "clip-surge".into(),
             scenario: s.clone(),
+            b: None,
             view,
         };
         round_trip(&l);
@@ -333,6 +336,7 @@ fn the_view_round_trips() {
     let q = encode(&Link {
         base: "clip-surge".into(),
         scenario: s.clone(),
+        b: None,
         view: LinkView {
             from_ms: Some(300_000),
             to_ms: Some(900_000),
@@ -804,4 +808,57 @@ fn the_embed_parts_are_the_ones_a_link_may_name() {
     ours.sort_unstable();
     link.sort_unstable();
     assert_eq!(ours, link);
+}
+
+#[test]
+fn side_b_round_trips_as_b_fields() {
+    let a = shipped_scenario("clip-surge");
+    let mut b = a.clone();
+    set(&mut b, Field::Timeout, &Value::Num(47_000)).expect("timeout");
+    let l = Link {
+        b: Some(b),
+        ..link("clip-surge", a)
+    };
+    let q = round_trip(&l);
+    assert!(q.contains("compare=1&b.timeout=47s"), "{q}");
+}
+
+#[test]
+fn side_b_equal_to_side_a_still_compares() {
+    let a = shipped_scenario("clip-surge");
+    let l = Link {
+        b: Some(a.clone()),
+        ..link("clip-surge", a)
+    };
+    let q = round_trip(&l);
+    assert!(q.contains("compare=1") && !q.contains("b."), "{q}");
+}
+
+#[test]
+fn a_bad_b_field_keeps_side_a_value_with_a_notice() {
+    let (read, notices) = read_within(
+        "scenario=clip-surge&timeout=40s&compare=1&b.timeout=soon&b.workers=3&b.nope=1",
+        &|_| Ok(()),
+    );
+    let read = read.expect("read");
+    let b = read.link.b.expect("side B");
+    assert_eq!(
+        b.broker.visibility_timeout_ms,
+        Some(40_000),
+        "side A's timeout"
+    );
+    assert_eq!(read.b_sets.map(|s| s.len()), Some(1), "only b.workers");
+    let fields: Vec<&str> = notices.iter().map(|n| n.field.as_str()).collect();
+    assert!(fields.contains(&"b.timeout"), "{notices:?}");
+    assert!(fields.contains(&"b.nope"), "{notices:?}");
+}
+
+#[test]
+fn b_fields_without_compare_are_ignored_with_a_notice() {
+    let (read, notices) = read_within("scenario=clip-surge&b.timeout=45s", &|_| Ok(()));
+    assert_eq!(read.expect("read").link.b, None);
+    assert!(
+        notices.iter().any(|n| n.field == "b.timeout"),
+        "{notices:?}"
+    );
 }
