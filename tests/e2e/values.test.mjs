@@ -201,3 +201,14 @@ test('an SRE modelling p50 2 s, p99 20 s on SQS with 8 workers is told the story
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the keys list says how to step a slider and type a value', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.keyboard.press('Shift+Slash');
+  await page.locator('#help-overlay').waitFor();
+  const text = await page.locator('#help-overlay').innerText();
+  assert.match(text, /Page Up \/ Page Down/);
+  assert.match(text, /type a value in the box beside it/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

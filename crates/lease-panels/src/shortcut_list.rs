@@ -69,6 +69,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Close a message's details",
     },
     Shortcut {
+        keys: "Arrows, Page Up / Page Down, Home / End",
+        scope: "slider",
+        what: "One step of the value's precision (60 s to 61 s), ten steps, or either end; or type a value in the box beside it, as a share link writes it (135s, 2.5min, 5%)",
+    },
+    Shortcut {
         keys: "Tab",
         scope: "anywhere",
         what: "Move through every control; each shows a focus ring",
