@@ -106,27 +106,28 @@ fn preset_note(s: &Scenario, loaded: &Scenario) -> Html {
         b.visibility_timeout_ms.is_some() && b.visibility_timeout_ms != l.visibility_timeout_ms,
         b.max_receive_count.is_some() && b.max_receive_count != l.max_receive_count,
     ];
-    let mut kept = Vec::new();
-    let mut set = Vec::new();
+    let (mut set, mut kept) = (String::new(), String::new());
     for (field, mine) in [Field::Timeout, Field::Mrc].into_iter().zip(mine) {
         if let Some(c) = field.control() {
-            let text = format!("{} {}", c.label, describe(c, s));
-            if mine {
-                kept.push(text)
-            } else {
-                set.push(text)
+            let list = if mine { &mut kept } else { &mut set };
+            if !list.is_empty() {
+                *list += ", ";
             }
+            *list += c.label;
+            list.push(' ');
+            *list += &describe(c, s);
         }
     }
-    let mut note = format!(
-        "{} sets its own ack and redrive rules",
-        preset_label(b.preset)
-    );
+    let mut note = preset_label(b.preset).to_string();
+    note += " sets its own ack and redrive rules";
     if !set.is_empty() {
-        note += &format!(" and {}", set.join(", "));
+        note += " and ";
+        note += &set;
     }
     if !kept.is_empty() {
-        note += &format!("; your {} kept", kept.join(", "));
+        note += "; your ";
+        note += &kept;
+        note += " kept";
     }
     note.push('.');
     html! { <p class="dist-summary" id="preset-note" role="status">{note}</p> }

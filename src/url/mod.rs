@@ -546,10 +546,10 @@ fn escape(text: &str) -> String {
     out
 }
 
-fn join<K: AsRef<str>>(parts: &[(K, String)]) -> String {
+fn join(parts: &[(&str, String)]) -> String {
     parts
         .iter()
-        .map(|(k, v)| format!("{}={}", k.as_ref(), escape(v)))
+        .map(|(k, v)| format!("{k}={}", escape(v)))
         .collect::<Vec<_>>()
         .join("&")
 }
@@ -577,20 +577,21 @@ pub fn encode(link: &Link) -> String {
             parts = whole;
         }
     }
-    let mut parts: Vec<(String, String)> =
-        parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+    let mut query = join(&parts);
     if let Some(b) = &link.b {
-        parts.push(("compare".into(), "1".into()));
-        parts.extend(
-            lease_fields::diff(&link.scenario, b)
-                .into_iter()
-                .map(|(k, v)| (format!("{B_PREFIX}{k}"), v)),
-        );
+        query += "&compare=1";
+        for (k, v) in lease_fields::diff(&link.scenario, b) {
+            query += "&";
+            query += B_PREFIX;
+            query += k;
+            query.push('=');
+            query += &escape(&v);
+        }
     }
-    parts.extend(
-        view::encode(&link.view)
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v)),
-    );
-    join(&parts)
+    let view = view::encode(&link.view);
+    if !view.is_empty() {
+        query.push('&');
+        query += &join(&view);
+    }
+    query
 }
