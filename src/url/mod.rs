@@ -329,16 +329,18 @@ pub fn read_within(
     let mut data: Option<String> = None;
     // By field, so they apply in the table's order (a name is read once),
     // without a sort: each sort is its own copy of the sort code in the wasm.
-    let mut by_field: Vec<Option<Override>> = vec![None; Field::ALL.len()];
+    // Side B's fields (`b.` in the link) follow side A's in the same vector:
+    // a second vector would be a second copy of its code in the wasm.
+    let n = Field::ALL.len();
+    let mut by_field: Vec<Option<Override>> = vec![None; 2 * n];
     let mut view_params: Vec<(&'static str, String)> = Vec::new();
     let mut known = false;
     let mut compare: Option<bool> = None;
-    let mut b_fields: Vec<Option<Override>> = vec![None; Field::ALL.len()];
     for (key, value) in &params {
         let lower = key.trim().to_ascii_lowercase();
         if let Some(rest) = lower.strip_prefix(B_PREFIX) {
             known = true;
-            read_b_field(rest, key, value, &mut b_fields, &mut notes);
+            read_b_field(rest, key, value, &mut by_field[n..], &mut notes);
             continue;
         }
         let name: Option<&'static str> = match lower.as_str() {
@@ -401,6 +403,7 @@ pub fn read_within(
             .ok()
     });
     let start = data.as_ref().unwrap_or(&base_scenario);
+    let b_fields = by_field.split_off(n);
     let overrides: Vec<Override> = by_field.into_iter().flatten().collect();
     let (scenario, kept) = apply_runnable(start, &overrides, budget, &mut notes);
     let b_overrides: Vec<Override> = b_fields.into_iter().flatten().collect();
