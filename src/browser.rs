@@ -7,6 +7,7 @@ use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(
     inline_js = "export function import_module(url) { return import(url); }
+export function beside_page(name) { return new URL('../../' + name, import.meta.url).href; }
 export function fetch_text(url) {
   return fetch(url).then((r) => r.ok ? r.text() : Promise.reject(new Error(url + ' answered ' + r.status)));
 }"
@@ -14,6 +15,11 @@ export function fetch_text(url) {
 extern "C" {
     #[wasm_bindgen(catch)]
     pub fn import_module(url: &str) -> Result<Promise, JsValue>;
+    /// The address of `name` in the folder of the page's own files, from
+    /// this snippet's place in it (`snippets/CRATE/inline0.js`), not the
+    /// document's address: a copy published with `--public-url` and opened
+    /// at another address (the folder without its final slash) still finds them.
+    pub fn beside_page(name: &str) -> String;
     /// The text at `url`, or an `Error` naming the status it answered.
     pub fn fetch_text(url: &str) -> Promise;
 }

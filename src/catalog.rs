@@ -137,7 +137,7 @@ mod held {
     }
 
     async fn fetch(name: &'static str) -> Result<(), String> {
-        let url = format!("scenarios/{name}.json");
+        let url = crate::browser::beside_page(&format!("scenarios/{name}.json"));
         let text = JsFuture::from(crate::browser::fetch_text(&url)).await;
         let got = text
             .map(|t| t.as_string().unwrap_or_default())

@@ -46,26 +46,17 @@ struct Host {
     on_command: Option<Rc<OnCommand>>,
 }
 
-/// A file beside the page's own, as an absolute address: `import()` in a
-/// snippet resolves relative names against the snippet's own folder.
-fn beside_page(name: &str) -> Result<String, JsValue> {
-    let base = gloo::utils::document()
-        .base_uri()?
-        .unwrap_or_else(|| "./".into());
-    Ok(web_sys::Url::new_with_base(name, &base)?.href())
-}
-
 async fn load_module() -> Result<JsValue, JsValue> {
-    let module = JsFuture::from(crate::browser::import_module(&beside_page(
-        "lease-panels.js",
-    )?)?)
+    let module = JsFuture::from(crate::browser::import_module(
+        &crate::browser::beside_page("lease-panels.js"),
+    )?)
     .await?;
     let init: Function = Reflect::get(&module, &"default".into())?.dyn_into()?;
     let opts = Object::new();
     Reflect::set(
         &opts,
         &"module_or_path".into(),
-        &beside_page("lease-panels_bg.wasm")?.into(),
+        &crate::browser::beside_page("lease-panels_bg.wasm").into(),
     )?;
     JsFuture::from(init.call1(&JsValue::NULL, &opts)?.dyn_into::<Promise>()?).await?;
     Ok(module)

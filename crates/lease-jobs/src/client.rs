@@ -15,16 +15,24 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
 use crate::{Job, Reply};
 
-/// The worker's loader (`static/lease-worker-loader.js`, which reports a
-/// wasm that fails to load as an "error" event on the Worker).
-const WORKER_URL: &str = "./static/lease-worker-loader.js";
+// The worker's loader (`static/lease-worker-loader.js`, which reports a
+// wasm that fails to load as an "error" event on the Worker), found from
+// this snippet's place among the page's files (`snippets/CRATE/inline0.js`)
+// rather than the document's address, which a copy published with
+// `--public-url` may not share.
+#[wasm_bindgen::prelude::wasm_bindgen(
+    inline_js = "export function worker_url() { return new URL('../../static/lease-worker-loader.js', import.meta.url).href; }"
+)]
+extern "C" {
+    fn worker_url() -> String;
+}
 
 /// A fresh background worker: the runs', the sweeps' and the exports' each
 /// start their own, so that ending one never stops another's work.
 pub fn spawn_worker() -> Result<Worker, String> {
     let opts = WorkerOptions::new();
     opts.set_type(WorkerType::Classic);
-    Worker::new_with_options(WORKER_URL, &opts)
+    Worker::new_with_options(&worker_url(), &opts)
         .map_err(|_| "the browser would not start the background worker".to_string())
 }
 
