@@ -239,8 +239,9 @@ impl State {
         }
     }
 
+    /// Where playback ends: while comparing, side B may run past A.
     pub fn end_ms(&self) -> u64 {
-        self.a.end_ms()
+        self.a.end_ms().max(self.b.as_ref().map_or(0, Side::end_ms))
     }
 
     fn side(&mut self, which: Which) -> Option<&mut Side> {
@@ -284,10 +285,6 @@ impl State {
         side.run = Some(run);
         self.error = None;
         self.refused = None;
-        if which == Which::B {
-            return;
-        }
-        self.follow_end = false;
         let end = self.end_ms();
         // Following the end keeps the whole picture as the hand moves.
         self.playhead_ms = if at_end {
@@ -295,6 +292,10 @@ impl State {
         } else {
             self.playhead_ms.min(end)
         };
+        if which == Which::B {
+            return;
+        }
+        self.follow_end = false;
         if self.selected.is_some_and(|m| {
             self.a
                 .run
@@ -331,6 +332,7 @@ impl State {
     fn end_compare(&mut self) {
         self.b = None;
         self.edit_b = false;
+        self.playhead_ms = self.playhead_ms.min(self.end_ms());
     }
 
     fn load(&mut self, scenario: Scenario) {
@@ -444,12 +446,13 @@ impl State {
             Command::Speed(x) => s.speed = clamp(x, 0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
+                let end = s.end_ms();
                 if let Some(run) = &s.a.run {
                     let t = s.playhead_ms;
                     let events = &run.events;
                     s.playhead_ms = if forward {
                         let i = events.partition_point_t(|e| e <= t);
-                        events.t(i).unwrap_or(run.end_ms)
+                        events.t(i).unwrap_or(end)
                     } else {
                         let i = events.partition_point_t(|e| e < t);
                         i.checked_sub(1).and_then(|i| events.t(i)).unwrap_or(0)
@@ -880,7 +883,7 @@ pub fn app() -> Html {
                         }
                         { run_summary(&run) }
                         if parts.shows("playback") {
-                            <Playback run={run.clone()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
+                            <Playback end_ms={state.end_ms()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
                         if parts.shows("timeline") {
                             <Timeline run={run.clone()} axis_end_ms={state.b.as_ref().map_or(0, Side::end_ms)} playhead_ms={state.playhead_ms} view={state.view}
@@ -1104,6 +1107,34 @@ mod tests {
         // B's next setting clears the notice.
         let next = cancelled.reduce(Command::Set(Field::Timeout, Value::Num(30_000)));
         assert!(!side_b(&next).cancelled);
+    }
+
+    #[test]
+    fn playback_runs_to_the_longer_side_s_end_while_comparing() {
+        // A done at 90 s; B's short timeout keeps the message going for the
+        // whole 5-minute run.
+        let a =
+            effect(Rc::new(State::new()).reduce(Command::Set(Field::Timeout, Value::Num(135_000))));
+        assert_eq!((a.end_ms(), a.playhead_ms), (90_000, 90_000));
+        let st = a.reduce(Command::CompareStart);
+        let st = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(30_000))));
+        assert_eq!(side_b(&st).end_ms(), 300_000);
+        assert_eq!(
+            (st.end_ms(), st.playhead_ms),
+            (300_000, 300_000),
+            "at the end, the playhead follows B's"
+        );
+        let st = st.reduce(Command::Seek(0)).reduce(Command::Seek(u64::MAX));
+        assert_eq!(st.playhead_ms, 300_000);
+        // Stepping past A's last event goes on to B's end.
+        let st = st.reduce(Command::Seek(89_000)).reduce(Command::Step(true));
+        assert_eq!(st.playhead_ms, 90_000);
+        assert_eq!(st.clone().reduce(Command::Step(true)).playhead_ms, 300_000);
+        // Without B the playhead is back within A's run.
+        let st = st
+            .reduce(Command::Seek(200_000))
+            .reduce(Command::CompareStop);
+        assert_eq!((st.end_ms(), st.playhead_ms), (90_000, 90_000));
     }
 
     #[test]

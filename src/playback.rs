@@ -9,13 +9,13 @@ use yew::prelude::*;
 
 use crate::command::Command;
 use crate::controls::scale::fmt_ms;
-use crate::run_handle::RunHandle;
 
 pub const SPEEDS: [f64; 7] = [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0];
 
 #[derive(Properties, PartialEq)]
 pub struct PlaybackProps {
-    pub run: RunHandle,
+    /// The longer run's end, A's or, while comparing, B's.
+    pub end_ms: u64,
     pub playhead_ms: u64,
     pub playing: bool,
     pub speed: f64,
@@ -117,7 +117,7 @@ pub fn playback(props: &PlaybackProps) -> Html {
     let node = use_node_ref();
     use_frames(props.playing, cb.clone());
     use_pause_when_hidden(cb.clone(), node.clone());
-    let end = props.run.end_ms;
+    let end = props.end_ms;
     let play = {
         let cb = cb.clone();
         let playing = props.playing;

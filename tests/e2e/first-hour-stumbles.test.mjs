@@ -1,0 +1,45 @@
+// What the first-hour walks tripped over beyond the issue's list, each
+// checked as the person met it: a comparison whose side B runs longer than
+// A shows B to its end, and playback runs to it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+const B_CANVAS = '#timeline-b .timeline-canvas';
+
+test('a comparison whose side B runs longer than A shows B to its end, and the playhead reaches it', async () => {
+  // A: the 90-second message with a timeout it fits in, done at 90 s.
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message&timeout=135s`, { width: 1280, height: 720 });
+  const a = await waitForFrame(page, (f) => f.drawnRuns > 0);
+  assert.equal(a.playheadMs, 90000, 'A is done at 90 s');
+  // B: the same with the timeout dragged low, so the message circulates
+  // until the end of the 5-minute run.
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor();
+  const slider = await page.locator('#ctl-timeout').boundingBox();
+  await page.mouse.click(slider.x + slider.width * 0.25, slider.y + slider.height / 2);
+  await page.waitForFunction(() => document.querySelector('.compare-table tr.differs'));
+  const b = await waitForFrame(page, (f) => f.drawnRuns > 0, { selector: B_CANVAS });
+  const label = await page.locator(B_CANVAS).getAttribute('aria-label');
+  const deliveries = Number(label.match(/of (\d+) deliveries/)[1]);
+  assert.ok(deliveries >= 4, `B hands the message out again and again: ${label}`);
+  await page.waitForTimeout(200);
+  const shown = await frame(page, B_CANVAS);
+  assert.equal(shown.playheadMs, 300000, `B's timeline is shown to B's end, not greyed after A's (${b.playheadMs} ms)`);
+  assert.equal(shown.drawnRuns, deliveries, 'every run of B is drawn');
+  assert.match(await page.locator('#playhead').innerText(), /^5 min of 5 min$/, 'the playhead runs to the longer side\'s end');
+  // Back to the start and to the end again: the end is B's.
+  await page.getByRole('button', { name: 'Back to the start' }).click();
+  await waitForFrame(page, (f) => f.playheadMs === 0, { selector: B_CANVAS });
+  await page.getByRole('button', { name: 'To the end of the run' }).click();
+  await waitForFrame(page, (f) => f.playheadMs === 300000, { selector: B_CANVAS });
+  // Stopping the comparison brings the playhead back within A's run.
+  await page.locator('#open-compare').click();
+  await page.locator('#compare').waitFor({ state: 'detached' });
+  await waitForFrame(page, (f) => f.playheadMs === 90000);
+  assert.match(await page.locator('#playhead').innerText(), /^90 s of 90 s$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
