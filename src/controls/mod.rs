@@ -267,6 +267,14 @@ fn select_view(
     }
 }
 
+fn own_title(s: &Scenario) -> String {
+    if s.title.is_empty() {
+        s.name.clone()
+    } else {
+        s.title.clone()
+    }
+}
+
 fn scenario_select(loaded: &Scenario, cb: &Callback<Command>) -> Html {
     let all = crate::catalog::ENTRIES;
     let cb = cb.clone();
@@ -287,6 +295,11 @@ fn scenario_select(loaded: &Scenario, cb: &Callback<Command>) -> Html {
             // later one, which an attribute no longer does once a visitor
             // has used the menu.
             <select id="ctl-scenario" {onchange} ~value={loaded.name.clone()}>
+                // A scenario of one's own (a file, a link's data, "your
+                // system") is named rather than leaving the menu blank.
+                if !all.iter().any(|e| e.name == loaded.name) {
+                    <option value={loaded.name.clone()} selected=true disabled=true>{own_title(loaded)}</option>
+                }
                 { for mains.iter().enumerate().map(|(i, m)| {
                     let variants: Vec<_> = all.iter().filter(|v| v.variant_of == Some(m.name)).collect();
                     html! {

@@ -1,6 +1,7 @@
 // What the first-hour walks tripped over beyond the issue's list, each
 // checked as the person met it: a comparison whose side B runs longer than
-// A shows B to its end, and playback runs to it.
+// A shows B to its end, and playback runs to it; a scenario of one's own
+// (a dropped file) is named in the Scenario menu rather than leaving it blank.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
@@ -40,6 +41,33 @@ test('a comparison whose side B runs longer than A shows B to its end, and the p
   await page.locator('#compare').waitFor({ state: 'detached' });
   await waitForFrame(page, (f) => f.playheadMs === 90000);
   assert.match(await page.locator('#playhead').innerText(), /^90 s of 90 s$/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Drops a scenario file on the page, as from a file manager. */
+async function dropFile(page, name, text) {
+  const dt = await page.evaluateHandle(([n, t]) => {
+    const d = new DataTransfer();
+    d.items.add(new File([t], n, { type: 'application/json' }));
+    return d;
+  }, [name, text]);
+  await page.dispatchEvent('.layout', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('.layout', 'drop', { dataTransfer: dt });
+}
+
+test('a scenario of one\'s own is named in the Scenario menu, which is not left blank', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await waitForFrame(page);
+  const mine = { name: 'checkout-queue', title: 'Checkout queue', broker: { visibility_timeout_ms: 45000 } };
+  await dropFile(page, 'checkout-queue.json', JSON.stringify(mine));
+  await page.waitForFunction(() => document.querySelector('#scenario-title')?.innerText === 'Checkout queue');
+  const shown = await page.locator('#ctl-scenario').evaluate((s) => s.selectedOptions[0]?.textContent ?? '');
+  assert.equal(shown, 'Checkout queue', 'the menu names the scenario on screen');
+  // Choosing a shipped scenario from it still works, and the own one is no longer offered.
+  await page.locator('#ctl-scenario').selectOption('clip-surge');
+  await page.waitForFunction(() => document.querySelector('#ctl-scenario').value === 'clip-surge');
+  assert.equal(await page.locator('#ctl-scenario option[value="checkout-queue"]').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
