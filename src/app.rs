@@ -424,6 +424,12 @@ impl State {
                 Ok(())
             }),
             Command::Replace(next) => {
+                // A scenario of one's own (a file, "your system") arrives
+                // whole in a link: the page shows it, with its own title
+                // and notes, not as an edit of the shipped one.
+                if next.name != s.loaded.name {
+                    s.loaded = Rc::new((*next).clone());
+                }
                 s.a.scenario = Rc::new(*next);
                 s.want_run(Which::A);
             }

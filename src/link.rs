@@ -319,6 +319,25 @@ mod tests {
     }
 
     #[test]
+    fn a_scenario_of_one_s_own_comes_back_from_its_link_as_itself() {
+        let mut mine = crate::catalog::find("clip-surge").expect("clip-surge");
+        mine.name = "checkout-queue".into();
+        mine.title = "Checkout queue".into();
+        mine.broker.visibility_timeout_ms = Some(45_000);
+        let st = State::from_commands(vec![Command::Import(Box::new(mine.clone()), Vec::new())]);
+        let query = query_of(&st);
+        assert!(query.contains("data="), "{query}");
+        let again = state_from_query(&query);
+        assert_eq!(again.loaded.name, "checkout-queue");
+        assert_eq!(again.loaded.title, "Checkout queue");
+        assert_eq!(*again.a.scenario, mine);
+        // A shipped scenario's own link keeps its name and story.
+        let shipped = state_from_query("scenario=clip-surge&timeout=45s");
+        assert_eq!(shipped.loaded.name, "clip-surge");
+        assert_ne!(*shipped.loaded, *shipped.a.scenario, "the edit is an edit");
+    }
+
+    #[test]
     fn a_link_reads_as_the_commands_a_visitor_would_send() {
         let clip = crate::catalog::find("clip-surge").expect("clip-surge");
         assert_eq!(

@@ -1,7 +1,8 @@
 // What the first-hour walks tripped over beyond the issue's list, each
 // checked as the person met it: a comparison whose side B runs longer than
 // A shows B to its end, and playback runs to it; a scenario of one's own
-// (a dropped file) is named in the Scenario menu rather than leaving it blank.
+// (a dropped file) is named in the Scenario menu rather than leaving it
+// blank, and its share link opens as that scenario, not the shipped story.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
@@ -70,4 +71,33 @@ test('a scenario of one\'s own is named in the Scenario menu, which is not left 
   assert.equal(await page.locator('#ctl-scenario option[value="checkout-queue"]').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a shared link of a scenario of one\'s own opens as that scenario: its title and notes, not the shipped story it was built on', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await waitForFrame(page);
+  const mine = {
+    name: 'checkout-queue',
+    title: 'Checkout queue',
+    explanation: 'Payments are confirmed by a handler that calls the card network.',
+    broker: { visibility_timeout_ms: 45000 },
+  };
+  await dropFile(page, 'checkout-queue.json', JSON.stringify(mine));
+  await page.waitForFunction(() => document.querySelector('#scenario-title')?.innerText === 'Checkout queue');
+  await page.waitForFunction(() => location.search.includes('data='));
+  await page.waitForTimeout(800);
+  const link = page.url();
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const { page: colleague, errors: errors2 } = await openPage(env.browser, link);
+  await waitForFrame(colleague);
+  await colleague.waitForFunction(() => document.querySelector('#scenario-title'));
+  assert.equal(await colleague.locator('#scenario-title').innerText(), 'Checkout queue', 'the title of the scenario shared');
+  assert.match(await colleague.locator('.scenario-info').innerText(), /card network/, 'its own notes');
+  assert.doesNotMatch(await colleague.locator('.scenario-info').innerText(), /One message needs 90 seconds|Look for/, 'not the shipped story');
+  assert.equal(await colleague.locator('#your-changes').count(), 0, 'nothing listed as changed from it');
+  assert.match(await colleague.locator('#out-timeout').innerText(), /^45 s$/);
+  assert.deepEqual(errors2, []);
+  await colleague.close();
 });
