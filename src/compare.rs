@@ -105,7 +105,7 @@ const ROWS: [Row; 10] = [
             r.report
                 .ack_latency_ms
                 .p99_of_lease
-                .map_or(f64::NAN, |x| (x * 1000.0).round() / 10.0)
+                .map_or(f64::NAN, |x| (x * 100.0).round())
         },
         more_is_better: false,
     },

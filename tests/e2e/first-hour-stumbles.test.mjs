@@ -2,7 +2,8 @@
 // checked as the person met it: a comparison whose side B runs longer than
 // A shows B to its end, and playback runs to it; a scenario of one's own
 // (a dropped file) is named in the Scenario menu rather than leaving it
-// blank, and its share link opens as that scenario, not the shipped story.
+// blank, and its share link opens as that scenario, not the shipped story;
+// the compare table's ack p99 reads as the totals' whole percent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
@@ -100,4 +101,16 @@ test('a shared link of a scenario of one\'s own opens as that scenario: its titl
   assert.match(await colleague.locator('#out-timeout').innerText(), /^45 s$/);
   assert.deepEqual(errors2, []);
   await colleague.close();
+});
+
+test('the compare table gives the ack p99 as the whole percent of its lease the totals show, not 66.70', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message&timeout=135s&compare=1&b.timeout=60s`);
+  await waitForFrame(page);
+  await page.locator('#compare').waitFor();
+  const total = (await page.locator('#total-ack-ratio').innerText()).trim();
+  assert.match(total, /^\d+%$/, `the totals: ${total}`);
+  const cells = await page.locator('#compare-ack-p99 td').allInnerTexts();
+  assert.equal(`${cells[0]}%`, total, `side A's cell reads as the totals do: ${cells}`);
+  assert.deepEqual(errors, []);
+  await page.close();
 });
