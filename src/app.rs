@@ -881,7 +881,7 @@ pub fn app() -> Html {
                 }
                 <main class="main" ref={main.clone()}>
                     if parts.shows("scenario") {
-                        { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone() }, scenario_info) }
+                        { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone(), touring: state.tour.is_some() }, scenario_info) }
                     }
                     if let Some(run) = run {
                         if parts.shows("totals") {

@@ -18,6 +18,9 @@ pub struct ScenarioInfoProps {
     pub scenario: Rc<Scenario>,
     pub loaded: Rc<Scenario>,
     pub on_command: Callback<Command>,
+    /// A guided tour is under way: its steps move the settings on purpose
+    /// and say what to look for, so the card does not call the run stale.
+    pub touring: bool,
 }
 
 /// (control label, value in `a`, value in `b`) for every control that differs.
@@ -98,7 +101,7 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
     let moved = yours
         .iter()
         .any(|(label, _, _)| label != "Seed" && label != "Run length");
-    let stale = moved && !loaded.look_for.is_empty();
+    let stale = moved && !p.touring && !loaded.look_for.is_empty();
     let your_system = {
         let cb = p.on_command.clone();
         let current = p.scenario.clone();

@@ -110,26 +110,24 @@ fn preset_note(s: &Scenario, loaded: &Scenario) -> Html {
     for (field, mine) in [Field::Timeout, Field::Mrc].into_iter().zip(mine) {
         if let Some(c) = field.control() {
             let list = if mine { &mut kept } else { &mut set };
-            if !list.is_empty() {
-                *list += ", ";
-            }
+            *list += if list.is_empty() { " " } else { "; " };
             *list += c.label;
-            list.push(' ');
+            *list += ": ";
             *list += &describe(c, s);
         }
     }
     let mut note = preset_label(b.preset).to_string();
-    note += " sets its own ack and redrive rules";
+    note += " has its own ack and redrive rules.";
     if !set.is_empty() {
-        note += " and ";
+        note += " It sets";
         note += &set;
+        note.push('.');
     }
     if !kept.is_empty() {
-        note += "; your ";
+        note += " Kept as you set them:";
         note += &kept;
-        note += " kept";
+        note.push('.');
     }
-    note.push('.');
     html! { <p class="dist-summary" id="preset-note" role="status">{note}</p> }
 }
 
