@@ -26,23 +26,41 @@ const BOTTOM: f64 = 22.0;
 
 /// The width of each text at the charts' font, in CSS pixels: measured on a
 /// canvas in the page's font (the stylesheet's `body`), estimated where
-/// the page has no canvas.
+/// the page has no canvas. The canvas and the widths are kept: every slider
+/// move redraws the charts with mostly the same labels, and a new canvas
+/// and its measuring cost more than the rest of a chart's drawing.
 fn text_widths(texts: &[String]) -> Vec<f64> {
+    use std::cell::RefCell;
     use wasm_bindgen::JsCast;
-    let pen = gloo::utils::document()
-        .create_element("canvas")
-        .ok()
-        .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
-        .and_then(|c| c.get_context("2d").ok().flatten())
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
-    if let Some(pen) = &pen {
-        pen.set_font("12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif");
+    /// Enough for every label of every chart at once; past it the list starts again.
+    const KEEP: usize = 256;
+    thread_local! {
+        static PEN: Option<web_sys::CanvasRenderingContext2d> = gloo::utils::document()
+            .create_element("canvas")
+            .ok()
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+            .and_then(|c| c.get_context("2d").ok().flatten())
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+            .inspect(|pen| pen.set_font("12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif"));
+        static MEASURED: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
     }
     texts
         .iter()
-        .map(|t| match &pen {
-            Some(pen) => pen.measure_text(t).map_or(0.0, |m| m.width()),
-            None => t.len() as f64 * FONT_PX * 0.65,
+        .map(|t| {
+            MEASURED.with_borrow_mut(|known| {
+                if let Some((_, w)) = known.iter().find(|(k, _)| k == t) {
+                    return *w;
+                }
+                let w = PEN.with(|pen| match pen {
+                    Some(pen) => pen.measure_text(t).map_or(0.0, |m| m.width()),
+                    None => t.len() as f64 * FONT_PX * 0.65,
+                });
+                if known.len() == KEEP {
+                    known.clear();
+                }
+                known.push((t.clone(), w));
+                w
+            })
         })
         .collect()
 }
