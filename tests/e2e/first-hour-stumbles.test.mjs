@@ -6,7 +6,7 @@
 // the compare table's ack p99 reads as the totals' whole percent.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, frame, waitForFrame, dropFile } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -47,16 +47,6 @@ test('a comparison whose side B runs longer than A shows B to its end, and the p
   await page.close();
 });
 
-/** Drops a scenario file on the page, as from a file manager. */
-async function dropFile(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.dispatchEvent('.layout', 'dragover', { dataTransfer: dt });
-  await page.dispatchEvent('.layout', 'drop', { dataTransfer: dt });
-}
 
 test('a scenario of one\'s own is named in the Scenario menu, which is not left blank', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);

@@ -5,26 +5,13 @@
 // own; an SRE modelling their handler (p50 2 s, p99 20 s, SQS, 8 workers).
 // Each step asserts what the person must see, and no walk logs an error.
 // Screenshots of the key moments go to tests/e2e/output/first-hour-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, frame, waitForFrame, screenshot, outputDir } from './harness.mjs';
+import { useServerDesktopAndPhone, openPage, frame, waitForFrame, screenshot, outputDir, cutOff, settledUrl } from './harness.mjs';
 
-let server;
-let desktop;
-let phone;
-before(async () => {
-  server = await startServer();
-  desktop = await launchBrowser();
-  // Touch only: `(pointer: coarse)` and `(hover: none)` hold, as on a phone.
-  phone = await launchBrowser({ hasTouch: true, isMobile: true });
-});
-after(async () => {
-  await phone?.close();
-  await desktop?.close();
-  await server?.close();
-});
+const env = useServerDesktopAndPhone();
 
 const PROJECTOR = { width: 1280, height: 720 };
 const PHONE = { width: 390, height: 844 };
@@ -79,47 +66,7 @@ async function typeValue(page, id, text) {
   await settled(page);
 }
 
-/** Waits until the address bar has caught up with the page (it follows after a pause). */
-async function settledUrl(page) {
-  let last = page.url();
-  for (;;) {
-    await page.waitForTimeout(400);
-    const now = page.url();
-    if (now === last) return now;
-    last = now;
-  }
-}
 
-/**
- * The elements matching `selector` a person cannot see in full where they
- * are: past the left or right edge of the window, or cut by an ancestor
- * that clips its overflow (an inner scroll box) without being scrolled to.
- */
-function cutOff(target, selector) {
-  return target.evaluate((selector) => {
-    const out = [];
-    for (const el of document.querySelectorAll(selector)) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || el.closest('.sr-only')) continue;
-      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.innerText || el.value || '').slice(0, 30)}"`;
-      if (r.left < -0.5 || r.right > innerWidth + 0.5) {
-        out.push(`${name} spans ${Math.round(r.left)} to ${Math.round(r.right)} px of a ${innerWidth} px frame`);
-        continue;
-      }
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-        const box = a.getBoundingClientRect();
-        const [left, top] = [box.left + a.clientLeft, box.top + a.clientTop];
-        if (r.left < left - 0.5 || r.right > left + a.clientWidth + 0.5 || r.top < top - 0.5 || r.bottom > top + a.clientHeight + 0.5) {
-          out.push(`${name} is cut by ${a.tagName.toLowerCase()}.${a.className} (${a.clientWidth}x${a.clientHeight} px showing ${a.scrollWidth}x${a.scrollHeight})`);
-          break;
-        }
-      }
-    }
-    return out;
-  }, selector);
-}
 
 // ---------------------------------------------------------------------------
 // 1. The lecturer, on a 1280x720 projector.
@@ -127,7 +74,7 @@ function cutOff(target, selector) {
 const TOUR = 'ninety-second-timeline';
 
 test('the lecturer walks a tour by keyboard at 1280x720, types the timeout it names, and shares a comparison that opens as it was', async () => {
-  const { page, errors } = await openPage(desktop, server.url, PROJECTOR);
+  const { page, errors } = await openPage(env.desktop, env.server.url, PROJECTOR);
   await painted(page);
 
   // Picks a tour.
@@ -209,7 +156,7 @@ test('the lecturer walks a tour by keyboard at 1280x720, types the timeout it na
   await page.close();
 
   // The link, opened in a fresh page: A, B and the comparison, no panel.
-  const { page: fresh, errors: freshErrors } = await openPage(desktop, link, PROJECTOR);
+  const { page: fresh, errors: freshErrors } = await openPage(env.desktop, link, PROJECTOR);
   await painted(fresh);
   await fresh.locator('#compare').waitFor();
   await waitForFrame(fresh, (f) => f.drawnRuns > 0, { selector: '#timeline-b .timeline-canvas' });
@@ -253,9 +200,9 @@ function hostPage(snippet, width) {
 
 /** Serves the host page at `path` on the playground's origin, in `browser`. */
 async function serveHost(browser, path, html) {
-  await browser.route(`${server.url}${path}`, (route) =>
+  await browser.route(`${env.server.url}${path}`, (route) =>
     route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
-  return `${server.url}${path}`;
+  return `${env.server.url}${path}`;
 }
 
 /** The playground's frame in the host page, once its timeline has painted and it has told the host its height. */
@@ -295,7 +242,7 @@ async function swipe(page, [x0, y0], [x1, y1], n = 12) {
 
 test('the docs author pastes the embed snippet into a page: the wheel scrolls the page, every chosen control shows at 288 and 640 px, a swipe on a phone scrolls the page', async () => {
   // Takes the snippet from the Embed panel, with the charts too.
-  const { page, errors } = await openPage(desktop, server.url);
+  const { page, errors } = await openPage(env.desktop, env.server.url);
   await painted(page);
   await page.locator('#open-embed').click();
   await page.locator('#embed-panel').waitFor();
@@ -309,8 +256,8 @@ test('the docs author pastes the embed snippet into a page: the wheel scrolls th
   await page.close();
 
   for (const width of [288, 640]) {
-    const url = await serveHost(desktop, `docs-${width}.html`, hostPage(snippet, width));
-    const { page: host, errors: hostErrors } = await openPage(desktop, url, { width: 1280, height: 720, waitForApp: false });
+    const url = await serveHost(env.desktop, `docs-${width}.html`, hostPage(snippet, width));
+    const { page: host, errors: hostErrors } = await openPage(env.desktop, url, { width: 1280, height: 720, waitForApp: false });
     const inner = await embedded(host);
 
     // Every control the author chose shows in full, in a frame sized to the
@@ -358,8 +305,8 @@ test('the docs author pastes the embed snippet into a page: the wheel scrolls th
   }
 
   // On a 390x844 phone, a vertical swipe over the timeline scrolls the host page.
-  const url = await serveHost(phone, 'docs-phone.html', hostPage(snippet, 0));
-  const { page: host, errors: hostErrors } = await openPage(phone, url, { ...PHONE, waitForApp: false });
+  const url = await serveHost(env.phone, 'docs-phone.html', hostPage(snippet, 0));
+  const { page: host, errors: hostErrors } = await openPage(env.phone, url, { ...PHONE, waitForApp: false });
   const inner = await embedded(host);
   assert.deepEqual(await cutOff(inner, '.controls input, .controls select, .controls button, .controls summary, .controls legend'), [],
     'on the phone every control shows');
@@ -414,7 +361,7 @@ function chartLabels(page) {
 }
 
 test('the SRE models p50 2 s, p99 20 s, SQS, 8 workers by typing, reads the totals and the story, applies the fix, shows the flagged message and reads the charts', async () => {
-  const { page, errors } = await openPage(desktop, server.url);
+  const { page, errors } = await openPage(env.desktop, env.server.url);
   await painted(page);
 
   // The work: lognormal, median 2 s, p99 20 s, typed exactly.

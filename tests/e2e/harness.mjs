@@ -81,6 +81,27 @@ export function useServerAndBrowser() {
 }
 
 /**
+ * As `useServerAndBrowser`, with two browsers: a desktop one and a
+ * touch-only phone, where `(pointer: coarse)` and `(hover: none)` hold.
+ * Returns an object whose `server`, `desktop` and `phone` are filled in
+ * once `before` has run.
+ */
+export function useServerDesktopAndPhone() {
+  const env = { server: undefined, desktop: undefined, phone: undefined };
+  before(async () => {
+    env.server = await startServer();
+    env.desktop = await launchBrowser();
+    env.phone = await launchBrowser({ hasTouch: true, isMobile: true });
+  });
+  after(async () => {
+    await env.phone?.close();
+    await env.desktop?.close();
+    await env.server?.close();
+  });
+  return env;
+}
+
+/**
  * The timeline's test hook, read in the page: what the last paint of
  * `canvas` drew, as the timeline writes it to the canvas's `data-frame`
  * once a paint (src/timeline/mod.rs, `TestHook`), or null before its first
@@ -284,4 +305,58 @@ async function settle(page) {
     await document.fonts.ready;
     for (let i = 0; i < 2; i++) await new Promise((ok) => requestAnimationFrame(ok));
   });
+}
+
+/**
+ * In a page or a frame: the elements matching `selector` that a person cannot see in
+ * full where they are, as text: past the left or right edge of the window, or
+ * cut by an ancestor that clips its overflow (an inner scroll box) without
+ * having been scrolled to.
+ */
+export function cutOff(target, selector) {
+  return target.evaluate((selector) => {
+    const out = [];
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.sr-only')) continue;
+      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.innerText || el.value || '').slice(0, 30)}"`;
+      if (r.left < -0.5 || r.right > innerWidth + 0.5) {
+        out.push(`${name} spans ${Math.round(r.left)} to ${Math.round(r.right)} px of a ${innerWidth} px window`);
+        continue;
+      }
+      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const box = a.getBoundingClientRect();
+        const [left, top] = [box.left + a.clientLeft, box.top + a.clientTop];
+        if (r.left < left - 0.5 || r.right > left + a.clientWidth + 0.5 || r.top < top - 0.5 || r.bottom > top + a.clientHeight + 0.5) {
+          out.push(`${name} is cut by ${a.tagName.toLowerCase()}.${a.className} (${a.clientWidth}x${a.clientHeight} px showing ${a.scrollWidth}x${a.scrollHeight})`);
+          break;
+        }
+      }
+    }
+    return out;
+  }, selector);
+}
+
+/** Drops a scenario file on the page, as from a file manager. */
+export async function dropFile(page, name, text) {
+  const dt = await page.evaluateHandle(([n, t]) => {
+    const d = new DataTransfer();
+    d.items.add(new File([t], n, { type: 'application/json' }));
+    return d;
+  }, [name, text]);
+  await page.dispatchEvent('.layout', 'dragover', { dataTransfer: dt });
+  await page.dispatchEvent('.layout', 'drop', { dataTransfer: dt });
+}
+
+/** Waits until the address bar has caught up with the page (it follows after a pause). */
+export async function settledUrl(page) {
+  let last = page.url();
+  for (;;) {
+    await page.waitForTimeout(400);
+    const now = page.url();
+    if (now === last) return now;
+    last = now;
+  }
 }

@@ -6,7 +6,7 @@
 // loads on a later try.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, waitForFrame, dropFile } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -100,15 +100,6 @@ test('a panel whose module cannot load says why, and opens on a later try', asyn
   await page.close();
 });
 
-async function dropFile(page, name, text) {
-  const dt = await page.evaluateHandle(([n, t]) => {
-    const d = new DataTransfer();
-    d.items.add(new File([t], n, { type: 'application/json' }));
-    return d;
-  }, [name, text]);
-  await page.dispatchEvent('.layout', 'dragover', { dataTransfer: dt });
-  await page.dispatchEvent('.layout', 'drop', { dataTransfer: dt });
-}
 
 test('a file dropped on the page is read by the module loaded on demand: imported, or refused with its field named', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { PNG } from 'pngjs';
-import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame, settledUrl } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -21,16 +21,6 @@ async function totals(page) {
   return page.locator('.totals output').allInnerTexts();
 }
 
-/** Waits until the address bar has caught up with the page (it follows after a pause). */
-async function settledUrl(page) {
-  let last = page.url();
-  for (;;) {
-    await page.waitForTimeout(400);
-    const now = page.url();
-    if (now === last) return now;
-    last = now;
-  }
-}
 
 test('a link reproduces the run: same totals, same canvas, same view', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);

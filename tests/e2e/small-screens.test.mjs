@@ -5,24 +5,11 @@
 // sticks out past the screen with the tour panel open, a message's details
 // table fits the screen, and the timeline's hint speaks of fingers, not keys.
 // Screenshots go to tests/e2e/output/small-*.png.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, frame, waitForFrame, screenshot } from './harness.mjs';
+import { useServerDesktopAndPhone, openPage, frame, waitForFrame, screenshot, cutOff } from './harness.mjs';
 
-let server;
-let desktop;
-let phone;
-before(async () => {
-  server = await startServer();
-  desktop = await launchBrowser();
-  // Touch only: `(pointer: coarse)` and `(hover: none)` hold, as on a phone.
-  phone = await launchBrowser({ hasTouch: true, isMobile: true });
-});
-after(async () => {
-  await phone?.close();
-  await desktop?.close();
-  await server?.close();
-});
+const env = useServerDesktopAndPhone();
 
 const CANVAS = '.timeline-canvas';
 const PHONE = { width: 390, height: 844 };
@@ -32,41 +19,10 @@ function painted(page) {
   return waitForFrame(page, (f) => f.drawnRuns > 0 && f.firstRun !== null);
 }
 
-/**
- * In the page: the elements matching `selector` that a person cannot see in
- * full where they are, as text: past the left or right edge of the screen, or
- * cut by an ancestor that clips its overflow (an inner scroll box) without
- * having been scrolled to.
- */
-function cutOff(page, selector) {
-  return page.evaluate((selector) => {
-    const out = [];
-    for (const el of document.querySelectorAll(selector)) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.height === 0 || el.closest('.sr-only')) continue;
-      const name = `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} "${(el.innerText || el.value || '').slice(0, 30)}"`;
-      if (r.left < -0.5 || r.right > innerWidth + 0.5) {
-        out.push(`${name} spans ${Math.round(r.left)} to ${Math.round(r.right)} px of a ${innerWidth} px screen`);
-        continue;
-      }
-      for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-        const box = a.getBoundingClientRect();
-        const [left, top] = [box.left + a.clientLeft, box.top + a.clientTop];
-        if (r.left < left - 0.5 || r.right > left + a.clientWidth + 0.5 || r.top < top - 0.5 || r.bottom > top + a.clientHeight + 0.5) {
-          out.push(`${name} is cut by ${a.tagName.toLowerCase()}.${a.className} (${a.clientWidth}x${a.clientHeight} px showing ${a.scrollWidth}x${a.scrollHeight})`);
-          break;
-        }
-      }
-    }
-    return out;
-  }, selector);
-}
 
 test('an embed with every part shows its controls in full right after the timeline, and nothing is wider than a 288-pixel frame', async () => {
   for (const width of [288, 800]) {
-    const { page, errors } = await openPage(desktop, `${server.url}?scenario=ninety-second-message&${EVERY_PART}`, { width, height: 700 });
+    const { page, errors } = await openPage(env.desktop, `${env.server.url}?scenario=ninety-second-message&${EVERY_PART}`, { width, height: 700 });
     await painted(page);
     // Every control the embed chose can be seen and reached: none sits in a
     // box of its own that hides it until scrolled.
@@ -108,7 +64,7 @@ function path(from, to, n = 12) {
 }
 
 test('on a phone a vertical swipe over the timeline scrolls the page; a sideways swipe pans and a pinch zooms the timeline', async () => {
-  const { page, errors } = await openPage(phone, `${server.url}?scenario=ninety-second-message`, PHONE);
+  const { page, errors } = await openPage(env.phone, `${env.server.url}?scenario=ninety-second-message`, PHONE);
   await painted(page);
   const canvas = page.locator(CANVAS).first();
   await canvas.scrollIntoViewIfNeeded();
@@ -152,7 +108,7 @@ test('on a phone a vertical swipe over the timeline scrolls the page; a sideways
 });
 
 test('on a phone nothing is wider than the screen with the tour panel open, whichever tour is picked', async () => {
-  const { page, errors } = await openPage(phone, server.url, PHONE);
+  const { page, errors } = await openPage(env.phone, env.server.url, PHONE);
   await painted(page);
   await page.locator('#open-tour').tap();
   const pick = page.locator('#tour-pick');
@@ -184,7 +140,7 @@ test('on a phone every cell of a message\'s details table shows without scrollin
     [`?scenario=ninety-second-message&msg=0`, PHONE],
     [`?scenario=ninety-second-message&msg=0&embed=1&panels=timeline`, { width: 288, height: 700 }],
   ]) {
-    const { page, errors } = await openPage(phone, `${server.url}${url}`, size);
+    const { page, errors } = await openPage(env.phone, `${env.server.url}${url}`, size);
     await painted(page);
     const details = page.locator('#delivery-details');
     await details.waitFor();
@@ -201,18 +157,18 @@ test('on a phone every cell of a message\'s details table shows without scrollin
 
 test('on a touch screen the timeline\'s hint speaks of fingers, and with a mouse of keys', async () => {
   const hint = async (browser) => {
-    const { page, errors } = await openPage(browser, `${server.url}?scenario=ninety-second-message`, PHONE);
+    const { page, errors } = await openPage(browser, `${env.server.url}?scenario=ninety-second-message`, PHONE);
     await painted(page);
     const text = await page.locator('.timeline-toolbar').innerText();
     assert.deepEqual(errors, []);
     await page.close();
     return text;
   };
-  const touchHint = await hint(phone);
+  const touchHint = await hint(env.phone);
   assert.match(touchHint, /finger/i, touchHint);
   assert.match(touchHint, /pinch/i, touchHint);
   assert.doesNotMatch(touchHint, /W A S D|arrows|Ctrl/, touchHint);
-  const mouseHint = await hint(desktop);
+  const mouseHint = await hint(env.desktop);
   assert.match(mouseHint, /W A S D/, mouseHint);
   assert.doesNotMatch(mouseHint, /finger/i, mouseHint);
 });
