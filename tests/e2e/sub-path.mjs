@@ -1,6 +1,6 @@
 // A server for a published copy under a folder of a site: it serves the copy
 // at MOUNT only, answers everything else 404 and records what was asked for
-// outside MOUNT. Used by publish.test.mjs and offline.test.mjs.
+// outside MOUNT. Used by publish.test.mjs.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
