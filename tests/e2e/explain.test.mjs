@@ -3,7 +3,7 @@
 // marks the current value; tours tick their steps; compare shows two runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, screenshot, frame, waitForFrame, fillSweep } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -34,12 +34,7 @@ test('the diagnosis names the signature, shows it, and its fix clears it', async
 
 test('a sweep of the timeout runs in the background and shows the knee, with the current value marked', async () => {
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
-  await page.locator('#open-sweep').click();
-  await page.locator('#sweep-param').selectOption('timeout');
-  await page.locator('#sweep-from').fill('10');
-  await page.locator('#sweep-from').dispatchEvent('change');
-  await page.locator('#sweep-to').fill('120');
-  await page.locator('#sweep-to').dispatchEvent('change');
+  await fillSweep(page, { param: 'timeout', from: 10, to: 120 });
   const started = [];
   page.on('worker', (w) => started.push(w.url()));
   await page.locator('#sweep-run').click();

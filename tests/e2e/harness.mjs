@@ -355,3 +355,18 @@ export async function settledUrl(page) {
     last = now;
   }
 }
+
+/**
+ * Opens the Sweep panel and fills its form as a person would: each field
+ * typed, then committed with a change event. `steps` is left as the panel
+ * has it when not given.
+ */
+export async function fillSweep(page, { param, from, to, steps }) {
+  await page.locator('#open-sweep').click();
+  await page.locator('#sweep-param').selectOption(param);
+  for (const [id, value] of [['#sweep-from', from], ['#sweep-to', to], ['#sweep-steps', steps]]) {
+    if (value === undefined) continue;
+    await page.locator(id).fill(String(value));
+    await page.locator(id).dispatchEvent('change');
+  }
+}

@@ -4,19 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage } from './harness.mjs';
+import { useServerAndBrowser, openPage, fillSweep } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
 async function runSweep(page) {
-  await page.locator('#open-sweep').click();
-  await page.locator('#sweep-param').selectOption('timeout');
-  await page.locator('#sweep-from').fill('10');
-  await page.locator('#sweep-from').dispatchEvent('change');
-  await page.locator('#sweep-to').fill('120');
-  await page.locator('#sweep-to').dispatchEvent('change');
-  await page.locator('#sweep-steps').fill('8');
-  await page.locator('#sweep-steps').dispatchEvent('change');
+  await fillSweep(page, { param: 'timeout', from: 10, to: 120, steps: 8 });
   await page.locator('#sweep-run').click();
   await page.waitForFunction(() => /8 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 60000 });
 }
