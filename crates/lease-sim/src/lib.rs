@@ -16,6 +16,7 @@ pub mod engine;
 pub mod footprint;
 pub mod fuzz_check;
 pub mod log;
+pub mod measure;
 pub mod parse;
 pub mod report;
 pub mod resolve;

@@ -3,7 +3,7 @@
 //! shows what its explanation promises, these fail.
 
 use lease_sim::run::{Fate, LeaseEnd, Run};
-use lease_sim::{shipped, simulate, Options};
+use lease_sim::{measure, shipped, simulate, Options};
 
 fn run(name: &str) -> Run {
     let s = shipped::find(name).unwrap_or_else(|| panic!("no shipped scenario {name}"));
@@ -15,6 +15,19 @@ fn run(name: &str) -> Run {
         },
     )
     .unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The shipped scenario under each seed from 1 to 20: a figure the story
+/// states has to hold across them, not on one lucky seed.
+fn runs_over_seeds(name: &str) -> Vec<Run> {
+    let s = shipped::find(name).unwrap_or_else(|| panic!("no shipped scenario {name}"));
+    (1..=20)
+        .map(|seed| {
+            let mut sc = s.scenario.clone();
+            sc.seed = seed;
+            simulate(&sc, &Options::default()).unwrap_or_else(|e| panic!("{name} seed {seed}: {e}"))
+        })
+        .collect()
 }
 
 fn mean(v: &[f64]) -> f64 {
@@ -109,6 +122,60 @@ fn scenario_2_clip_surge_drain_collapses_and_clips_loop() {
 }
 
 #[test]
+fn scenario_2_clip_surge_figures_over_twenty_seeds() {
+    // The surge runs from minute 5 to 15; the drain before it is minutes 0-5.
+    let (before, surge) = (0..300_000u64, 300_000..900_000u64);
+    let (mut ratios, mut repeats, mut twice_or_thrice) = (Vec::new(), Vec::new(), Vec::new());
+    for (seed, r) in (1..).zip(runs_over_seeds("clip-surge")) {
+        let ratio = measure::drain_ratio(&r, before.clone(), surge.clone()).expect("a drain");
+        let repeat = measure::repeat_work_share(&r, surge.clone()).expect("commits");
+        let counts = measure::receive_counts_of_arrivals(&r, surge.clone(), 4);
+        let reviewed: u64 = counts[1..].iter().sum();
+        let share23 = (counts[2] + counts[3]) as f64 / reviewed as f64;
+        // A few clips still circulating at the end, delivered 4 times or more.
+        let endless = r
+            .messages
+            .iter()
+            .filter(|m| matches!(m.fate, Fate::InFlight | Fate::Available) && m.receive_count >= 4)
+            .count();
+        assert!(
+            endless >= 1 && endless * 10 <= r.messages.len(),
+            "seed {seed}: {endless} circulating"
+        );
+        assert!(
+            (0.20..=0.60).contains(&ratio),
+            "seed {seed}: drain ratio {ratio:.3}"
+        );
+        assert!(
+            (0.30..=0.50).contains(&repeat),
+            "seed {seed}: repeat {repeat:.3}"
+        );
+        assert!(
+            (0.35..=0.55).contains(&share23),
+            "seed {seed}: 2-3 times {share23:.3}"
+        );
+        ratios.push(ratio);
+        repeats.push(repeat);
+        twice_or_thrice.push(share23);
+    }
+    // A third of the drain before it, as the article says, on most seeds.
+    let in_range = ratios.iter().filter(|r| (0.25..=0.40).contains(*r)).count();
+    assert!(
+        in_range >= 15,
+        "{in_range} of 20 seeds drain at 0.25-0.40: {ratios:?}"
+    );
+    assert!((0.30..=0.37).contains(&mean(&ratios)), "{ratios:?}");
+    // About two of five completions are repeat work, and nearly half of the
+    // clips arriving in the surge are reviewed two or three times: short of
+    // the article's two of three and "most" (docs/MODEL.md says why).
+    assert!((0.36..=0.42).contains(&mean(&repeats)), "{repeats:?}");
+    assert!(
+        (0.43..=0.49).contains(&mean(&twice_or_thrice)),
+        "{twice_or_thrice:?}"
+    );
+}
+
+#[test]
 fn scenario_2_fix_heartbeat_almost_no_redeliveries() {
     let broken = run("clip-surge");
     let r = run("clip-surge-heartbeat");
@@ -180,29 +247,27 @@ fn scenario_2_fix_idempotent_receiver_no_duplicate_effects() {
 
 #[test]
 fn scenario_3_five_minute_timeout_stalls_the_drain_after_each_deploy() {
-    let r = run("five-minute-timeout-deploy");
-    let c = &r.report.series.completions_per_min;
-    // A square wave: runs of at least four empty minutes after a deploy,
-    // between stretches at the full arrival rate (30/min).
-    let mut zero_runs = Vec::new();
-    let mut n = 0;
-    for &x in c {
-        if x == 0.0 {
-            n += 1;
-        } else {
-            if n > 0 {
-                zero_runs.push(n);
+    // Each deploy stops the worker holding the current message: the drain
+    // stops for the timeout (plus the two seconds to the next arrival), on
+    // every seed, and with a 30 s lease renewed by heartbeat for 30 s.
+    let deploys = [240_500u64, 900_500, 1_560_500];
+    for (name, timeout) in [
+        ("five-minute-timeout-deploy", 300_000u64),
+        ("five-minute-timeout-deploy-heartbeat", 30_000),
+    ] {
+        for (seed, r) in (1..).zip(runs_over_seeds(name)) {
+            for at in deploys {
+                let stop = measure::longest_drain_stop(&r, at..at + timeout + 120_000);
+                assert!(
+                    (timeout..=timeout + 5_000).contains(&stop),
+                    "{name} seed {seed}: the drain stopped {stop} ms after the deploy at {at}"
+                );
             }
-            n = 0;
         }
     }
-    assert!(zero_runs.iter().filter(|&&z| z >= 4).count() >= 2, "{c:?}");
+    // Between the deploys it runs at the full arrival rate (30/min).
+    let r = run("five-minute-timeout-deploy");
     assert!(cpm(&r, 0, 4) >= 29.0);
-    // With a 30 s timeout and a heartbeat no minute is empty.
-    let h = run("five-minute-timeout-deploy-heartbeat");
-    assert!(h.report.series.completions_per_min[1..]
-        .iter()
-        .all(|&x| x > 0.0));
 }
 
 #[test]
@@ -225,18 +290,20 @@ fn scenario_4_hung_handler_with_uncapped_extension_holds_for_ever() {
 
 #[test]
 fn scenario_5_invisible_backlog_depth_zero_thousands_in_flight_no_acks() {
-    let r = run("invisible-backlog");
-    let s = &r.report.series;
-    let stalled = (0..s.acks.len())
-        .filter(|&i| s.queue_depth[i] == 0 && s.in_flight[i] >= 1000 && s.acks[i] == 0)
-        .count();
-    assert!(
-        stalled >= 3,
-        "depth {:?} in flight {:?} acks {:?}",
-        s.queue_depth,
-        s.in_flight,
-        s.acks
-    );
+    // Queue depth 0, in flight near 2,900 and no ack in the same minute, on
+    // every seed. The article's 8,000 needs more messages than a shipped
+    // scenario carries (docs/MODEL.md "Figures the model does not reach").
+    let mut peaks = Vec::new();
+    for (seed, r) in (1..).zip(runs_over_seeds("invisible-backlog")) {
+        let peak = measure::invisible_backlog(&r);
+        assert!(
+            (2_600..=3_200).contains(&peak),
+            "seed {seed}: {peak} in flight with depth 0 and no acks"
+        );
+        peaks.push(peak);
+    }
+    let mean = peaks.iter().sum::<u64>() / peaks.len() as u64;
+    assert!((2_800..=3_000).contains(&mean), "mean {mean}");
 }
 
 #[test]
