@@ -985,7 +985,7 @@ mod tests {
             id.into(),
             Some(Box::new(start.scenario.clone())),
         )));
-        // The 70 s step: the loop already runs at the scenario's own 30 s.
+        // The 55 s step: the loop already runs at the scenario's own 30 s.
         let st = st.reduce(Command::TourStep(3));
         let marks = tour_marks(&st);
         assert_eq!(marks[3], (true, false), "holds on arrival, not earned");
@@ -993,7 +993,7 @@ mod tests {
             marks.iter().all(|&(_, earned)| !earned),
             "nothing is earned before the person does anything: {marks:?}"
         );
-        let st = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(70_000))));
+        let st = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(55_000))));
         assert_eq!(tour_marks(&st)[3], (true, true), "earned by the change");
         // A step that is only read is earned by moving on from it.
         let st = st.reduce(Command::TourStep(1));

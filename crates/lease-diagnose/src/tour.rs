@@ -240,23 +240,23 @@ tours! {
                     "totals",
                 ),
                 act(
-                    "Lower it to 100 s. Throughput has not moved yet, but ack latency p99 is now above 0.8 of the timeout: the first warning.",
+                    "Lower it to 92 s. Throughput has not moved yet, but ack latency p99 is now above 0.8 of the timeout: the first warning.",
                     "timeout",
                     All(&[
                         TimeoutBelowMs(180_000),
                         DetectorFires("lease-health-ratio"),
                         DetectorSilent("redelivery-feedback-loop"),
                     ]),
-                    &[Fix::Timeout { ms: 100_000 }],
+                    &[Fix::Timeout { ms: 92_000 }],
                 ),
                 act(
-                    "Lower it to 70 s. Now the loop starts: during the surge completions per minute fall while redeliveries and running handlers climb, and the receive counts grow a shoulder at 2 and 3.",
+                    "Lower it to 55 s. Now the loop starts: during the surge completions per minute fall while redeliveries and running handlers climb, and the receive counts grow a shoulder at 2 and 3.",
                     "charts",
                     All(&[
                         DetectorFires("redelivery-feedback-loop"),
                         DetectorFires("receive-count-shoulder"),
                     ]),
-                    &[Fix::Timeout { ms: 70_000 }],
+                    &[Fix::Timeout { ms: 55_000 }],
                 ),
                 read(
                     "The sweep draws the whole curve at once: timeout from 120 s down to 10 s against completions per minute and overlapping runs.",
