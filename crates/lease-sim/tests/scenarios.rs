@@ -412,3 +412,47 @@ fn scenario_10_sub_second_work_needs_no_renewal() {
         assert!(h.report.totals.extensions_ok <= 10);
     }
 }
+
+#[test]
+fn timeout_at_the_work_p99_gives_a_small_stable_redelivery_rate() {
+    // The clip queue on an ordinary day: the surge and the slowdown taken
+    // out, the 30 s timeout at the work's p99. With the redrive policy the
+    // slow tail is redelivered a few times and set aside: a small rate that
+    // stays put. Without one the tail circulates for ever and the rate climbs.
+    let per_min = |redrive: Option<u32>| {
+        let (mut early, mut late) = (0.0, 0.0);
+        for seed in 1..=20 {
+            let mut s = shipped::find("clip-surge-redrive")
+                .expect("shipped")
+                .scenario;
+            s.seed = seed;
+            s.arrivals.surges.clear();
+            s.downstream.slowdowns.clear();
+            s.broker.max_receive_count = Some(redrive);
+            let r = simulate(&s, &Options::default()).expect("runs");
+            let t = &r.report.totals;
+            if redrive.is_some() {
+                assert!(
+                    t.redeliveries * 100 <= t.deliveries * 6,
+                    "seed {seed}: {} of {} deliveries are redeliveries",
+                    t.redeliveries,
+                    t.deliveries
+                );
+            }
+            let red = &r.report.series.redeliveries;
+            early += red[5..15].iter().sum::<u64>() as f64 / 10.0 / 20.0;
+            late += red[15..25].iter().sum::<u64>() as f64 / 10.0 / 20.0;
+        }
+        (early, late)
+    };
+    let (early, late) = per_min(Some(5));
+    assert!(
+        late <= early * 1.5 && late < 1.5,
+        "with redrive: {early:.2}/min, then {late:.2}/min"
+    );
+    let (early, late) = per_min(None);
+    assert!(
+        late >= early * 1.8,
+        "without redrive: {early:.2}/min, then {late:.2}/min"
+    );
+}
