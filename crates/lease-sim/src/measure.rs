@@ -98,6 +98,21 @@ pub fn longest_drain_stop(run: &Run, window: Range<u64>) -> u64 {
     longest
 }
 
+/// The median time from start to end of the handler runs that started in
+/// `window` and ended (ms, the upper median); `None` when none did.
+pub fn median_run_ms(run: &Run, window: Range<u64>) -> Option<u64> {
+    let mut runs: Vec<u64> = run
+        .deliveries
+        .iter()
+        .filter_map(|d| match (d.started_at, d.ended_at) {
+            (Some(s), Some(e)) if window.contains(&s) => Some(e - s),
+            _ => None,
+        })
+        .collect();
+    runs.sort_unstable();
+    runs.get(runs.len() / 2).copied()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +175,15 @@ mod tests {
             vec![0, 0, 0, 0, 1, 0]
         );
         assert_eq!(receive_counts_of_arrivals(&r, 1..2, 3), vec![0; 4]);
+    }
+
+    #[test]
+    fn median_run_ms_is_the_median_duration_of_runs_started_in_the_window() {
+        assert_eq!(median_run_ms(&steady(""), 0..120_000), Some(100));
+        // Runs of 90 s start at 0, 60, 120 and 180 s; the last is cut off.
+        let r = ninety_seconds();
+        assert_eq!(median_run_ms(&r, 0..130_000), Some(90_000));
+        assert_eq!(median_run_ms(&r, 170_000..200_000), None);
     }
 
     #[test]

@@ -456,3 +456,24 @@ fn timeout_at_the_work_p99_gives_a_small_stable_redelivery_rate() {
         "without redrive: {early:.2}/min, then {late:.2}/min"
     );
 }
+
+#[test]
+fn scenario_2_clip_surge_a_review_takes_nearly_a_minute_in_the_surge() {
+    // 8 s a clip before the surge; in it, the shared service slowed and
+    // split four ways makes the same reviews take nearly a minute.
+    let mut surge = Vec::new();
+    for (seed, r) in (1..).zip(runs_over_seeds("clip-surge")) {
+        let before = measure::median_run_ms(&r, 0..300_000).expect("runs");
+        let during = measure::median_run_ms(&r, 300_000..900_000).expect("runs");
+        assert!(
+            (7_000..=11_000).contains(&before),
+            "seed {seed}: {before} ms before"
+        );
+        assert!(
+            (45_000..=65_000).contains(&during),
+            "seed {seed}: {during} ms in the surge"
+        );
+        surge.push(during as f64);
+    }
+    assert!((50_000.0..=60_000.0).contains(&mean(&surge)), "{surge:?}");
+}
