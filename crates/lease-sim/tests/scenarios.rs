@@ -153,6 +153,15 @@ fn scenario_2_clip_surge_figures_over_twenty_seeds() {
             endless >= 1 && endless * 10 <= r.messages.len(),
             "seed {seed}: {endless} circulating"
         );
+        // Repeat reviews mostly start after the first has ended (the backlog
+        // is ahead of them), some while it still runs.
+        let t = &r.report.totals;
+        assert!(
+            t.overlapping_runs >= 1 && t.overlapping_runs * 4 < t.sequential_duplicate_runs,
+            "seed {seed}: {} overlapping, {} sequential",
+            t.overlapping_runs,
+            t.sequential_duplicate_runs
+        );
         assert!(
             (0.20..=0.60).contains(&ratio),
             "seed {seed}: drain ratio {ratio:.3}"
