@@ -260,6 +260,11 @@ fn scenario_2_fix_redrive_moves_endless_clips_to_the_dead_letter_queue() {
         let r = run("clip-surge-redrive", seed);
         assert!(r.report.totals.dead_lettered_expired >= 1);
         assert_eq!(r.report.totals.dead_lettered_failed, 0);
+        // Receive counts never above 5; nothing circulates at the end with more.
+        assert!(
+            r.messages.iter().all(|m| m.receive_count <= 5),
+            "seed {seed}"
+        );
     }
 }
 
@@ -271,6 +276,12 @@ fn scenario_2_fix_idempotent_receiver_no_duplicate_effects() {
         assert!(broken.report.totals.duplicate_effects > 0);
         assert_eq!(r.report.totals.duplicate_effects, 0);
         assert!(r.report.totals.fence_rejections > 0);
+        // The broker is the same: redeliveries and wasted work unchanged.
+        let (b, t) = (&broken.report.totals, &r.report.totals);
+        assert_eq!(
+            (b.redeliveries, b.wasted_work_ms),
+            (t.redeliveries, t.wasted_work_ms)
+        );
     }
 }
 
@@ -316,6 +327,20 @@ fn scenario_4_hung_handler_with_uncapped_extension_holds_for_ever() {
         assert!(t.extensions_ok >= 2 * 85);
         let capped = run("hung-handler-capped", seed);
         assert_eq!(capped.report.totals.dead_lettered_expired, 2);
+        // Three deliveries each, at most 6 extensions a delivery, both
+        // dead-lettered within about five minutes.
+        for m in &capped.messages {
+            assert_eq!(m.deliveries.len(), 3, "seed {seed}");
+            assert!(
+                matches!(m.fate, Fate::DeadLettered { at, .. } if at <= 330_000),
+                "seed {seed}: {:?}",
+                m.fate
+            );
+        }
+        assert!(capped
+            .deliveries
+            .iter()
+            .all(|d| d.extensions_ok + d.extensions_rejected <= 6));
     }
 }
 
@@ -354,6 +379,10 @@ fn scenario_6_dependency_slows_3x_throughput_collapses_more_workers_worse() {
             "16 workers {more_after:.1}/min vs 8 workers {after:.1}/min"
         );
         assert!(more.report.totals.wasted_work_ms > r.report.totals.wasted_work_ms);
+        assert!(more.report.totals.redeliveries > r.report.totals.redeliveries);
+        // Ack latency p99 close to the timeout.
+        let p99 = r.report.ack_latency_ms.p99_over_timeout.expect("acks");
+        assert!(p99 >= 0.9, "seed {seed}: p99 over timeout {p99:.2}");
     }
 }
 
@@ -419,6 +448,11 @@ fn scenario_10_sub_second_work_needs_no_renewal() {
         assert_eq!(r.report.totals.deleted, h.report.totals.deleted);
         assert!(r.report.ack_latency_ms.p99_over_timeout.unwrap() < 0.5);
         assert!(h.report.totals.extensions_ok <= 10);
+        // Every receive count is 1.
+        assert!(
+            r.messages.iter().all(|m| m.receive_count <= 1),
+            "seed {seed}"
+        );
     }
 }
 
