@@ -173,7 +173,7 @@ fn every_demonstrated_value_is_within_its_controls_range() {
 }
 
 /// A teacher may change the seed: each step's check holds after its demo on
-/// the seeds from 1 to 20, not only on the scenario's own.
+/// each seed from 1 to 20, not only on the scenario's own.
 #[test]
 fn every_step_holds_on_every_seed_from_1_to_20() {
     let mut failed = Vec::new();
