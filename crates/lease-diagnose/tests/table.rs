@@ -32,14 +32,7 @@ const EXPECTED: [(&str, &[&str]); 10] = [
     ),
     ("five-minute-timeout-deploy", &["post-deploy-drain-stall"]),
     ("hung-handler", &["hung-handler-uncapped"]),
-    (
-        "invisible-backlog",
-        &[
-            "invisible-backlog",
-            "lease-health-ratio",
-            "receive-count-shoulder",
-        ],
-    ),
+    ("invisible-backlog", &["invisible-backlog"]),
     (
         "dependency-slows-3x",
         &[

@@ -202,12 +202,4 @@ mod tests {
         );
         assert!(find("no-such-scenario").is_none());
     }
-
-    #[test]
-    fn shipped_runs_stay_small_enough_for_a_slider() {
-        for s in all() {
-            let e = crate::validate::estimate(&s.scenario);
-            assert!(e.messages < 6_000, "{}: {e:?}", s.name);
-        }
-    }
 }

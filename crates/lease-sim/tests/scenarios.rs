@@ -345,21 +345,25 @@ fn scenario_4_hung_handler_with_uncapped_extension_holds_for_ever() {
 }
 
 #[test]
-fn scenario_5_invisible_backlog_depth_zero_thousands_in_flight_no_acks() {
-    // Queue depth 0, in flight near 2,900 and no ack in the same minute, on
-    // every seed. The article's 8,000 needs more messages than a shipped
-    // scenario carries (docs/MODEL.md "Figures the model does not reach").
+fn scenario_5_invisible_backlog_depth_zero_near_8000_in_flight_no_acks() {
+    // Queue depth 0, in flight near 8,000 and no ack in the same minute, on
+    // every seed: 7,494 to 7,839 measured over seeds 1 to 20, mean 7,686,
+    // at the run's last minute, the pool's 8,000 buffer places nearly full.
     let mut peaks = Vec::new();
     for (seed, r) in (1..).zip(runs_over_seeds("invisible-backlog")) {
+        let s = &r.report.series;
+        // The first minute, before the stall, drains: the pool was healthy.
+        assert!(s.acks[0] > 0, "seed {seed}: no acks before the stall");
         let peak = measure::invisible_backlog(&r);
         assert!(
-            (2_600..=3_200).contains(&peak),
+            (7_400..=7_950).contains(&peak),
             "seed {seed}: {peak} in flight with depth 0 and no acks"
         );
+        assert_eq!(s.in_flight.last(), Some(&peak), "seed {seed}");
         peaks.push(peak);
     }
     let mean = peaks.iter().sum::<u64>() / peaks.len() as u64;
-    assert!((2_800..=3_000).contains(&mean), "mean {mean}");
+    assert!((7_600..=7_800).contains(&mean), "mean {mean}");
 }
 
 #[test]

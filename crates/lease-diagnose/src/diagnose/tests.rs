@@ -283,8 +283,8 @@ fn drain_stall_is_silent_with_a_short_renewed_lease_or_no_baseline() {
 #[test]
 fn invisible_backlog_sees_thousands_in_flight_with_an_empty_queue() {
     let f = fires_on("invisible-backlog", "invisible-backlog");
-    assert!(f.measure >= 2_000.0, "{}", f.measure);
-    assert_eq!(f.at_ms, 120_000, "from the stall at minute 2");
+    assert!(f.measure >= 7_000.0, "{}", f.measure);
+    assert_eq!(f.at_ms, 60_000, "from the stall at minute 1");
     assert!(matches!(f.fix, Some(Fix::Prefetch { prefetch: 2 })));
 }
 
