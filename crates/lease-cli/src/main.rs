@@ -1,6 +1,7 @@
 //! `lease-sim`: run and validate Lease Playground scenario files from the
 //! command line. Bad input ends with a message on stderr and exit code 2.
 
+mod previews;
 mod summary;
 mod sweep;
 
@@ -73,6 +74,15 @@ enum Command {
     },
     /// List the shipped scenarios.
     List,
+    /// Write each shipped scenario's timeline as SVG pictures, light and
+    /// dark, for the still first view of embedded playgrounds (embed.js).
+    Previews {
+        /// The folder to write NAME.svg, NAME.dark.svg and titles.json to.
+        dir: PathBuf,
+        /// Width of each picture in px, from 400 to 2000.
+        #[arg(long, default_value_t = 720, value_name = "PX")]
+        width: u32,
+    },
 }
 
 const SWEEP_HELP: &str = "\
@@ -185,6 +195,13 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 }
             }
             print(&out)
+        }
+        Command::Previews { dir, width } => {
+            let written = previews::write_all(&dir, width).map_err(|e| Failure {
+                code: e.code(),
+                message: e.to_string(),
+            })?;
+            print(&format!("{written} previews in {}\n", dir.display()))
         }
     }
 }

@@ -1,0 +1,182 @@
+// Lease Playground in a docs page with one line (docs/embedding.md):
+//   <script src="https://your.site/lease/embed.js" defer></script>
+//   <lease-playground scenario="clip-surge"></lease-playground>
+// Until the reader scrolls a figure into view (or clicks it, with
+// load="click"), it shows a still picture of the scenario's timeline, drawn
+// at build time (previews/), and fetches none of the playground's wasm.
+// Then the playground's page replaces the picture in an iframe, sized from
+// the height the page reports. No framework: this file is all a docs page
+// pays before its reader asks for a figure.
+(function () {
+  'use strict';
+  var NAME = 'lease-playground';
+  if (!window.customElements || customElements.get(NAME)) return;
+
+  // Filled in by the build (scripts/previews.sh) from the shipped scenarios:
+  // the picture's files hold the titles too, but a host on another origin
+  // cannot read them.
+  var TITLES = /*titles*/ {} /*titles*/;
+
+  // The playground's folder: where this script was loaded from. A script a
+  // framework adds after the page has loaded still has its own src.
+  var me = document.currentScript || document.querySelector('script[src*="embed.js"]');
+  var FOLDER = me && me.src ? new URL('.', me.src).href : new URL('.', location.href).href;
+
+  // The element's own attributes; every other one (but HTML's global ones)
+  // is passed to the playground as a share-link field, such as timeout="45s".
+  var OWN = /^(src|scenario|parts|theme|height|load|id|class|style|title|hidden|lang|dir|slot|tabindex|data-.*|aria-.*|on.*)$/;
+  var HEIGHT = 'lease-playground:height';
+
+  var CSS =
+    ':host{display:block;position:relative;max-width:100%;box-sizing:border-box;overflow:hidden;' +
+    'border:1px solid #8884;border-radius:6px;background:#f6f7f9;color:#1d2330;' +
+    'font:14px/1.4 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif}' +
+    ':host([data-dark]){background:#16181d;color:#e4e7ee}' +
+    'img{display:block;width:100%;height:100%;object-fit:cover;object-position:left top}' +
+    '.bar{position:absolute;left:0;right:0;bottom:0;display:flex;gap:.75em;align-items:center;' +
+    'padding:.6em .8em;background:#f6f7f9e8;border-top:1px solid #8884}' +
+    ':host([data-dark]) .bar{background:#16181de8}' +
+    '.t{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-weight:600}' +
+    'button{font:inherit;font-weight:600;padding:.45em 1em;border-radius:999px;border:0;' +
+    'background:#2563eb;color:#fff;cursor:pointer;white-space:nowrap}' +
+    'button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
+    'iframe{display:block;width:100%;height:100%;border:0}';
+
+  var dark = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : { matches: false };
+
+  function positive(text, fallback) {
+    var n = parseInt(text, 10);
+    return n > 0 && n < 10000 ? n : fallback;
+  }
+
+  class Figure extends HTMLElement {}
+  Figure.observedAttributes = ['theme', 'height'];
+  var proto = Figure.prototype;
+
+  proto.folder = function () {
+    var src = this.getAttribute('src');
+    return src ? new URL(src, location.href).href : FOLDER;
+  };
+  proto.scenario = function () {
+    return this.getAttribute('scenario') || 'clip-surge';
+  };
+  proto.title_ = function () {
+    return TITLES[this.scenario()] || this.scenario();
+  };
+  proto.isDark = function () {
+    var t = this.getAttribute('theme');
+    return t === 'dark' || (t !== 'light' && dark.matches);
+  };
+
+  proto.connectedCallback = function () {
+    if (this.shadowRoot) return;
+    var self = this;
+    var root = this.attachShadow({ mode: 'open' });
+    // The figure's box before anything is in it, so that the text around it
+    // does not move when the picture or the playground arrives.
+    this.style.height = positive(this.getAttribute('height'), 520) + 'px';
+    var title = this.title_();
+    root.innerHTML =
+      '<style>' + CSS + '</style><img alt=""><div class="bar"><span class="t"></span>' +
+      '<button type="button">\u25B6 Play</button></div>';
+    root.querySelector('.t').textContent = title;
+    var img = root.querySelector('img');
+    img.alt = 'Timeline of ' + title + ' (a still picture until the playground loads)';
+    var button = root.querySelector('button');
+    button.setAttribute('aria-label', 'Load the playground: ' + title);
+    button.addEventListener('click', function () {
+      self.load(true);
+    });
+    this.paint();
+    this.themeListener = function () {
+      self.paint();
+    };
+    if (dark.addEventListener) dark.addEventListener('change', this.themeListener);
+
+    if (this.getAttribute('load') !== 'click' && window.IntersectionObserver) {
+      this.observer = new IntersectionObserver(function (entries) {
+        if (entries.some(function (e) { return e.isIntersecting; })) self.load(false);
+      });
+      this.observer.observe(this);
+    } else if (this.getAttribute('load') !== 'click') {
+      this.load(false);
+    }
+  };
+
+  proto.disconnectedCallback = function () {
+    if (this.observer) this.observer.disconnect();
+    if (dark.removeEventListener) dark.removeEventListener('change', this.themeListener);
+  };
+
+  proto.attributeChangedCallback = function (name) {
+    if (!this.shadowRoot) return;
+    if (name === 'height' && !this.frame) {
+      this.style.height = positive(this.getAttribute('height'), 520) + 'px';
+    }
+    if (name === 'theme') {
+      this.paint();
+      if (this.frame && this.frame.contentWindow) {
+        this.frame.contentWindow.postMessage(
+          { type: 'lease-playground:set-theme', theme: this.getAttribute('theme') || 'auto' },
+          new URL(this.folder()).origin
+        );
+      }
+    }
+  };
+
+  // The still picture in the figure's theme, and the box's colours with it.
+  proto.paint = function () {
+    var d = this.isDark();
+    this.toggleAttribute('data-dark', d);
+    var img = this.shadowRoot.querySelector('img');
+    if (img) img.src = this.folder() + 'previews/' + encodeURIComponent(this.scenario()) + (d ? '.dark' : '') + '.svg';
+  };
+
+  // The playground's address: the figure's attributes as a share link.
+  proto.link = function () {
+    var q = new URLSearchParams();
+    q.set('scenario', this.scenario());
+    for (var i = 0; i < this.attributes.length; i++) {
+      var a = this.attributes[i];
+      if (!OWN.test(a.name)) q.set(a.name, a.value);
+    }
+    q.set('embed', '1');
+    q.set('panels', this.getAttribute('parts') || 'controls,totals,timeline');
+    var theme = this.getAttribute('theme');
+    if (theme && theme !== 'auto') q.set('theme', theme);
+    return this.folder() + '?' + q.toString().replace(/%2C/g, ',');
+  };
+
+  proto.load = function (focus) {
+    if (this.frame) return;
+    if (this.observer) this.observer.disconnect();
+    var frame = document.createElement('iframe');
+    frame.title = 'Lease Playground: ' + this.title_();
+    frame.src = this.link();
+    this.frame = frame;
+    var root = this.shadowRoot;
+    root.innerHTML = '<style>' + CSS + '</style>';
+    root.appendChild(frame);
+    // The reader who pressed Play goes on inside the figure, not at the top
+    // of the page where a removed button leaves the focus.
+    if (focus) frame.focus();
+    this.dispatchEvent(new CustomEvent('lease-playground:load', { bubbles: true }));
+  };
+
+  // One listener for every figure: the playground reports its height, and
+  // the figure whose frame sent it takes that height.
+  addEventListener('message', function (e) {
+    var d = e.data;
+    if (!d || d.type !== HEIGHT || !(d.height > 0)) return;
+    var all = document.querySelectorAll(NAME);
+    for (var i = 0; i < all.length; i++) {
+      var f = all[i];
+      if (f.frame && f.frame.contentWindow === e.source && e.origin === new URL(f.folder()).origin) {
+        f.style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
+        f.setAttribute('data-reported-height', String(Math.ceil(d.height)));
+      }
+    }
+  });
+
+  customElements.define(NAME, Figure);
+})();
