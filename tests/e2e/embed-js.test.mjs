@@ -27,7 +27,7 @@ async function serveHost(pages) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => server.close(ok)) };
+  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }) };
 }
 
 /** A docs page: some prose, then `figures` (HTML) each after a screenful of text. */

@@ -72,6 +72,136 @@ pub fn snippet(src: &str, height_px: u32, title: &str) -> String {
     )
 }
 
+/// The snippets the Embed panel writes, in its menu's order: the id its
+/// `<select>` uses, and the label it shows.
+pub const SNIPPET_KINDS: &[(&str, &str)] = &[
+    ("iframe", "Plain HTML: an iframe"),
+    ("element", "Plain HTML: one line with embed.js"),
+    ("mdbook", "mdBook (Markdown)"),
+    ("docusaurus", "Docusaurus (MDX)"),
+];
+
+/// One figure as the Embed panel describes it.
+pub struct Figure<'a> {
+    /// The playground's page: its folder, or its `index.html`.
+    pub page: &'a str,
+    /// The share link's query (without `?`, `embed` and `panels`).
+    pub query: &'a str,
+    pub parts: &'a [String],
+    pub height_px: u32,
+}
+
+impl Figure<'_> {
+    /// The iframe's address.
+    pub fn src(&self) -> String {
+        format!(
+            "{}?{}{}embed=1&panels={}",
+            self.page,
+            self.query,
+            if self.query.is_empty() { "" } else { "&" },
+            self.parts.join(",")
+        )
+    }
+
+    /// `embed.js` beside the page.
+    fn script(&self) -> String {
+        let folder = self.page.rfind('/').map_or("", |i| &self.page[..=i]);
+        format!("{folder}embed.js")
+    }
+
+    /// The element's attributes: the link's fields, decoded (the element
+    /// encodes them again), then the parts and the height.
+    fn attributes(&self) -> Vec<(String, String)> {
+        let mut out: Vec<(String, String)> = self
+            .query
+            .split('&')
+            .filter_map(|pair| {
+                let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+                (!k.is_empty()).then(|| (percent_decode(k), percent_decode(v)))
+            })
+            .collect();
+        out.push(("parts".into(), self.parts.join(",")));
+        out.push(("height".into(), self.height_px.to_string()));
+        out
+    }
+
+    /// `<lease-playground ...></lease-playground>`; in JSX a name that is not
+    /// a JSX attribute name (`b.timeout`) goes in a spread object.
+    fn element(&self, jsx: bool) -> String {
+        let mut tag = String::from("<lease-playground");
+        let mut spread = Vec::new();
+        for (k, v) in self.attributes() {
+            let plain = k.starts_with(|c: char| c.is_ascii_alphabetic())
+                && k.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+            if jsx && !plain {
+                spread.push(format!(
+                    "{}: {}",
+                    serde_json::Value::from(k),
+                    serde_json::Value::from(v)
+                ));
+            } else {
+                tag += &format!(" {}=\"{}\"", attr_escape(&k), attr_escape(&v));
+            }
+        }
+        if !spread.is_empty() {
+            tag += &format!(" {{...{{{}}}}}", spread.join(", "));
+        }
+        tag + "></lease-playground>"
+    }
+}
+
+/// The snippet of `kind` (an id of `SNIPPET_KINDS`; another is the iframe).
+pub fn figure_snippet(kind: &str, f: &Figure, title: &str) -> String {
+    let script = attr_escape(&f.script());
+    match kind {
+        "element" => format!(
+            "<script src=\"{script}\" defer></script>\n{}\n",
+            f.element(false)
+        ),
+        // A <div> line opens a raw HTML block in Markdown (CommonMark, as
+        // mdBook reads it): what follows, to the blank line, goes through as
+        // it is, rather than in a paragraph.
+        "mdbook" => format!(
+            "<div class=\"lease-figure\">\n<script src=\"{script}\" defer></script>\n{}\n</div>\n",
+            f.element(false)
+        ),
+        // React does not run a <script> it renders: Docusaurus loads it on
+        // every page from its config instead.
+        "docusaurus" => format!(
+            "// docusaurus.config.js: load embed.js on every page\n\
+             scripts: [{{ src: {}, defer: true }}],\n\n\
+             {{/* In the .mdx page, where the figure goes: */}}\n{}\n",
+            serde_json::Value::from(f.script()),
+            f.element(true)
+        ),
+        _ => snippet(&f.src(), f.height_px, title),
+    }
+}
+
+/// `%XX` and `+` of a query's name or value, as the browser reads them.
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < b.len() => match (hex(b[i + 1]), hex(b[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 2;
+                }
+                _ => out.push(b'%'),
+            },
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 fn attr_escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('"', "&quot;")
@@ -95,6 +225,93 @@ mod tests {
     fn parts_keep_page_order() {
         let p = Parts::embed(&["timeline".into(), "totals".into()]);
         assert_eq!(p.names().unwrap(), ["totals", "timeline"]);
+    }
+
+    fn figure<'a>(query: &'a str, parts: &'a [String]) -> Figure<'a> {
+        Figure {
+            page: "https://docs.example.org/lease/",
+            query,
+            parts,
+            height_px: 480,
+        }
+    }
+
+    #[test]
+    fn the_one_line_embed_loads_embed_js_beside_the_page_and_passes_the_fields() {
+        let parts = ["totals".to_string(), "timeline".to_string()];
+        let s = figure_snippet(
+            "element",
+            &figure("scenario=clip-surge&timeout=45s&note=a%20b%26c", &parts),
+            "T",
+        );
+        assert_eq!(
+            s,
+            "<script src=\"https://docs.example.org/lease/embed.js\" defer></script>\n\
+             <lease-playground scenario=\"clip-surge\" timeout=\"45s\" note=\"a b&amp;c\" \
+             parts=\"totals,timeline\" height=\"480\"></lease-playground>\n"
+        );
+    }
+
+    #[test]
+    fn embed_js_sits_in_the_folder_of_a_page_named_by_its_file() {
+        let parts = ["timeline".to_string()];
+        let f = Figure {
+            page: "https://x.org/a/index.html",
+            ..figure("scenario=hung-handler", &parts)
+        };
+        assert!(figure_snippet("mdbook", &f, "T").contains("src=\"https://x.org/a/embed.js\""));
+    }
+
+    #[test]
+    fn the_mdbook_snippet_is_one_raw_html_block() {
+        let parts = ["timeline".to_string()];
+        let s = figure_snippet("mdbook", &figure("scenario=hung-handler", &parts), "T");
+        assert!(s.starts_with("<div class=\"lease-figure\">\n"), "{s}");
+        assert!(s.ends_with("</div>\n"), "{s}");
+        assert!(
+            !s.trim_end().contains("\n\n"),
+            "a blank line would end the HTML block: {s}"
+        );
+    }
+
+    #[test]
+    fn the_docusaurus_snippet_spreads_names_jsx_cannot_write() {
+        let parts = ["timeline".to_string()];
+        let s = figure_snippet(
+            "docusaurus",
+            &figure("scenario=clip-surge&compare=1&b.timeout=45s", &parts),
+            "T",
+        );
+        assert!(
+            s.contains(
+                "scripts: [{ src: \"https://docs.example.org/lease/embed.js\", defer: true }],"
+            ),
+            "{s}"
+        );
+        assert!(
+            s.contains("<lease-playground scenario=\"clip-surge\" compare=\"1\" parts=\"timeline\" height=\"480\" {...{\"b.timeout\": \"45s\"}}></lease-playground>"),
+            "{s}"
+        );
+    }
+
+    #[test]
+    fn the_iframe_snippet_is_the_default_and_keeps_its_address() {
+        let parts = ["timeline".to_string()];
+        let f = figure("scenario=clip-surge", &parts);
+        assert_eq!(
+            f.src(),
+            "https://docs.example.org/lease/?scenario=clip-surge&embed=1&panels=timeline"
+        );
+        assert_eq!(
+            figure_snippet("iframe", &f, "T"),
+            snippet(&f.src(), 480, "T")
+        );
+        assert_eq!(SNIPPET_KINDS[0].0, "iframe");
+    }
+
+    #[test]
+    fn percent_decoding_leaves_a_broken_escape_as_it_is() {
+        assert_eq!(percent_decode("a%2Cb+c%zz%4"), "a,b c%zz%4");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::rc::Rc;
 
-use lease_ui::embed::{snippet, DEFAULT_EMBED_PARTS, EMBED_PARTS};
+use lease_ui::embed::{figure_snippet, Figure, DEFAULT_EMBED_PARTS, EMBED_PARTS, SNIPPET_KINDS};
 use lease_ui::panel::PanelCommand;
 use yew::prelude::*;
 
@@ -23,6 +23,8 @@ struct Choices {
     parts: Vec<String>,
     width: u32,
     height: u32,
+    /// Which snippet: an id of `SNIPPET_KINDS`.
+    kind: &'static str,
     /// Whether the last copy worked, once one was tried.
     copied: Option<bool>,
 }
@@ -31,6 +33,7 @@ enum Choose {
     Toggle(&'static str),
     Width(u32),
     Height(u32),
+    Kind(String),
     Copied(bool),
 }
 
@@ -51,6 +54,11 @@ impl Reducible for Choices {
             }
             Choose::Width(w) => c.width = w.clamp(320, 1600),
             Choose::Height(h) => c.height = h.clamp(200, 4000),
+            Choose::Kind(id) => {
+                if let Some((k, _)) = SNIPPET_KINDS.iter().find(|(k, _)| *k == id) {
+                    c.kind = k;
+                }
+            }
             Choose::Copied(ok) => c.copied = Some(ok),
         }
         Rc::new(c)
@@ -63,6 +71,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
         parts: DEFAULT_EMBED_PARTS.iter().map(|s| s.to_string()).collect(),
         width: 640,
         height: 520,
+        kind: SNIPPET_KINDS[0].0,
         copied: None,
     });
 
@@ -72,13 +81,14 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
         location.origin().unwrap_or_default(),
         location.pathname().unwrap_or_else(|_| "/".into())
     );
-    let src = format!(
-        "{base}?{}{}embed=1&panels={}",
-        p.query,
-        if p.query.is_empty() { "" } else { "&" },
-        choices.parts.join(",")
-    );
-    let code = snippet(&src, choices.height, "Lease Playground");
+    let figure = Figure {
+        page: &base,
+        query: &p.query,
+        parts: &choices.parts,
+        height_px: choices.height,
+    };
+    let src = figure.src();
+    let code = figure_snippet(choices.kind, &figure, "Lease Playground");
 
     let toggle = |name: &'static str| {
         let choices = choices.dispatcher();
@@ -93,6 +103,15 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 .parse()
                 .unwrap_or(now);
             choices.dispatch(make(v));
+        })
+    };
+    let kind = {
+        let choices = choices.dispatcher();
+        Callback::from(move |e: Event| {
+            let id = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            choices.dispatch(Choose::Kind(id));
         })
     };
     let copy = {
@@ -129,6 +148,14 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 <input id="embed-width" type="number" min="320" max="1600" value={choices.width.to_string()} onchange={number(Choose::Width, choices.width)} />
                 <label for="embed-height">{"Height (px)"}</label>
                 <input id="embed-height" type="number" min="200" max="4000" value={choices.height.to_string()} onchange={number(Choose::Height, choices.height)} />
+            </div>
+            <div class="panel-row">
+                <label for="embed-kind">{"Snippet for"}</label>
+                <select id="embed-kind" onchange={kind}>
+                    { for SNIPPET_KINDS.iter().map(|(id, label)| html! {
+                        <option value={*id} selected={*id == choices.kind}>{*label}</option>
+                    }) }
+                </select>
             </div>
             <label for="embed-code">{"Paste this into your page"}</label>
             <textarea id="embed-code" readonly=true rows="9" value={code} />
