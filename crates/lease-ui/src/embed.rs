@@ -135,11 +135,7 @@ impl Figure<'_> {
                 && k.chars()
                     .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
             if jsx && !plain {
-                spread.push(format!(
-                    "{}: {}",
-                    serde_json::Value::from(k),
-                    serde_json::Value::from(v)
-                ));
+                spread.push(format!("{}: {}", js_string(&k), js_string(&v)));
             } else {
                 tag += &format!(" {}=\"{}\"", attr_escape(&k), attr_escape(&v));
             }
@@ -172,7 +168,7 @@ pub fn figure_snippet(kind: &str, f: &Figure, title: &str) -> String {
             "// docusaurus.config.js: load embed.js on every page\n\
              scripts: [{{ src: {}, defer: true }}],\n\n\
              {{/* In the .mdx page, where the figure goes: */}}\n{}\n",
-            serde_json::Value::from(f.script()),
+            js_string(&f.script()),
             f.element(true)
         ),
         _ => snippet(&f.src(), f.height_px, title),
@@ -199,7 +195,29 @@ fn percent_decode(s: &str) -> String {
         }
         i += 1;
     }
-    String::from_utf8_lossy(&out).into_owned()
+    // Not UTF-8 once decoded: the text as written, which the element
+    // decodes the same way the link would.
+    String::from_utf8(out).unwrap_or_else(|_| s.to_string())
+}
+
+/// A JavaScript string literal of `s`. Link values are short ASCII; a
+/// quote, a backslash or a line break is escaped all the same.
+fn js_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '<' => out.push_str("\\u003c"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn attr_escape(s: &str) -> String {
@@ -307,6 +325,11 @@ mod tests {
             snippet(&f.src(), 480, "T")
         );
         assert_eq!(SNIPPET_KINDS[0].0, "iframe");
+    }
+
+    #[test]
+    fn js_strings_escape_quotes_backslashes_line_breaks_and_tags() {
+        assert_eq!(js_string("a\"b\\c\nd</x>"), "\"a\\\"b\\\\c\\nd\\u003c/x>\"");
     }
 
     #[test]
