@@ -53,9 +53,10 @@
   Figure.observedAttributes = ['theme', 'height'];
   var proto = Figure.prototype;
 
+  // The playground's folder: `src` may name the folder or its index.html.
   proto.folder = function () {
     var src = this.getAttribute('src');
-    return src ? new URL(src, location.href).href : FOLDER;
+    return src ? new URL('.', new URL(src, location.href)).href : FOLDER;
   };
   proto.scenario = function () {
     return this.getAttribute('scenario') || 'clip-surge';
@@ -69,7 +70,11 @@
   };
 
   proto.connectedCallback = function () {
-    if (this.shadowRoot) return;
+    // Moved within the page: watch for it again if it has not loaded yet.
+    if (this.shadowRoot) {
+      if (this.observer && !this.frame) this.observer.observe(this);
+      return;
+    }
     var self = this;
     var root = this.attachShadow({ mode: 'open' });
     // The figure's box before anything is in it, so that the text around it

@@ -200,6 +200,30 @@ test('served under a folder of a site, embed.js finds the pictures and the playg
   }
 });
 
+test('a src attribute points a figure at a copy elsewhere, named by its folder or its index.html', async () => {
+  const copy = await serveUnder({ root: distDir });
+  const figure = (id, src) => `<lease-playground id="${id}" scenario="hung-handler" src="${src}"></lease-playground>`;
+  const host = await serveHost({
+    '/elsewhere.html': docsPage(`${env.server.url}embed.js`, [figure('by-folder', `${copy.origin}${MOUNT}`), figure('by-page', `${copy.origin}${MOUNT}index.html`)]),
+  });
+  try {
+    const { page, errors } = await open(`${host.origin}/elsewhere.html`);
+    await picturesShown(page, 2);
+    for (const id of ['by-folder', 'by-page']) {
+      assert.equal(await page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('img').src, id), `${copy.origin}${MOUNT}previews/hung-handler.svg`);
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView(), id);
+      await page.waitForFunction((id) => document.getElementById(id).hasAttribute('data-reported-height'), id, { timeout: 30000 });
+      assert.ok((await page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('iframe').src, id)).startsWith(`${copy.origin}${MOUNT}?`), id);
+    }
+    assert.deepEqual(copy.outside, [], 'requests outside the folder');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    await host.close();
+    await copy.close();
+  }
+});
+
 test('embed.js is under 5 KB of gzip and every shipped scenario has a light and a dark picture without script', async (t) => {
   const js = await readFile(join(distDir, 'embed.js'));
   const gzip = gzipSync(js, { level: 9 }).length;
