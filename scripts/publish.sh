@@ -65,6 +65,12 @@ dir=$(cd "$dir" && pwd)
 stage=target/publish-stage
 rm -rf "$stage"
 trunk build --release --offline --public-url "$public_url" --dist "$stage"
+# What docs pages load from the copy besides the page (docs/embedding.md):
+# the one-line embed and its still pictures, written by scripts/previews.sh.
+[ -f "$stage/embed.js" ] && [ -f "$stage/previews/clip-surge.svg" ] || {
+  echo "publish: the build left out embed.js or previews/ (scripts/previews.sh)" >&2
+  exit 1
+}
 cp -R "$stage"/. "$dir"/
 rm -rf "$stage"
 echo "publish: the playground is in $dir (served from ${public_url}); docs/publishing.md says how to serve it"
