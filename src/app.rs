@@ -119,6 +119,10 @@ pub struct State {
     /// Embedded in another page (`?embed=1`), showing only some parts.
     pub embed: bool,
     pub parts: Parts,
+    /// The colour scheme the link or the host chose.
+    pub theme: lease_ui::theme::Theme,
+    /// `host_origin=`: whose messages the page takes, and where its events go.
+    pub host_origin: Option<String>,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
     /// Per step of that tour, whether the person earned its tick: changed
@@ -196,6 +200,8 @@ impl State {
             panel: None,
             embed: false,
             parts: Parts::all(),
+            theme: lease_ui::theme::Theme::Auto,
+            host_origin: None,
             tour: None,
             tour_earned: Vec::new(),
             b: None,
@@ -513,6 +519,8 @@ impl State {
                 s.embed = true;
                 s.parts = parts;
             }
+            Command::Theme(t) => s.theme = t,
+            Command::HostOrigin(o) => s.host_origin = o,
             // A link opened afresh: its own state, with its own notices.
             // Read into `Open` by `Command::resolve`.
             Command::OpenLink(_) => return false,
@@ -727,6 +735,9 @@ pub fn app() -> Html {
     crate::link::use_write_query(link.clone());
     crate::link::use_page_keys(dispatch.clone(), state.panel);
     crate::link::use_follow_history(dispatch.clone());
+    crate::host::use_host_events(state.a.run.clone());
+    crate::playback::use_frames(state.playing, dispatch.clone());
+    crate::link::use_theme(state.theme);
     let page = use_node_ref();
     crate::link::use_report_height(state.embed, page.clone());
     let main = use_node_ref();

@@ -11,6 +11,7 @@ use lease_sim::Scenario;
 use crate::embed::Parts;
 use crate::panel::Panel;
 use crate::timeline::TimelineView;
+use lease_ui::theme::Theme;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
@@ -60,6 +61,10 @@ pub enum Command {
     DismissNotices,
     /// Embedded in another page, showing these parts.
     Embed(Parts),
+    /// The colour scheme (a link's `theme=`, a host's `set-theme`).
+    Theme(Theme),
+    /// The only origin an embed takes messages from and posts events to.
+    HostOrigin(Option<String>),
     /// The address changed under the page (back, forward): open that link.
     /// `resolve` reads it into `Open`.
     OpenLink(String),

@@ -10,10 +10,11 @@ use yew::prelude::*;
 
 use crate::app::State;
 use crate::command::Command;
-use crate::embed::{Parts, HEIGHT_MESSAGE};
+use crate::embed::Parts;
 use crate::panel::Panel;
 use crate::timeline::TimelineView;
 use crate::url::{encode, read_within, Link, LinkView, DEFAULT_BASE};
+use lease_ui::theme::Theme;
 
 /// How long the address bar waits for the hand to stop before it follows.
 const WRITE_DELAY_MS: u32 = 250;
@@ -80,6 +81,12 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if let Some(p) = v.panel.as_deref().and_then(Panel::from_name) {
         cmds.push(Command::Panel(Some(p)));
     }
+    if let Some(t) = v.theme.as_deref().and_then(|t| Theme::parse(t).ok()) {
+        cmds.push(Command::Theme(t));
+    }
+    if v.host_origin.is_some() {
+        cmds.push(Command::HostOrigin(v.host_origin));
+    }
     if v.embed {
         cmds.push(Command::Embed(Parts::embed(
             v.panels.as_deref().unwrap_or(&[]),
@@ -122,6 +129,9 @@ pub fn link_of(st: &State) -> Link {
             embed: st.embed,
             panels: st.parts.names().map(|v| v.to_vec()),
             playhead_ms: (!st.playing && !at_end).then_some(st.playhead_ms),
+            // `auto` is left out when the link is written.
+            theme: Some(st.theme.name().to_string()),
+            host_origin: st.host_origin.clone(),
         },
     }
 }
@@ -132,12 +142,14 @@ pub fn query_of(st: &State) -> String {
 }
 
 /// The query for an embed of this state: the run, without this page's own
-/// embed settings or open panel.
+/// embed settings (theme and host included) or open panel.
 pub fn query_without_embed(st: &State) -> String {
     let mut link = link_of(st);
     link.view.embed = false;
     link.view.panels = None;
     link.view.panel = None;
+    link.view.theme = None;
+    link.view.host_origin = None;
     encode(&link)
 }
 
@@ -188,19 +200,30 @@ pub fn use_write_query(link: Link) {
 }
 
 /// Back and forward move between links the visitor opened on this page:
-/// each one is read afresh, with its own notices.
+/// each one is read afresh, with its own notices. A framing page's message
+/// (`host.rs`) comes the same way, in the same effect: one listener fewer
+/// in the download.
 #[hook]
 pub fn use_follow_history(dispatch: Callback<Command>) {
     use_effect_with((), move |_| {
-        let listener = EventListener::new(&gloo::utils::window(), "popstate", move |_| {
-            let search = gloo::utils::window()
-                .location()
-                .search()
-                .unwrap_or_default();
-            let query = search.strip_prefix('?').unwrap_or(&search).to_string();
-            dispatch.emit(Command::OpenLink(query));
-        });
-        move || drop(listener)
+        let window = gloo::utils::window();
+        let to = dispatch.clone();
+        let listeners = [
+            EventListener::new(&window, "popstate", move |_| {
+                let search = gloo::utils::window()
+                    .location()
+                    .search()
+                    .unwrap_or_default();
+                let query = search.strip_prefix('?').unwrap_or(&search).to_string();
+                to.emit(Command::OpenLink(query));
+            }),
+            EventListener::new(&window, "lease-host", move |_| {
+                if let Some(cmd) = crate::host::take_message() {
+                    dispatch.emit(cmd);
+                }
+            }),
+        ];
+        move || drop(listeners)
     });
 }
 
@@ -246,7 +269,8 @@ fn owns_keys(target: Option<web_sys::EventTarget>) -> bool {
 }
 
 /// In an embed, tells the parent page the content's height whenever it
-/// changes, so the parent can size the iframe (`embed::snippet`).
+/// changes, so the parent can size the iframe (`embed::snippet`);
+/// `static/boot.js` posts it, in Embedly's shape too.
 #[hook]
 pub fn use_report_height(embed: bool, page: NodeRef) {
     use_effect_with(embed, move |&embed| {
@@ -254,23 +278,11 @@ pub fn use_report_height(embed: bool, page: NodeRef) {
             web_sys::ResizeObserver,
             wasm_bindgen::closure::Closure<dyn Fn()>,
         )> = None;
-        let window = gloo::utils::window();
-        let framed = window
-            .parent()
-            .ok()
-            .flatten()
-            .is_some_and(|p| !js_sys::Object::is(&p, &window));
-        if let (true, true, Some(el)) = (embed, framed, page.cast::<web_sys::Element>()) {
+        if let (true, Some(el)) = (embed, page.cast::<web_sys::Element>()) {
             let target = el.clone();
             let report = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
                 let height = target.scroll_height();
-                let msg = js_sys::Object::new();
-                let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
-                let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
-                if let Ok(Some(parent)) = gloo::utils::window().parent() {
-                    // The height is not a secret; any embedding origin may read it.
-                    let _ = parent.post_message(&msg, "*");
-                }
+                crate::host::call("__leaseHeight", &height.to_string());
             });
             if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
                 observer.observe(&el);
@@ -282,6 +294,15 @@ pub fn use_report_height(embed: bool, page: NodeRef) {
                 observer.disconnect();
             }
         }
+    });
+}
+
+/// The colour scheme follows the state: `index.html`'s script puts it on
+/// `<html data-theme>` (resolving `auto` from the OS) and tells the canvases.
+#[hook]
+pub fn use_theme(theme: Theme) {
+    use_effect_with(theme, |theme| {
+        crate::host::call("__leaseTheme", theme.name())
     });
 }
 

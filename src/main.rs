@@ -15,6 +15,7 @@ mod command;
 mod compare;
 mod controls;
 mod diagnosis;
+mod host;
 mod link;
 mod memo;
 mod panel_host;

@@ -60,9 +60,11 @@ fn schedule_frame(
     *slot.borrow_mut() = Some(frame);
 }
 
-/// Drives `Command::Tick` from animation frames while playing.
+/// Drives `Command::Tick` from animation frames while playing. The page
+/// calls it, not the playback bar: an embed without the bar still plays
+/// when a host or a key asks.
 #[hook]
-fn use_frames(playing: bool, cb: Callback<Command>) {
+pub fn use_frames(playing: bool, cb: Callback<Command>) {
     use_effect_with(playing, move |&playing| {
         let slot: FrameSlot = Default::default();
         if playing {
@@ -115,7 +117,6 @@ fn use_pause_when_hidden(cb: Callback<Command>, node: NodeRef) {
 pub fn playback(props: &PlaybackProps) -> Html {
     let cb = props.on_command.clone();
     let node = use_node_ref();
-    use_frames(props.playing, cb.clone());
     use_pause_when_hidden(cb.clone(), node.clone());
     let end = props.end_ms;
     let play = {

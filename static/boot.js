@@ -19,3 +19,41 @@
   });
   setTimeout(function () { fail('it did not finish loading within 20 seconds'); }, 20000);
 })();
+
+// The host API (docs/embedding.md), here rather than in the page's wasm,
+// where the same work costs several times the download. Messages are taken
+// only from the framing page, and only from the origin host_origin= names
+// when the link has one; their shape is checked and the page gets the type
+// and one argument (src/host.rs), through window.__leaseMsg and a
+// `lease-host` event. Events go to that page, to that origin.
+(function () {
+  var host = window.parent, P = 'lease-playground:', ready = false;
+  if (host === window) return;
+  var only = (new URLSearchParams(location.search).get('host_origin') || '').trim().replace(/\/+$/, '').toLowerCase();
+  function post(m) {
+    try { host.postMessage(m, only || '*'); } catch (e) { /* host_origin is no origin: the link's notice says so */ }
+  }
+  // The page hands over each run's totals as JSON text, and its height.
+  window.__leaseRun = function (text) {
+    var m = JSON.parse(text);
+    if (!ready) { ready = true; post({ type: P + 'ready' }); }
+    m.type = P + 'run';
+    post(m);
+  };
+  window.__leaseHeight = function (h) {
+    post({ type: P + 'height', height: +h });
+    post({ context: 'iframe.resize', height: +h });
+  };
+  addEventListener('message', function (e) {
+    var d = e.data, k = d && typeof d.type === 'string' && d.type.indexOf(P) === 0 && d.type.slice(P.length), a = '', f;
+    if (e.source !== host || (only && e.origin !== only) || !k) return;
+    if (k === 'set-theme') a = typeof d.theme === 'string' ? d.theme.slice(0, 40) : null;
+    else if (k === 'seek') a = typeof d.t_ms === 'number' && d.t_ms >= 0 && d.t_ms < 1e15 ? String(Math.floor(d.t_ms)) : null;
+    else if (k === 'set') {
+      f = d.fields;
+      if (typeof f === 'string') a = f;
+      else a = f && typeof f === 'object' ? String(new URLSearchParams(f)) : null;
+    }
+    if (a !== null) { window.__leaseMsg = [k, a]; dispatchEvent(new Event('lease-host')); }
+  });
+})();

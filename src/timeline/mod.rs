@@ -519,17 +519,11 @@ impl Timeline {
         ));
         let window = gloo::utils::window();
         let link = ctx.link().clone();
+        // Also what `index.html`'s script fires when the colour scheme changes.
         self.listeners
             .push(EventListener::new(&window, "resize", move |_| {
                 link.send_message(Msg::Repaint)
             }));
-        if let Ok(Some(mql)) = window.match_media("(prefers-color-scheme: dark)") {
-            let link = ctx.link().clone();
-            self.listeners
-                .push(EventListener::new(&mql, "change", move |_| {
-                    link.send_message(Msg::Repaint)
-                }));
-        }
     }
 
     /// The time axis ends `END_PAD_PX` short of the canvas's edge, so that
@@ -548,11 +542,7 @@ impl Timeline {
         };
         let window = gloo::utils::window();
         let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
-        let dark = window
-            .match_media("(prefers-color-scheme: dark)")
-            .ok()
-            .flatten()
-            .is_some_and(|m| m.matches());
+        let dark = lease_ui::theme::dark();
         for i in 0..list.length() {
             let Some(c) = list
                 .item(i)
@@ -825,11 +815,7 @@ impl Timeline {
             return resized;
         };
         let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        let dark = window
-            .match_media("(prefers-color-scheme: dark)")
-            .ok()
-            .flatten()
-            .is_some_and(|m| m.matches());
+        let dark = lease_ui::theme::dark();
         let (lanes, rows) = self.layout(ctx);
         let frame = draw::Frame {
             run: &props.run,

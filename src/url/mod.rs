@@ -537,7 +537,7 @@ fn apply_runnable_named(
 }
 
 /// Characters a query value may carry as they are; the rest is %-escaped.
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for b in text.bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~' | b',') {

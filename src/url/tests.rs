@@ -311,6 +311,8 @@ fn the_view_round_trips() {
             embed: true,
             panels: Some(vec!["timeline".into(), "totals".into()]),
             playhead_ms: Some(61_234),
+            theme: Some("dark".into()),
+            host_origin: Some("https://docs.example.com".into()),
         },
         LinkView {
             from_ms: Some(0),
@@ -346,11 +348,50 @@ fn the_view_round_trips() {
             embed: true,
             panels: Some(vec!["timeline".into(), "totals".into()]),
             playhead_ms: Some(450_000),
+            ..LinkView::default()
         },
     });
     assert_eq!(
         q,
         "scenario=clip-surge&from=5min&to=15min&t=7.5min&msg=3&view=workers&panel=compare&embed=1&panels=timeline,totals"
+    );
+}
+
+#[test]
+fn a_link_carries_its_theme_and_host_origin_but_not_auto() {
+    let (l, notices) =
+        decode("scenario=clip-surge&embed=1&theme=DARK&host_origin=https://docs.example.com:8443");
+    assert!(notices.is_empty(), "{notices:?}");
+    let l = l.expect("a link");
+    assert_eq!(l.view.theme.as_deref(), Some("dark"));
+    assert_eq!(
+        l.view.host_origin.as_deref(),
+        Some("https://docs.example.com:8443")
+    );
+    assert_eq!(
+        encode(&l),
+        "scenario=clip-surge&embed=1&theme=dark&host_origin=https%3A%2F%2Fdocs.example.com%3A8443"
+    );
+    let (auto, _) = decode("scenario=clip-surge&theme=auto");
+    let auto = auto.expect("a link");
+    assert_eq!(auto.view.theme.as_deref(), Some("auto"));
+    assert_eq!(encode(&auto), "scenario=clip-surge", "auto is not written");
+}
+
+#[test]
+fn a_bad_theme_is_a_notice_naming_it() {
+    let (l, notices) = decode("scenario=clip-surge&timeout=45s&theme=sepia");
+    let l = l.expect("a link");
+    let said: Vec<String> = notices.iter().map(|n| n.to_string()).collect();
+    assert_eq!(
+        said,
+        ["theme = \"sepia\": must be one of: auto, light, dark"]
+    );
+    assert_eq!(l.view.theme, None);
+    assert_eq!(
+        l.scenario.broker.visibility_timeout_ms,
+        Some(45_000),
+        "the rest of the link holds"
     );
 }
 

@@ -1,10 +1,12 @@
 //! The view half of a share link: what the person was looking at (time range,
-//! playhead, selected message, open panel, embed layout). None of it changes
-//! the run, so a bad value only loses that one piece of the view.
+//! playhead, selected message, open panel, embed layout, colour scheme, the
+//! host page an embed answers). None of it changes the run, so a bad value
+//! only loses that one piece of the view.
 
 use lease_sim::validate::MAX_DURATION_MS;
 
 use lease_format::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
+use lease_ui::theme::THEMES;
 
 /// The panels `panel=` may open.
 pub const PANELS: [&str; 8] = [
@@ -27,7 +29,18 @@ pub const EMBED_PANELS: [&str; 6] = [
 ];
 
 /// The view's parameters, in the order `encode` writes them.
-pub const NAMES: [&str; 8] = ["from", "to", "t", "msg", "view", "panel", "embed", "panels"];
+pub const NAMES: [&str; 10] = [
+    "from",
+    "to",
+    "t",
+    "msg",
+    "view",
+    "panel",
+    "embed",
+    "panels",
+    "theme",
+    "host_origin",
+];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LinkView {
@@ -45,6 +58,11 @@ pub struct LinkView {
     /// For an embed: which parts show, each one of `EMBED_PANELS`.
     pub panels: Option<Vec<String>>,
     pub playhead_ms: Option<u64>,
+    /// The colour scheme, one of `lease_ui::theme::THEMES`; `auto` is not written.
+    pub theme: Option<String>,
+    /// The only origin whose messages an embed takes, and the one its
+    /// events go to (`docs/embedding.md`).
+    pub host_origin: Option<String>,
 }
 
 /// The view parameter a query name means, by name or alias.
@@ -116,6 +134,7 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
     for (name, words, slot) in [
         ("view", &TIMELINES[..], &mut view.timeline),
         ("panel", &PANELS[..], &mut view.panel),
+        ("theme", &THEMES[..], &mut view.theme),
     ] {
         if let Some(text) = get(name) {
             match parse_word(text, words) {
@@ -130,6 +149,9 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
             Err(why) => refused.push(("embed", text.to_string(), why)),
         }
     }
+    // Checked where it is used (`static/boot.js`): one that is no origin
+    // matches no sender, and no message is taken.
+    view.host_origin = get("host_origin").map(str::to_string);
     if let Some(text) = get("panels") {
         let mut list: Vec<String> = Vec::new();
         for item in text.split([',', ' ']).filter(|i| !i.trim().is_empty()) {
@@ -185,6 +207,12 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     }
     if view.embed {
         out.push(("embed", "1".into()));
+    }
+    if let Some(w) = word(&view.theme, &THEMES[1..]) {
+        out.push(("theme", w));
+    }
+    if let Some(o) = &view.host_origin {
+        out.push(("host_origin", o.clone()));
     }
     if let Some(list) = &view.panels {
         let known: Vec<&str> = list

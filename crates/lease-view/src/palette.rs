@@ -244,13 +244,13 @@ pub const CSS_END: &str = "/* palette: end */";
 pub fn css_block() -> String {
     let opacity = |name: &str, v: f64| format!("  --tl-{name}-opacity: {};\n", shortest(v));
     format!(
-        "{CSS_BEGIN}\n:root {{\n{}{}{}{}{}}}\n@media (prefers-color-scheme: dark) {{\n  :root {{\n{}  }}\n}}\n{CSS_END}",
+        "{CSS_BEGIN}\n:root {{\n{}{}{}{}{}}}\n:root[data-theme=dark] {{\n{}}}\n{CSS_END}",
         LIGHT.custom_properties("  "),
         opacity("lease", LEASE_OPACITY),
         opacity("buffered", BUFFERED_OPACITY),
         opacity("in-flight", IN_FLIGHT_OPACITY),
         opacity("dead-lettered", DEAD_LETTERED_OPACITY),
-        DARK.custom_properties("    "),
+        DARK.custom_properties("  "),
     )
 }
 
@@ -402,7 +402,7 @@ mod tests {
                 "{name}"
             );
         }
-        let dark = &block[block.find("@media").unwrap_or(0)..];
+        let dark = &block[block.find(":root[data-theme=dark]").expect("a dark block")..];
         for (name, c) in DARK.roles() {
             assert!(
                 dark.contains(&format!("--tl-{name}: {};", c.css())),

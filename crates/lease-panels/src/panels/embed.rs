@@ -1,10 +1,11 @@
-//! The embed-code generator: choose the size and the parts, see a live
-//! preview, copy the snippet.
+//! The embed-code generator: choose the size, the parts and the theme, see
+//! a live preview, copy the snippet.
 
 use std::rc::Rc;
 
 use lease_ui::embed::{figure_snippet, Figure, DEFAULT_EMBED_PARTS, EMBED_PARTS, SNIPPET_KINDS};
 use lease_ui::panel::PanelCommand;
+use lease_ui::theme::THEMES;
 use yew::prelude::*;
 
 use super::panel_head;
@@ -25,6 +26,8 @@ struct Choices {
     height: u32,
     /// Which snippet: an id of `SNIPPET_KINDS`.
     kind: &'static str,
+    /// One of `THEMES`: `auto` follows the reader's OS, the others the host's look.
+    theme: &'static str,
     /// Whether the last copy worked, once one was tried.
     copied: Option<bool>,
 }
@@ -34,6 +37,7 @@ enum Choose {
     Width(u32),
     Height(u32),
     Kind(String),
+    Theme(&'static str),
     Copied(bool),
 }
 
@@ -59,6 +63,7 @@ impl Reducible for Choices {
                     c.kind = k;
                 }
             }
+            Choose::Theme(t) => c.theme = t,
             Choose::Copied(ok) => c.copied = Some(ok),
         }
         Rc::new(c)
@@ -72,6 +77,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
         width: 640,
         height: 520,
         kind: SNIPPET_KINDS[0].0,
+        theme: THEMES[0],
         copied: None,
     });
 
@@ -81,9 +87,18 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
         location.origin().unwrap_or_default(),
         location.pathname().unwrap_or_else(|_| "/".into())
     );
+    // The theme is a link field like any other: the iframe's address and
+    // the element's attributes carry it, and `auto` is the link's default.
+    let query = if choices.theme == THEMES[0] {
+        p.query.clone()
+    } else if p.query.is_empty() {
+        format!("theme={}", choices.theme)
+    } else {
+        format!("{}&theme={}", p.query, choices.theme)
+    };
     let figure = Figure {
         page: &base,
-        query: &p.query,
+        query: &query,
         parts: &choices.parts,
         height_px: choices.height,
     };
@@ -112,6 +127,17 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
             choices.dispatch(Choose::Kind(id));
+        })
+    };
+    let theme = {
+        let choices = choices.dispatcher();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if let Some(t) = THEMES.iter().find(|t| **t == v) {
+                choices.dispatch(Choose::Theme(t));
+            }
         })
     };
     let copy = {
@@ -148,6 +174,12 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 <input id="embed-width" type="number" min="320" max="1600" value={choices.width.to_string()} onchange={number(Choose::Width, choices.width)} />
                 <label for="embed-height">{"Height (px)"}</label>
                 <input id="embed-height" type="number" min="200" max="4000" value={choices.height.to_string()} onchange={number(Choose::Height, choices.height)} />
+                <label for="embed-theme">{"Theme"}</label>
+                <select id="embed-theme" onchange={theme}>
+                    { for THEMES.iter().map(|t| html! {
+                        <option value={*t} selected={choices.theme == *t}>{ if *t == THEMES[0] { "auto (the reader's OS)" } else { *t } }</option>
+                    }) }
+                </select>
             </div>
             <div class="panel-row">
                 <label for="embed-kind">{"Snippet for"}</label>

@@ -91,11 +91,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
         let (by_message, range) = (p.by_message, p.range);
         let name = format!("{run_stem}-{}", kind.suffix());
         let onclick = Callback::from(move |_: MouseEvent| {
-            let dark = gloo::utils::window()
-                .match_media("(prefers-color-scheme: dark)")
-                .ok()
-                .flatten()
-                .is_some_and(|m| m.matches());
+            let dark = lease_ui::theme::dark();
             let job = ExportJob {
                 id: 1,
                 scenario: (*scenario).clone(),
