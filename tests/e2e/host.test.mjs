@@ -250,3 +250,18 @@ test('garbage, foreign and unknown messages, and messages from anyone but the ho
   assert.deepEqual(errors(), []);
   await host.close();
 });
+
+test('the Embed panel offers the theme and writes it into the snippet and its preview', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url, { colorScheme: 'light' });
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-panel').waitFor();
+  assert.deepEqual(await page.locator('#embed-theme option').evaluateAll((os) => os.map((o) => o.value)), ['auto', 'light', 'dark']);
+  assert.doesNotMatch(await page.locator('#embed-code').inputValue(), /theme=/, 'auto is not written');
+  await page.locator('#embed-theme').selectOption('dark');
+  await page.waitForFunction(() => document.querySelector('#embed-code').value.includes('theme=dark'));
+  const preview = await (await page.locator('#embed-preview').elementHandle()).contentFrame();
+  await preview.waitForFunction((bg) => getComputedStyle(document.documentElement).backgroundColor === bg, DARK_BG);
+  assert.equal(await pageBackground(page), LIGHT_BG, 'the page itself stays light');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
