@@ -737,7 +737,6 @@ pub fn app() -> Html {
     crate::link::use_follow_history(dispatch.clone());
     crate::host::use_host_events(state.a.run.clone());
     crate::playback::use_frames(state.playing, dispatch.clone());
-    crate::link::use_theme(state.theme);
     let page = use_node_ref();
     crate::link::use_report_height(state.embed, page.clone());
     let main = use_node_ref();

@@ -174,6 +174,9 @@ pub fn absolute(query: &str) -> String {
 #[hook]
 pub fn use_write_query(link: Link) {
     use_effect_with(link, |link| {
+        // The scheme is part of the link: `index.html`'s script puts it on
+        // `<html data-theme>` at once (and does nothing if it is the same).
+        crate::host::call("__leaseTheme", link.view.theme.as_deref().unwrap_or("auto"));
         let link = link.clone();
         let timeout = Timeout::new(WRITE_DELAY_MS, move || {
             let query = crate::url::encode(&link);
@@ -294,15 +297,6 @@ pub fn use_report_height(embed: bool, page: NodeRef) {
                 observer.disconnect();
             }
         }
-    });
-}
-
-/// The colour scheme follows the state: `index.html`'s script puts it on
-/// `<html data-theme>` (resolving `auto` from the OS) and tells the canvases.
-#[hook]
-pub fn use_theme(theme: Theme) {
-    use_effect_with(theme, |theme| {
-        crate::host::call("__leaseTheme", theme.name())
     });
 }
 
