@@ -735,10 +735,9 @@ pub fn app() -> Html {
     crate::link::use_write_query(link.clone());
     crate::link::use_page_keys(dispatch.clone(), state.panel);
     crate::link::use_follow_history(dispatch.clone());
-    crate::host::use_host_events(state.a.run.clone());
     crate::playback::use_frames(state.playing, dispatch.clone());
     let page = use_node_ref();
-    crate::link::use_report_height(state.embed, page.clone());
+    crate::host::use_tell_host(state.embed, state.a.run.clone(), page.clone());
     let main = use_node_ref();
     let chart_width = crate::charts::use_chart_width(main.clone());
     crate::background_run::use_background_run(

@@ -11,6 +11,7 @@
 //! of the download the same work costs in the page's wasm; what a message
 //! means is decided here, as commands, and tested natively.
 
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
@@ -94,10 +95,13 @@ pub fn take_message() -> Option<Command> {
 
 /// Tells the host about every run shown, with the totals the page shows at
 /// the run's end (`static/boot.js` posts it as `run`, after `ready` before
-/// the first).
+/// the first); in an embed, also the content's height whenever it changes,
+/// so the host can size the iframe (`embed::snippet`), which
+/// `static/boot.js` posts in Embedly's shape too. One effect for both: each
+/// effect is its own code in the download.
 #[hook]
-pub fn use_host_events(run: Option<crate::run_handle::RunHandle>) {
-    use_effect_with(run, |run| {
+pub fn use_tell_host(embed: bool, run: Option<crate::run_handle::RunHandle>, page: NodeRef) {
+    use_effect_with((embed, run), move |(embed, run)| {
         if let Some(run) = run {
             let t = &run.report.totals;
             // Written out rather than built as a `serde_json::Value`: the
@@ -116,6 +120,22 @@ pub fn use_host_events(run: Option<crate::run_handle::RunHandle>) {
                     t.dead_lettered_failed,
                 ),
             );
+        }
+        let mut keep: Option<(web_sys::ResizeObserver, Closure<dyn Fn()>)> = None;
+        if let (true, Some(el)) = (*embed, page.cast::<web_sys::Element>()) {
+            let target = el.clone();
+            let report = Closure::<dyn Fn()>::new(move || {
+                call("__leaseHeight", &target.scroll_height().to_string());
+            });
+            if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
+                observer.observe(&el);
+                keep = Some((observer, report));
+            }
+        }
+        move || {
+            if let Some((observer, _report)) = keep {
+                observer.disconnect();
+            }
         }
     });
 }

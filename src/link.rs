@@ -1,7 +1,7 @@
 //! The page's side of the share link: the state read from `location.search`
 //! when the page opens, the query written back with `replaceState` as the
-//! visitor works, page-wide keys, and the height an embed reports to its
-//! parent. The codec itself (`url`) is pure and tested natively.
+//! visitor works, and page-wide keys. The codec itself (`url`) is pure and
+//! tested natively.
 
 use gloo::events::EventListener;
 use gloo::timers::callback::Timeout;
@@ -269,35 +269,6 @@ fn owns_keys(target: Option<web_sys::EventTarget>) -> bool {
         el.tag_name().to_ascii_lowercase().as_str(),
         "input" | "select" | "textarea" | "button" | "canvas" | "a" | "summary"
     ) || el.closest("[contenteditable]").ok().flatten().is_some()
-}
-
-/// In an embed, tells the parent page the content's height whenever it
-/// changes, so the parent can size the iframe (`embed::snippet`);
-/// `static/boot.js` posts it, in Embedly's shape too.
-#[hook]
-pub fn use_report_height(embed: bool, page: NodeRef) {
-    use_effect_with(embed, move |&embed| {
-        let mut keep: Option<(
-            web_sys::ResizeObserver,
-            wasm_bindgen::closure::Closure<dyn Fn()>,
-        )> = None;
-        if let (true, Some(el)) = (embed, page.cast::<web_sys::Element>()) {
-            let target = el.clone();
-            let report = wasm_bindgen::closure::Closure::<dyn Fn()>::new(move || {
-                let height = target.scroll_height();
-                crate::host::call("__leaseHeight", &height.to_string());
-            });
-            if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
-                observer.observe(&el);
-                keep = Some((observer, report));
-            }
-        }
-        move || {
-            if let Some((observer, _report)) = keep {
-                observer.disconnect();
-            }
-        }
-    });
 }
 
 #[cfg(test)]
