@@ -4,6 +4,19 @@
 //! is tested outside a browser) there is no clock: marks are skipped and the
 //! clock stands still.
 
+use std::cell::Cell;
+
+/// Measures kept in the browser's performance timeline before the page
+/// clears them. The browser keeps every measure until the page clears it,
+/// and the timeline paints one per frame while a run plays: an hour of
+/// playing would keep over 200,000. A thousand covers what the benchmark and
+/// the browser tests read, a few seconds of a fresh page's steps.
+const MEASURES_KEPT: u32 = 1_000;
+
+thread_local! {
+    static MEASURED: Cell<u32> = const { Cell::new(0) };
+}
+
 /// Runs `f`, recording it as a `performance.measure` named `name`.
 pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
     let perf = performance();
@@ -13,7 +26,12 @@ pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
     }
     let out = f();
     if let Some(p) = &perf {
+        if MEASURED.get() >= MEASURES_KEPT {
+            p.clear_measures();
+            MEASURED.set(0);
+        }
         let _ = p.measure_with_start_mark(name, &start);
+        MEASURED.set(MEASURED.get() + 1);
         p.clear_marks_with_mark_name(&start);
     }
     out
