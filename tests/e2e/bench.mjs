@@ -324,12 +324,17 @@ try {
 const table = ['| measure | result | target |', '|---|---:|---|', ...rows.map(([m, r, t]) => `| ${m} | ${r} | ${t} |`)].join('\n');
 console.log(`\n${table}`);
 
-// docs/benchmarks.md: the current table only, with how to make it again.
+// docs/benchmarks.md: the current table only, with how to make it again;
+// the soak's section (soak.mjs), which follows, is kept as it is.
+const benchmarks = join(repoRoot, 'docs', 'benchmarks.md');
+const previous = await readFile(benchmarks, 'utf8').catch(() => '');
+const soakAt = previous.indexOf('\n## The soak');
+const soakSection = soakAt < 0 ? '' : `\n${previous.slice(soakAt).trim()}\n`;
 const chromium = execFileSync(process.env.CHROMIUM || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 const cpu = cpus();
 const options = `MOVES=${MOVES} SECONDS=${SECONDS} RUNS=${RUNS}`;
 await writeFile(
-  join(repoRoot, 'docs', 'benchmarks.md'),
+  benchmarks,
   `# Benchmarks
 
 The page's figures in headless Chromium, against a release build served
@@ -346,6 +351,6 @@ the first load's size, which \`tests/e2e/download.test.mjs\` checks against
 its budget. KB are 1,024 bytes; gzip is node's zlib at level 9.
 
 ${table}
-`,
+${soakSection}`,
 );
 console.log('\nwritten: docs/benchmarks.md');
