@@ -18,6 +18,22 @@
     fail((e.reason && e.reason.message) || String(e.reason));
   });
   setTimeout(function () { fail('it did not finish loading within 20 seconds'); }, 20000);
+
+  // Offline use (docs/publishing.md, "Offline"), from the folder this script
+  // is in, which is the copy's. Not in a frame: a docs page's reader did not
+  // ask to keep a copy of what the page embeds.
+  var here = document.currentScript && document.currentScript.src;
+  var embed = new URLSearchParams(location.search).get('embed');
+  if (!here || !('serviceWorker' in navigator) || window.top !== window ||
+      (embed !== null && !/^\s*(0|false|no|off)\s*$/i.test(embed))) return;
+  var manifest = document.createElement('link');
+  manifest.rel = 'manifest';
+  manifest.href = new URL('manifest.webmanifest', here).href;
+  document.head.appendChild(manifest);
+  // After the page's own first load, which it does not slow.
+  window.addEventListener('load', function () {
+    navigator.serviceWorker.register(new URL('service-worker.js', here).href).catch(function () {});
+  });
 })();
 
 // The host API (docs/embedding.md), here rather than in the page's wasm,

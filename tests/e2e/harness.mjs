@@ -151,7 +151,8 @@ export async function waitForFrame(page, ok = (f) => f.paints > 0, { selector = 
 
 /**
  * Launches Debian's Chromium headless with a fresh profile. `options` go to
- * Playwright's context: `{ hasTouch: true, isMobile: true }` for a phone.
+ * Playwright's context: `{ hasTouch: true, isMobile: true }` for a phone,
+ * `{ serviceWorkers: 'allow' }` for the offline service worker.
  */
 export async function launchBrowser(options = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lease-e2e-'));
@@ -168,6 +169,10 @@ export async function launchBrowser(options = {}) {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args,
+    // The page's offline service worker would answer later pages of a test
+    // from its cache, where page.route() cannot reach (a test that blocks a
+    // file would not see it blocked): offline.test.mjs alone allows it.
+    serviceWorkers: 'block',
     ...options,
   });
   await context.addInitScript(`window.timelineFrame = ${timelineFrame};`);
