@@ -3,8 +3,9 @@
 // for the build, then answers the copy's requests from that cache alone, so
 // a page and the modules and workers it starts always come from one build.
 // A new build (a changed file changes VERSION, and so this script) installs
-// beside the old one and takes over once no page of the old one is open;
-// it then deletes the old cache.
+// beside the old one and waits: an open page of the old build keeps getting
+// the old build's files. It takes over once no page of the old build is
+// open, and then deletes the old cache.
 //
 // VERSION and FILES are written by the build (scripts/build-tools/offline-stamp.mjs).
 const VERSION = 'unstamped';
@@ -18,6 +19,9 @@ const CACHE = OURS + VERSION;
 const HASHED = /-[0-9a-f]{12,16}(_bg)?\.(js|wasm|css)$/;
 
 self.addEventListener('install', (event) => {
+  // All or nothing: a file that fails (the network dropped during a first
+  // visit) fails the install, and the next visit tries again; the page says
+  // it works offline only once this worker is active (static/boot.js).
   event.waitUntil(
     caches.open(CACHE).then((cache) =>
       cache.addAll(
@@ -29,24 +33,37 @@ self.addEventListener('install', (event) => {
             new Request(new URL(f, SCOPE), { cache: HASHED.test(f) ? 'default' : 'reload' }),
         ),
       ),
-    ),
+    ).catch((e) => caches.delete(CACHE).then(() => Promise.reject(e))),
   );
 });
 
 self.addEventListener('activate', (event) => {
+  // Claimed, the first visit's page fetches what it loads later (the panels'
+  // module, a scenario) from this cache too, so it keeps working if the
+  // network drops before a reload; it is this build's page (a later build
+  // waits while it is open).
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((k) => k.startsWith(OURS) && k !== CACHE).map((k) => caches.delete(k)))),
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(OURS) && k !== CACHE).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
   );
 });
+
+async function answer(event) {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.mode === 'navigate') {
+    // The page is one file whatever its link says (?scenario=…).
+    url.search = '';
+  }
+  if (url.pathname.endsWith('/')) url.pathname += 'index.html';
+  const hit = await caches.open(CACHE).then((cache) => cache.match(url.href));
+  return hit || fetch(request);
+}
 
 self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || !request.url.startsWith(SCOPE)) return;
-  const url = new URL(request.url);
-  // The page is one file whatever its link says (?scenario=…).
-  if (request.mode === 'navigate') url.search = '';
-  if (url.pathname.endsWith('/')) url.pathname += 'index.html';
-  event.respondWith(
-    caches.open(CACHE).then((cache) => cache.match(url.href)).then((hit) => hit || fetch(request)),
-  );
+  event.respondWith(answer(event));
 });

@@ -28,7 +28,7 @@ run "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown \
   -p lease-sim -p lease-view -p lease-format -p lease-fields -- -D warnings
 run "native tests" cargo test --workspace
 # The post-build steps that rewrite the wasm and its glue, on their fixture.
-run "build tools" node --test --test-reporter=tap scripts/build-tools/short-names.test.mjs scripts/build-tools/order-functions.test.mjs
+run "build tools" node --test --test-reporter=tap scripts/build-tools/short-names.test.mjs scripts/build-tools/order-functions.test.mjs scripts/build-tools/offline-stamp.test.mjs
 wasm_tests=()
 for t in tests/wasm_*.rs; do [ -e "$t" ] && wasm_tests+=(-p lease-playground --test "$(basename "$t" .rs)"); done
 for t in crates/lease-sim/tests/wasm_*.rs; do [ -e "$t" ] && wasm_tests+=(-p lease-sim --test "$(basename "$t" .rs)"); done

@@ -30,9 +30,25 @@
   manifest.rel = 'manifest';
   manifest.href = new URL('manifest.webmanifest', here).href;
   document.head.appendChild(manifest);
+  var sw = navigator.serviceWorker;
+  // Said only once a page opened now would be answered from the stored copy:
+  // the worker that controls this page is active (its files all stored).
+  function ready() {
+    var c = sw.controller;
+    if (!c || document.getElementById('offline-status')) return;
+    if (c.state !== 'activated') return c.addEventListener('statechange', ready);
+    var p = document.createElement('p');
+    p.id = 'offline-status';
+    p.className = 'muted offline-status';
+    p.setAttribute('role', 'status');
+    p.textContent = 'Stored in this browser: the playground opens without a network.';
+    document.body.appendChild(p);
+  }
+  sw.addEventListener('controllerchange', ready);
+  ready();
   // After the page's own first load, which it does not slow.
-  window.addEventListener('load', function () {
-    navigator.serviceWorker.register(new URL('service-worker.js', here).href).catch(function () {});
+  addEventListener('load', function () {
+    sw.register(new URL('service-worker.js', here).href).catch(function () {});
   });
 })();
 
