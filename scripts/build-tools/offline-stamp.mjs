@@ -12,7 +12,12 @@ import { pathToFileURL } from 'node:url';
 
 const WORKER = 'service-worker.js';
 
-/** Every file under `dir` but the service worker, as paths with `/`, sorted. */
+/** The files a docs page on another site loads, never the playground
+ * itself: storing them would only lengthen the all-or-nothing first save. */
+const FOR_HOST_PAGES = (f) => f === 'embed.js' || f.startsWith('previews/');
+
+/** Every file under `dir` but the service worker and what host pages load,
+ * as paths with `/`, sorted. */
 function files(dir) {
   const out = [];
   const walk = (d) => {
@@ -23,7 +28,7 @@ function files(dir) {
     }
   };
   walk(dir);
-  return out.filter((f) => f !== WORKER).sort();
+  return out.filter((f) => f !== WORKER && !FOR_HOST_PAGES(f)).sort();
 }
 
 /** Stamps `dir`'s service worker; returns { version, files }. */

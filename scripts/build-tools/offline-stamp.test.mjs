@@ -29,6 +29,14 @@ test("the worker lists every file of the copy but itself, sorted, with forward s
   assert.match(source, /^self\.x = 1;$/m, "the rest of the worker is kept");
 });
 
+test("what docs pages on other sites load, embed.js and the pictures, is not stored", () => {
+  const dir = copy();
+  mkdirSync(join(dir, "previews"));
+  writeFileSync(join(dir, "previews", "a.svg"), "<svg/>");
+  writeFileSync(join(dir, "embed.js"), "// element");
+  assert.deepEqual(stamp(dir).files, ["index.html", "scenarios/a.json"]);
+});
+
 test("a changed file makes a new version, and the same files the same one", () => {
   const first = stamp(copy('{"a":1}')).version;
   assert.match(first, /^[0-9a-f]{16}$/);
