@@ -2,20 +2,8 @@
 //! browser's performance tools, and the benchmark (`tests/e2e/bench.mjs`)
 //! reads them to say which step a long task was. Natively (the page's state
 //! is tested outside a browser) there is no clock: marks are skipped and the
-//! clock stands still.
-
-use std::cell::Cell;
-
-/// Measures kept in the browser's performance timeline before the page
-/// clears them. The browser keeps every measure until the page clears it,
-/// and the timeline paints one per frame while a run plays: an hour of
-/// playing would keep over 200,000. A thousand covers what the benchmark and
-/// the browser tests read, a few seconds of a fresh page's steps.
-const MEASURES_KEPT: u32 = 1_000;
-
-thread_local! {
-    static MEASURED: Cell<u32> = const { Cell::new(0) };
-}
+//! clock stands still. The browser keeps every measure until it is cleared:
+//! `static/boot.js` clears them once a thousand pile up.
 
 /// Runs `f`, recording it as a `performance.measure` named `name`.
 pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
@@ -26,12 +14,7 @@ pub fn measure<T>(name: &str, f: impl FnOnce() -> T) -> T {
     }
     let out = f();
     if let Some(p) = &perf {
-        if MEASURED.get() >= MEASURES_KEPT {
-            p.clear_measures();
-            MEASURED.set(0);
-        }
         let _ = p.measure_with_start_mark(name, &start);
-        MEASURED.set(MEASURED.get() + 1);
         p.clear_marks_with_mark_name(&start);
     }
     out

