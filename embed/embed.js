@@ -28,19 +28,19 @@
   var HEIGHT = 'lease-playground:height';
 
   var CSS =
-    ':host{display:block;position:relative;max-width:100%;box-sizing:border-box;overflow:hidden;' +
+    ':host{display:flex;flex-direction:column;max-width:100%;box-sizing:border-box;overflow:hidden;' +
     'border:1px solid #8884;border-radius:6px;background:#f6f7f9;color:#1d2330;' +
     'font:14px/1.4 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif}' +
     ':host([data-dark]){background:#16181d;color:#e4e7ee}' +
-    'img{display:block;width:100%;height:100%;object-fit:cover;object-position:left top}' +
-    '.bar{position:absolute;left:0;right:0;bottom:0;display:flex;gap:.75em;align-items:center;' +
-    'padding:.6em .8em;background:#f6f7f9e8;border-top:1px solid #8884}' +
-    ':host([data-dark]) .bar{background:#16181de8}' +
+    '.pic{flex:1;min-height:0;overflow:hidden}img{display:block;width:100%;height:auto}' +
+    '.bar{display:flex;gap:.75em;align-items:center;' +
+    'padding:.6em .8em;background:#f6f7f9;border-top:1px solid #8884}' +
+    ':host([data-dark]) .bar{background:#16181d}' +
     '.t{flex:1;min-width:0;overflow:hidden;text-overflow:ellipsis;white-space:nowrap;font-weight:600}' +
     'button{font:inherit;font-weight:600;padding:.45em 1em;border-radius:999px;border:0;' +
     'background:#2563eb;color:#fff;cursor:pointer;white-space:nowrap}' +
     'button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
-    'iframe{display:block;width:100%;height:100%;border:0}';
+    'iframe{display:block;width:100%;flex:1;min-height:0;border:0}';
 
   var dark = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : { matches: false };
 
@@ -82,7 +82,7 @@
     this.style.height = positive(this.getAttribute('height'), 520) + 'px';
     var title = this.title_();
     root.innerHTML =
-      '<style>' + CSS + '</style><img alt=""><div class="bar"><span class="t"></span>' +
+      '<style>' + CSS + '</style><div class="pic"><img alt=""></div><div class="bar"><span class="t"></span>' +
       '<button type="button">\u25B6 Play</button></div>';
     root.querySelector('.t').textContent = title;
     var img = root.querySelector('img');

@@ -27,7 +27,7 @@ rm "$out/previews/titles.json"
 if [ "${TRUNK_PROFILE:-debug}" = "release" ]; then
   terser="$root/scripts/build-tools/node_modules/terser/bin/terser"
   [ -f "$terser" ] || { echo "terser is missing: run scripts/setup.sh (it installs terser from npm)" >&2; exit 1; }
-  node "$terser" "$out/embed.js" --compress --mangle -o "$out/embed.js.min"
+  node "$terser" "$out/embed.js" --compress --mangle --format ascii_only=true -o "$out/embed.js.min"
   mv "$out/embed.js.min" "$out/embed.js"
 fi
 echo "previews: $(ls "$out/previews" | wc -l) pictures; embed.js $(wc -c <"$out/embed.js") bytes"

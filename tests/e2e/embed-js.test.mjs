@@ -50,6 +50,10 @@ before(async () => {
   env.browser = await launchBrowser();
   env.host = await serveHost({
     '/three.html': docsPage(`${env.server.url}embed.js`, THREE),
+    '/short.html': docsPage(`${env.server.url}embed.js`, [
+      '<lease-playground id="short" scenario="ninety-second-message" load="click" height="300"></lease-playground>',
+      '<lease-playground id="tall" scenario="clip-surge" load="click" height="300"></lease-playground>',
+    ]),
     '/themes.html': docsPage(`${env.server.url}embed.js`, [
       '<lease-playground id="auto" scenario="clip-surge" load="click"></lease-playground>' +
         '<lease-playground id="light" scenario="clip-surge" theme="light" load="click"></lease-playground>' +
@@ -229,6 +233,9 @@ test('embed.js is under 5 KB of gzip and every shipped scenario has a light and 
   const gzip = gzipSync(js, { level: 9 }).length;
   t.diagnostic(`embed.js: ${js.length} bytes, ${gzip} of gzip -9`);
   assert.ok(gzip < EMBED_JS_BUDGET, `embed.js: ${gzip} bytes of gzip -9`);
+  // A docs page that declares another charset, or none, reads it alike.
+  const wide = [...js].findIndex((b) => b > 127);
+  assert.equal(wide, -1, `embed.js is ASCII (byte ${wide} is not)`);
   const names = (await readdir(join(repoRoot, 'scenarios'))).filter((f) => f.endsWith('.json') && f !== 'hashes.json').map((f) => f.slice(0, -5));
   assert.ok(names.length > 10);
   for (const name of names) {
@@ -238,4 +245,32 @@ test('embed.js is under 5 KB of gzip and every shipped scenario has a light and 
       assert.doesNotMatch(svg, /<script|href=/, `${file} holds a script or a link`);
     }
   }
+});
+
+test('a still picture keeps its proportions at the figure\'s full width, whatever the figure\'s height, and the bar covers none of it', async () => {
+  const { page, errors } = await open(`${env.host.origin}/short.html`);
+  for (const id of ['short', 'tall']) {
+    const figure = page.locator(`#${id}`);
+    await figure.scrollIntoViewIfNeeded();
+    const img = figure.locator('img');
+    await page.waitForFunction((el) => el.shadowRoot.querySelector('img')?.complete && el.shadowRoot.querySelector('img').naturalWidth > 0, await figure.elementHandle());
+    const m = await img.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const host = el.getRootNode().host.getBoundingClientRect();
+      return { w: r.width, h: r.height, nw: el.naturalWidth, nh: el.naturalHeight, hostW: host.width };
+    });
+    assert.ok(Math.abs(m.w - (m.hostW - 2)) <= 1, `${id}: the picture spans the figure (${m.w} of ${m.hostW})`);
+    assert.ok(Math.abs(m.w / m.h - m.nw / m.nh) < 0.01, `${id}: not stretched (${m.w}x${m.h} against ${m.nw}x${m.nh})`);
+  }
+  // What shows of the picture ends where the bar begins: no lane or legend
+  // under the title and the button.
+  for (const id of ['short', 'tall']) {
+    const figure = page.locator(`#${id}`);
+    const [pic, bar] = await Promise.all([figure.locator('.pic').boundingBox(), figure.locator('.bar').boundingBox()]);
+    assert.ok(pic.y + pic.height <= bar.y + 1, `${id}: the picture's window (to ${pic.y + pic.height}) ends above the bar (from ${bar.y})`);
+    const shown = await figure.locator('.pic').evaluate((el) => getComputedStyle(el).overflow);
+    assert.equal(shown, 'hidden', `${id}: the picture is cut at its window, not drawn under the bar`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
 });
