@@ -4,31 +4,16 @@
 // then the playground in an iframe, sized from the height it reports.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { distDir, repoRoot, startServer, launchBrowser } from './harness.mjs';
+import { distDir, repoRoot, startServer, launchBrowser, serveHost } from './harness.mjs';
 import { MOUNT, serveUnder } from './sub-path.mjs';
 
 /** What a docs page with three figures may transfer before its reader asks for one. */
 const DOCS_PAGE_BUDGET = 60 * 1024;
 /** embed.js, the only script such a page loads from the playground. */
 const EMBED_JS_BUDGET = 5 * 1024;
-
-/**
- * A docs site on its own origin: `pages` maps a path to its HTML. Returns
- * { origin, close }.
- */
-async function serveHost(pages) {
-  const server = createServer((req, res) => {
-    const html = pages[new URL(req.url, 'http://x').pathname];
-    if (html === undefined) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }) };
-}
 
 /** A docs page: some prose, then `figures` (HTML) each after a screenful of text. */
 function docsPage(script, figures) {

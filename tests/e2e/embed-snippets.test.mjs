@@ -6,39 +6,19 @@
 // compiled with @mdx-js/mdx and rendered with react-dom/server, embed.js
 // loaded as Docusaurus' `scripts` option loads it). In each, the figure
 // shows its picture, then the playground, sized to the height it reports.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createElement } from 'react';
 import * as runtime from 'react/jsx-runtime';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { evaluate } from '@mdx-js/mdx';
-import { openPage, startServer, launchBrowser } from './harness.mjs';
+import { openPage, useServerAndBrowser, serveHost } from './harness.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 
-/** A docs site on its own origin: `pages` maps a path to its HTML. */
-async function serveHost(pages) {
-  const server = createServer((req, res) => {
-    const html = pages[new URL(req.url, 'http://x').pathname];
-    if (html === undefined) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  return { origin: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }) };
-}
-
-const env = {};
-before(async () => {
-  env.server = await startServer();
-  env.browser = await launchBrowser();
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+const env = useServerAndBrowser();
 
 /**
  * In `page`, the element `selector`: upgraded with its picture drawn, then

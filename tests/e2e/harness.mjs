@@ -30,6 +30,25 @@ const MIME = {
   '.ico': 'image/x-icon',
 };
 
+/**
+ * A docs site on an origin of its own, for the tests of embedding: `pages`
+ * maps a path to its HTML (an object or a Map, read at each request, so a
+ * test may add pages later). Returns { origin, close }.
+ */
+export async function serveHost(pages) {
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    const html = pages instanceof Map ? pages.get(path) : pages[path];
+    if (html === undefined) return res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  return {
+    origin: `http://127.0.0.1:${server.address().port}`,
+    close: () => new Promise((ok) => { server.close(ok); server.closeAllConnections(); }),
+  };
+}
+
 /** Serves `root` on 127.0.0.1 at a port the OS picks. Returns { url, close }. */
 export async function startServer(root = distDir) {
   await stat(join(root, 'index.html')).catch(() => {

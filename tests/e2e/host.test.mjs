@@ -4,8 +4,7 @@
 // and events out (docs/embedding.md), with its origin checks.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import { useServerAndBrowser, openPage, frame, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, frame, waitForFrame, serveHost } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -14,15 +13,10 @@ const pages = new Map();
 let hostServer;
 let hostUrl;
 before(async () => {
-  hostServer = createServer((req, res) => {
-    const html = pages.get(new URL(req.url, 'http://x').pathname);
-    if (!html) return res.writeHead(404).end();
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
-  });
-  await new Promise((ok) => hostServer.listen(0, '127.0.0.1', ok));
-  hostUrl = `http://127.0.0.1:${hostServer.address().port}`;
+  hostServer = await serveHost(pages);
+  hostUrl = hostServer.origin;
 });
-after(() => new Promise((ok) => hostServer.close(ok)));
+after(() => hostServer.close());
 
 const PROSE = '<p>' + 'A visibility timeout is how long a message stays hidden after a worker receives it. '.repeat(12) + '</p>';
 
