@@ -34,6 +34,10 @@ else
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 fi
 
+step "the workspace's crates (crates.io, for the --offline builds)"
+# Quick when the cargo cache already holds every crate of Cargo.lock.
+cargo fetch --locked
+
 step "chromium and chromedriver (Debian)"
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
   echo "present: $(/usr/bin/chromium --version 2>/dev/null || true)"
