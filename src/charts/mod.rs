@@ -1,8 +1,6 @@
 //! Charts of the run's series, linked to the timeline's cursor and revealed
 //! up to the playhead. Small SVGs: a few hundred points each.
 
-use std::collections::BTreeMap;
-
 use lease_format::decimal::{clamp, fixed, shortest};
 use lease_ui::axis::{fit_labels, fmt_value, nice_max, tick_label, time_ticks};
 use yew::prelude::*;
@@ -299,17 +297,29 @@ pub fn charts(p: &ChartsProps) -> Html {
                 playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone(), width: p.width }, line_chart) }
         }
     };
-    // The report's keys are text ("10" before "2"); a map by number orders
-    // them without a sort of their own in the wasm.
-    let mut by_count: BTreeMap<u32, u64> = BTreeMap::new();
-    for (k, v) in &run.report.receive_counts {
-        if let Ok(k) = k.parse() {
-            *by_count.entry(k).or_default() += v;
-        }
-    }
-    let counts: Vec<(u64, u64)> = by_count
+    // The report's keys are text ("10" before "2"): ordered by number with
+    // the sort of u64 the engine already links, not a map keyed by number,
+    // which would be one more copy of the map's code in the page.
+    let mut keys: Vec<u64> = run
+        .report
+        .receive_counts
+        .keys()
+        .filter_map(|k| k.parse().ok())
+        .collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let counts: Vec<(u64, u64)> = keys
         .into_iter()
-        .map(|(k, v)| (u64::from(k), v))
+        .map(|k| {
+            (
+                k,
+                run.report
+                    .receive_counts
+                    .get(&k.to_string())
+                    .copied()
+                    .unwrap_or(0),
+            )
+        })
         .collect();
     html! {
         <section class="charts" id="charts" aria-label="Charts">

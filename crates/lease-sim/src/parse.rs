@@ -141,7 +141,8 @@ pub fn parse_scenario_without_path(json: &str) -> Result<Scenario, ParseError> {
 ///
 /// Found by comparing the file with the parsed scenario written back: a key
 /// the scenario does not write back was not read. Keys whose value is `null`
-/// or `""` are not reported (the scenario omits such defaults itself).
+/// or `""` are not reported (the scenario omits such defaults itself). They
+/// come in the file's order.
 pub fn unknown_fields(json: &str, scenario: &Scenario) -> Vec<String> {
     fn walk(
         given: &serde_json::Value,
@@ -345,11 +346,11 @@ mod tests {
         assert_eq!(
             unknown_fields(json, &s),
             vec![
-                "broker.timeout",
                 "brokr",
-                "faults[0].x",
-                "work.slow.mean",
+                "broker.timeout",
                 "workers.heartbeat.intervall",
+                "work.slow.mean",
+                "faults[0].x",
             ]
         );
         for s in crate::shipped::all() {

@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{Phase, Sim, State};
+use super::{Msg, Phase, Sim, State};
 use crate::report::{AckLatency, Report, Series, Totals};
 use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
 
@@ -311,6 +311,20 @@ fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
     )
 }
 
+/// How many messages were received how many times, keyed by the count as
+/// text. Counted over the sorted counts, with the sort `p50_p99` already
+/// links: a map keyed by number would be one more copy of the map's code in
+/// the page (docs/ARCHITECTURE.md, "The download budget").
+fn receive_counts(msgs: &[Msg]) -> BTreeMap<String, u64> {
+    let mut counts: Vec<u64> = msgs.iter().map(|m| u64::from(m.receive_count)).collect();
+    counts.sort_unstable();
+    let mut by_count = BTreeMap::new();
+    for same in counts.chunk_by(|a, b| a == b) {
+        by_count.insert(same[0].to_string(), same.len() as u64);
+    }
+    by_count
+}
+
 pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     let end = sim.end;
     // Work of runs still going when the run stopped.
@@ -333,10 +347,8 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     }
 
     let mut totals = sim.rec.t.clone();
-    let mut receive_counts: BTreeMap<u32, u64> = BTreeMap::new();
     let mut messages = Vec::with_capacity(sim.msgs.len());
     for m in &sim.msgs {
-        *receive_counts.entry(m.receive_count).or_default() += 1;
         let fate = match m.state {
             State::Deleted => Fate::Deleted { at: m.ended_at },
             State::DeadLettered => Fate::DeadLettered {
@@ -397,14 +409,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
             p99_of_lease: share_p99.map(f64::from_bits),
         },
-        // Inserted one by one: `collect` into a BTreeMap sorts first (the
-        // size rules in docs/ARCHITECTURE.md count copies of the sort code).
-        receive_counts: receive_counts
-            .into_iter()
-            .fold(BTreeMap::new(), |mut m, (k, v)| {
-                m.insert(k.to_string(), v);
-                m
-            }),
+        receive_counts: receive_counts(&sim.msgs),
         series: std::mem::take(&mut sim.rec.s),
         stopped: sim.stopped.take(),
     };
