@@ -6,6 +6,7 @@
 
 pub mod diagnose;
 pub mod fix;
+pub mod recommend;
 pub mod stats;
 pub mod sweep;
 pub mod table;
@@ -15,5 +16,9 @@ pub mod tour;
 
 pub use diagnose::{detect, detector_ids, diagnose, Finding, DETECTORS};
 pub use fix::Fix;
+pub use recommend::{
+    recommend, run_seed, Candidate, Point, Recommendation, RuleOfThumb, Search, SeedResult,
+    TargetError, Targets,
+};
 pub use sweep::{sweep, sweep_csv, sweep_one, sweep_points, Param, SweepRow};
 pub use tour::{tour, tour_text, tour_texts, tours, Check, Step, StepText, Tour, TourText};

@@ -29,7 +29,7 @@ mod tagged;
 pub mod validate;
 pub mod work;
 
-pub use engine::{simulate, simulate_with_progress, Progress};
+pub use engine::{run_totals, simulate, simulate_with_progress, Progress};
 pub use footprint::Footprint;
 pub use log::EventLog;
 pub use parse::{parse_scenario, parse_scenario_without_path, ParseError};

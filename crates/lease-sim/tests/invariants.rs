@@ -235,6 +235,17 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
 
+    /// The counters-only run (docs/MODEL.md "The counters-only run")
+    /// reports what the full run does: every total, the series, the ack
+    /// latencies and the receive counts.
+    #[test]
+    fn the_counters_only_run_reports_what_the_full_run_does(s in scenario()) {
+        prop_assume!(lease_sim::validate(&s).is_ok());
+        let full = simulate(&s, &Options::default()).unwrap();
+        let counted = lease_sim::run_totals(&s).unwrap();
+        prop_assert_eq!(&counted, &full.report);
+    }
+
     /// Summarising keeps every index valid and keeps exactly the prefix of
     /// the run before its cut; within the limits it changes nothing; the
     /// result survives the wire format.

@@ -326,6 +326,31 @@ fn receive_counts(msgs: &[Msg]) -> BTreeMap<String, u64> {
 }
 
 pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
+    let (report, messages) = close(&mut sim);
+    Run {
+        scenario: sim.scenario.clone(),
+        visibility_timeout_ms: sim.cfg.visibility_timeout_ms,
+        worker_count: sim.cfg.workers,
+        concurrency: sim.cfg.concurrency,
+        end_ms: sim.end,
+        events: sim.events,
+        deliveries: sim.deliveries,
+        marks: sim.marks,
+        worker_marks: sim.worker_marks,
+        messages,
+        report,
+        summarised: None,
+    }
+}
+
+/// The report alone, for a run made with its recording off.
+pub(crate) fn finish_report(mut sim: Sim<'_>) -> Report {
+    close(&mut sim).0
+}
+
+/// Settle what was still going at the end and total the report; the
+/// per-message records only when the run records.
+fn close(sim: &mut Sim<'_>) -> (Report, Vec<MessageRecord>) {
     let end = sim.end;
     // Work of runs still going when the run stopped.
     for d in 0..sim.deliveries.len() {
@@ -347,7 +372,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     }
 
     let mut totals = sim.rec.t.clone();
-    let mut messages = Vec::with_capacity(sim.msgs.len());
+    let mut messages = Vec::with_capacity(if sim.recording { sim.msgs.len() } else { 0 });
     for m in &sim.msgs {
         let fate = match m.state {
             State::Deleted => Fate::Deleted { at: m.ended_at },
@@ -362,6 +387,9 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             Fate::Available => totals.still_available += 1,
             Fate::InFlight => totals.still_in_flight += 1,
             _ => {}
+        }
+        if !sim.recording {
+            continue;
         }
         messages.push(MessageRecord {
             arrived_at: m.arrived_at,
@@ -413,20 +441,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
         series: std::mem::take(&mut sim.rec.s),
         stopped: sim.stopped.take(),
     };
-    Run {
-        scenario: sim.scenario.clone(),
-        visibility_timeout_ms: timeout,
-        worker_count: sim.cfg.workers,
-        concurrency: sim.cfg.concurrency,
-        end_ms: end,
-        events: sim.events,
-        deliveries: sim.deliveries,
-        marks: sim.marks,
-        worker_marks: sim.worker_marks,
-        messages,
-        report,
-        summarised: None,
-    }
+    (report, messages)
 }
 
 #[cfg(test)]

@@ -1,0 +1,274 @@
+//! The recommendation (docs/MODEL.md "The recommendation"), checked against
+//! an independent brute-force sweep: a fine grid of timeouts, every point
+//! over the same seeds, each judged from the full run's totals with the
+//! bound written out here.
+
+use lease_diagnose::recommend::{mean_and_upper, t95};
+use lease_diagnose::{recommend, run_seed, Candidate, Search, Targets};
+use lease_sim::scenario::Scenario;
+use lease_sim::{shipped, simulate, Options};
+
+fn scenario(name: &str) -> Scenario {
+    match shipped::find(name) {
+        Some(s) => s.scenario,
+        None => panic!("no shipped scenario {name}"),
+    }
+}
+
+const SEEDS: u32 = 10;
+/// Student's t, one-sided 95%, 9 degrees of freedom (printed tables).
+const T_9: f64 = 1.8331;
+
+fn targets(rate: f64) -> Targets {
+    Targets {
+        max_redelivery_rate: rate,
+        max_recovery_ms: None,
+        max_duplicate_rate: None,
+    }
+}
+
+/// The upper bound of the redelivery rate at `timeout`, renewal off, from
+/// full runs over the scenario's seed and the nine after it.
+fn brute_upper(s: &Scenario, timeout: u64) -> f64 {
+    let rates: Vec<f64> = (0..u64::from(SEEDS))
+        .map(|i| {
+            let mut x = s.clone();
+            x.seed = s.seed.wrapping_add(i);
+            x.broker.visibility_timeout_ms = Some(timeout);
+            x.workers.heartbeat = Some(None);
+            let run = match simulate(&x, &Options::default()) {
+                Ok(r) => r,
+                Err(e) => panic!("{timeout} ms: {e}"),
+            };
+            let t = &run.report.totals;
+            t.redeliveries as f64 / t.arrived.max(1) as f64
+        })
+        .collect();
+    let n = rates.len() as f64;
+    let mean = rates.iter().sum::<f64>() / n;
+    let sd = (rates.iter().map(|r| (r - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+    mean + T_9 * sd / n.sqrt()
+}
+
+/// The recommended timeout meets the target by the brute force's own
+/// judgement, 25% lower does not, and no point of a fine grid below that
+/// meets it either.
+fn check_against_brute_force(name: &str, rate: f64, grid: &[u64]) {
+    let s = scenario(name);
+    let rec = match recommend(&s, targets(rate), SEEDS) {
+        Ok(r) => r,
+        Err(e) => panic!("{name}: {e}"),
+    };
+    let Some(t) = rec.visibility_timeout_ms else {
+        panic!("{name}: no timeout recommended: {}", rec.verdict);
+    };
+    assert!(rec.heartbeat.is_none(), "{name}: {rec:?}");
+    let at = brute_upper(&s, t);
+    assert!(at <= rate, "{name}: {t} ms has upper {at} > {rate}");
+    let lower = t * 3 / 4;
+    let below = brute_upper(&s, lower);
+    assert!(
+        below > rate,
+        "{name}: {lower} ms has upper {below} <= {rate}"
+    );
+    for &g in grid.iter().filter(|&&g| g <= lower) {
+        let u = brute_upper(&s, g);
+        assert!(
+            u > rate,
+            "{name}: grid point {g} ms meets ({u}) below {lower} ms"
+        );
+    }
+    assert_eq!(rec.window_ms.map(|w| w[0]), Some(t));
+}
+
+#[test]
+fn the_recommended_timeout_meets_the_target_and_a_quarter_lower_does_not_clip_surge() {
+    let grid: Vec<u64> = (5..=60).map(|s| s * 1_000).collect();
+    check_against_brute_force("clip-surge", 0.02, &grid);
+}
+
+#[test]
+fn the_recommended_timeout_meets_the_target_and_a_quarter_lower_does_not_dependency_slows() {
+    let grid: Vec<u64> = (4..=60).map(|s| s * 1_000).collect();
+    check_against_brute_force("dependency-slows-3x", 0.01, &grid);
+}
+
+#[test]
+fn the_window_ends_at_the_recovery_target() {
+    let s = scenario("dependency-slows-3x");
+    let t = Targets {
+        max_recovery_ms: Some(120_000),
+        ..targets(0.01)
+    };
+    let rec = recommend(&s, t, SEEDS).unwrap_or_else(|e| panic!("{e}"));
+    let w = rec.window_ms.unwrap_or_else(|| panic!("{rec:?}"));
+    assert_eq!(w[1], 120_000);
+    assert!(rec
+        .points
+        .iter()
+        .any(|p| p.candidate.timeout_ms == 120_000 && p.meets));
+}
+
+#[test]
+fn a_recovery_target_below_every_static_timeout_gets_a_heartbeat() {
+    let s = scenario("clip-surge");
+    let t = Targets {
+        max_recovery_ms: Some(15_000),
+        ..targets(0.02)
+    };
+    let rec = recommend(&s, t, SEEDS).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(rec.window_ms, None, "{}", rec.verdict);
+    let h = rec
+        .heartbeat
+        .clone()
+        .unwrap_or_else(|| panic!("{}", rec.verdict));
+    assert_eq!(rec.visibility_timeout_ms, Some(15_000));
+    assert_eq!(h.interval_ms, 5_000);
+    assert_eq!(h.extend_by_ms, Some(15_000));
+    let p = rec
+        .points
+        .iter()
+        .find(|p| p.candidate.heartbeat.as_ref() == Some(&h))
+        .unwrap_or_else(|| panic!("{rec:?}"));
+    assert!(p.meets && p.redelivery_rate_upper <= 0.02, "{p:?}");
+    assert!(
+        rec.verdict
+            .starts_with("No static timeout meets both targets"),
+        "{}",
+        rec.verdict
+    );
+    assert!(rec.rule_of_thumb.agrees, "{:?}", rec.rule_of_thumb);
+}
+
+#[test]
+fn the_rule_of_thumb_is_always_filled() {
+    let s = scenario("dependency-slows-3x");
+    let rec = recommend(&s, targets(0.01), SEEDS).unwrap_or_else(|e| panic!("{e}"));
+    let r = &rec.rule_of_thumb;
+    // The stated p99 of 20 s, slowed three times by the dependency.
+    assert_eq!(r.p99_ms, 60_000);
+    assert_eq!(r.window_ms, [90_000, 120_000]);
+    assert!(r.p99_over_timeout.is_some());
+    assert!(!r.words.is_empty());
+}
+
+#[test]
+fn bad_targets_are_errors_naming_the_target() {
+    let s = scenario("clip-surge");
+    let cases = [
+        (
+            targets(-0.1),
+            SEEDS,
+            "max_redelivery_rate",
+            "--max-redelivery-rate",
+        ),
+        (
+            targets(f64::NAN),
+            SEEDS,
+            "max_redelivery_rate",
+            "--max-redelivery-rate",
+        ),
+        (
+            targets(1.5),
+            SEEDS,
+            "max_redelivery_rate",
+            "--max-redelivery-rate",
+        ),
+        (
+            Targets {
+                max_duplicate_rate: Some(2.0),
+                ..targets(0.01)
+            },
+            SEEDS,
+            "max_duplicate_rate",
+            "--max-duplicate-rate",
+        ),
+        (
+            Targets {
+                max_duplicate_rate: Some(-1.0),
+                ..targets(0.01)
+            },
+            SEEDS,
+            "max_duplicate_rate",
+            "--max-duplicate-rate",
+        ),
+        (
+            Targets {
+                max_recovery_ms: Some(0),
+                ..targets(0.01)
+            },
+            SEEDS,
+            "max_recovery_ms",
+            "--max-recovery",
+        ),
+        (targets(0.01), 0, "seeds", "--seeds"),
+        (targets(0.01), 1, "seeds", "--seeds"),
+    ];
+    for (t, seeds, target, flag) in cases {
+        let e = match Search::new(&s, t.clone(), seeds) {
+            Err(e) => e,
+            Ok(_) => panic!("{t:?} with {seeds} seeds was accepted"),
+        };
+        assert_eq!(e.target, target);
+        assert_eq!(e.flag(), flag);
+        assert!(e.to_string().starts_with(target), "{e}");
+    }
+}
+
+#[test]
+fn the_search_survives_a_round_trip_between_steps() {
+    let s = scenario("dependency-slows-3x");
+    let mut direct = Search::new(&s, targets(0.01), 3).unwrap_or_else(|e| panic!("{e}"));
+    let mut kept = direct.clone();
+    let mut steps = 0;
+    while let Some(c) = direct.next_candidate() {
+        assert_eq!(kept.next_candidate(), Some(c.clone()));
+        let results: Vec<_> = direct
+            .seeds_of()
+            .iter()
+            .map(|&x| run_seed(&s, &c, x))
+            .collect();
+        direct.feed(results.clone());
+        let json = serde_json::to_string(&kept).unwrap_or_default();
+        kept = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}"));
+        kept.feed(results);
+        steps += 1;
+        assert!(steps < 60, "the search does not end");
+    }
+    assert_eq!(kept.next_candidate(), None);
+    assert_eq!(kept.result(), direct.result());
+}
+
+#[test]
+fn a_seed_result_counts_the_same_as_the_full_run() {
+    let s = scenario("clip-surge");
+    let c = Candidate {
+        timeout_ms: 20_000,
+        heartbeat: None,
+    };
+    let r = run_seed(&s, &c, 11);
+    let full = simulate(&c.apply(&s, 11), &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let t = &full.report.totals;
+    assert_eq!(
+        (
+            r.arrived,
+            r.redeliveries,
+            r.duplicate_effects,
+            r.recovery_ms
+        ),
+        (t.arrived, t.redeliveries, t.duplicate_effects, 20_000)
+    );
+}
+
+#[test]
+fn the_bound_is_mean_plus_t_times_the_standard_error() {
+    assert!((t95(1) - 6.3138).abs() < 1e-4);
+    assert!((t95(19) - 1.7291).abs() < 1e-4);
+    // Beyond the table: t(0.95, 40) = 1.6839, t(0.95, 120) = 1.6577.
+    assert!((t95(40) - 1.6839).abs() < 1e-3, "{}", t95(40));
+    assert!((t95(120) - 1.6577).abs() < 1e-3, "{}", t95(120));
+    let (m, u) = mean_and_upper(&[1.0, 2.0, 3.0]);
+    assert!((m - 2.0).abs() < 1e-12);
+    // s = 1, n = 3, t(0.95, 2) = 2.9200.
+    assert!((u - (2.0 + 2.92 / 3f64.sqrt())).abs() < 1e-4, "{u}");
+}
