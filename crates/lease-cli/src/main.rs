@@ -2,6 +2,7 @@
 //! command line. Bad input ends with a message on stderr and exit code 2.
 
 mod previews;
+mod recommend;
 mod summary;
 mod sweep;
 
@@ -72,6 +73,35 @@ enum Command {
         #[arg(long)]
         seed: Option<u64>,
     },
+    /// Find the visibility timeouts that meet the targets, each judged over
+    /// many seeds, and say what to set (or which heartbeat, when no static
+    /// timeout meets both targets).
+    #[command(after_help = RECOMMEND_HELP)]
+    Recommend {
+        /// A scenario file, `-` for stdin, or the name of a shipped scenario.
+        file: String,
+        /// Most redeliveries per arrived message, from 0 to 1 (as 0.002).
+        #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+        max_redelivery_rate: String,
+        /// Longest a crashed worker's message may stay invisible: ms or
+        /// `500ms`, `10s`, `2min`, `1h`.
+        #[arg(long, value_name = "DURATION", allow_hyphen_values = true)]
+        max_recovery: Option<String>,
+        /// Most duplicate effects per arrived message, from 0 to 1.
+        #[arg(long, value_name = "RATE", allow_hyphen_values = true)]
+        max_duplicate_rate: Option<String>,
+        /// Seeds each candidate runs over, from 2 to 1000.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "20",
+            allow_hyphen_values = true
+        )]
+        seeds: String,
+        /// Print one JSON object instead of the text.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the shipped scenarios.
     List,
     /// Write each shipped scenario's timeline as SVG pictures, light and
@@ -99,6 +129,23 @@ broker.visibility_timeout_ms), completions_per_min, overlapping_runs,
 duplicate_effects, dead_lettered, redeliveries, recovery_ms, skipped.
 
 Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12";
+
+const RECOMMEND_HELP: &str = "\
+Each candidate timeout runs over the same seeds (the file's seed and the
+ones after it), counting redeliveries and duplicate effects per arrived
+message; it meets a target when the one-sided 95% upper bound of its rate
+does. The search doubles the timeout from the work's median until the
+rates meet their targets, then bisects to the lowest that does. A crashed
+worker's message stays invisible for the timeout: when the lowest timeout
+is above --max-recovery, a heartbeat is searched instead (docs/MODEL.md,
+\"The recommendation\").
+
+JSON (--json): visibility_timeout_ms (or null), window_ms ([lo, hi] or
+null), seeds, points (timeout_ms, heartbeat, redelivery_rate_mean,
+redelivery_rate_upper, duplicate_rate_mean, duplicate_rate_upper,
+recovery_ms, meets), heartbeat (or null), rule_of_thumb, verdict.
+
+Example: lease-sim recommend clip-surge --max-redelivery-rate 0.002 --max-recovery 2min";
 
 /// What ends the program early: a message for stderr and an exit code.
 struct Failure {
@@ -182,6 +229,31 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             let rows = lease_diagnose::sweep(&scenario, param, from, to, steps, log)
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
             print(&lease_diagnose::sweep_csv(param, &rows))
+        }
+        Command::Recommend {
+            file,
+            max_redelivery_rate,
+            max_recovery,
+            max_duplicate_rate,
+            seeds,
+            json,
+        } => {
+            let (targets, seeds) = recommend::parse(&recommend::Flags {
+                max_redelivery_rate: &max_redelivery_rate,
+                max_recovery: max_recovery.as_deref(),
+                max_duplicate_rate: max_duplicate_rate.as_deref(),
+                seeds: &seeds,
+            })
+            .map_err(bad_input)?;
+            let scenario = load(&file)?;
+            let rec = lease_diagnose::recommend(&scenario, targets.clone(), seeds)
+                .map_err(|e| bad_input(recommend::target_message(&file, &e)))?;
+            let out = if json {
+                recommend::json(&rec)
+            } else {
+                recommend::render(&scenario.name, &targets, &rec)
+            };
+            print(&out)
         }
         Command::List => {
             let mut out = String::new();

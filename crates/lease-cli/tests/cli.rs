@@ -526,3 +526,134 @@ fn a_sweep_reads_its_scenario_on_stdin_too() {
     named.extend(args);
     assert_eq!(stdout(&piped), stdout(&lease_sim(&named)));
 }
+
+fn json_of(o: &Output) -> serde_json::Value {
+    match serde_json::from_str(&stdout(o)) {
+        Ok(v) => v,
+        Err(e) => panic!("{e}: {}", stdout(o)),
+    }
+}
+
+#[test]
+fn recommend_json_has_the_timeout_the_window_and_each_point() {
+    let o = lease_sim(&[
+        "recommend",
+        "scenarios/dependency-slows-3x.json",
+        "--max-redelivery-rate",
+        "0.01",
+        "--max-recovery",
+        "90s",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    let t = v["visibility_timeout_ms"].as_u64().unwrap_or(0);
+    assert!((30_000..=90_000).contains(&t), "{v}");
+    assert_eq!(v["window_ms"][0].as_u64(), Some(t));
+    assert_eq!(v["window_ms"][1].as_u64(), Some(90_000));
+    assert_eq!(v["seeds"].as_u64(), Some(20));
+    assert!(v["heartbeat"].is_null());
+    let points = v["points"].as_array().cloned().unwrap_or_default();
+    assert!(points.len() >= 4, "{v}");
+    for p in &points {
+        assert!(p["timeout_ms"].is_u64(), "{p}");
+        let (mean, upper) = (
+            p["redelivery_rate_mean"].as_f64().unwrap_or(f64::NAN),
+            p["redelivery_rate_upper"].as_f64().unwrap_or(f64::NAN),
+        );
+        assert!(mean <= upper, "{p}");
+    }
+    assert!(points.iter().any(|p| p["timeout_ms"].as_u64() == Some(t)));
+}
+
+#[test]
+fn recommend_gives_a_heartbeat_when_the_recovery_target_is_below_every_timeout() {
+    let o = lease_sim(&[
+        "recommend",
+        "clip-surge",
+        "--max-redelivery-rate",
+        "0.002",
+        "--max-recovery",
+        "2min",
+        "--seeds",
+        "10",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert!(v["window_ms"].is_null(), "{v}");
+    assert_eq!(v["visibility_timeout_ms"].as_u64(), Some(120_000));
+    assert_eq!(v["heartbeat"]["interval_ms"].as_u64(), Some(40_000));
+    assert_eq!(v["heartbeat"]["extend_by_ms"].as_u64(), Some(120_000));
+    assert!(v["heartbeat"]["max_extensions"].is_u64(), "{v}");
+    assert_eq!(v["seeds"].as_u64(), Some(10));
+}
+
+#[test]
+fn recommend_prints_the_verdict_window_points_and_rule_of_thumb() {
+    let o = lease_sim(&[
+        "recommend",
+        "dependency-slows-3x",
+        "--max-redelivery-rate",
+        "0.01",
+        "--seeds",
+        "5",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("Set the visibility timeout to"), "{out}");
+    assert!(out.contains("window: "), "{out}");
+    assert!(out.contains("redelivery upper"), "{out}");
+    assert!(out.contains("rule of thumb: "), "{out}");
+    assert!(out.contains("over 5 seeds"), "{out}");
+}
+
+#[test]
+fn recommend_refuses_bad_targets_naming_the_flag_with_exit_2() {
+    for (args, flag) in [
+        (
+            &["--max-redelivery-rate", "-0.1"][..],
+            "--max-redelivery-rate",
+        ),
+        (
+            &["--max-redelivery-rate", "NaN"][..],
+            "--max-redelivery-rate",
+        ),
+        (
+            &["--max-redelivery-rate", "1.5"][..],
+            "--max-redelivery-rate",
+        ),
+        (
+            &["--max-redelivery-rate", "lots"][..],
+            "--max-redelivery-rate",
+        ),
+        (
+            &["--max-redelivery-rate", "0.01", "--max-duplicate-rate", "2"][..],
+            "--max-duplicate-rate",
+        ),
+        (
+            &["--max-redelivery-rate", "0.01", "--max-recovery", "-2min"][..],
+            "--max-recovery",
+        ),
+        (
+            &["--max-redelivery-rate", "0.01", "--max-recovery", "0"][..],
+            "--max-recovery",
+        ),
+        (
+            &["--max-redelivery-rate", "0.01", "--seeds", "0"][..],
+            "--seeds",
+        ),
+        (
+            &["--max-redelivery-rate", "0.01", "--seeds", "-3"][..],
+            "--seeds",
+        ),
+    ] {
+        let mut all = vec!["recommend", "clip-surge"];
+        all.extend_from_slice(args);
+        let o = lease_sim(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(flag), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty(), "{args:?}");
+    }
+}

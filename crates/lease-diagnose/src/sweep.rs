@@ -10,7 +10,7 @@ use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Dist, Fault, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;
-use lease_sim::{simulate, validate, Options, Run};
+use lease_sim::{run_totals, validate, Report};
 
 use crate::fix::heartbeat_or_default;
 use crate::stats::{scale_dist, work_p99_ms};
@@ -238,19 +238,20 @@ pub fn sweep_one(scenario: &Scenario, param: Param, value: f64) -> SweepRow {
     if let Err(e) = validate(&s) {
         return SweepRow::skipped(value, e.to_string());
     }
-    let run = match simulate(&s, &Options::default()) {
+    // Totals and series only: the counters-only run (docs/MODEL.md).
+    let report = match run_totals(&s) {
         Ok(r) => r,
         Err(e) => return SweepRow::skipped(value, e.to_string()),
     };
-    let t = &run.report.totals;
+    let t = &report.totals;
     SweepRow {
         value,
-        completions_per_min: t.acks_ok as f64 * 60_000.0 / run.end_ms.max(1) as f64,
+        completions_per_min: t.acks_ok as f64 * 60_000.0 / t.end_ms.max(1) as f64,
         overlapping_runs: t.overlapping_runs,
         duplicate_effects: t.duplicate_effects,
         dead_lettered: t.dead_lettered_expired + t.dead_lettered_failed,
         redeliveries: t.redeliveries,
-        recovery_ms: recovery_ms(&s, &run),
+        recovery_ms: recovery_ms(&s, &report),
         skipped: None,
     }
 }
@@ -287,10 +288,8 @@ pub fn sweep(
             shortest(to)
         ));
     }
-    let rows: Vec<SweepRow> = sweep_points(scenario, param, from, to, steps, log)
-        .into_iter()
-        .map(|v| sweep_one(scenario, param, v))
-        .collect();
+    let points = sweep_points(scenario, param, from, to, steps, log);
+    let rows = run_points(scenario, param, &points);
     if rows.iter().all(|r| r.skipped.is_some()) {
         let reason = rows
             .first()
@@ -301,6 +300,24 @@ pub fn sweep(
     Ok(rows)
 }
 
+/// Every point natively across all cores, in the points' order.
+#[cfg(not(target_arch = "wasm32"))]
+fn run_points(scenario: &Scenario, param: Param, points: &[f64]) -> Vec<SweepRow> {
+    use rayon::prelude::*;
+    points
+        .par_iter()
+        .map(|&v| sweep_one(scenario, param, v))
+        .collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn run_points(scenario: &Scenario, param: Param, points: &[f64]) -> Vec<SweepRow> {
+    points
+        .iter()
+        .map(|&v| sweep_one(scenario, param, v))
+        .collect()
+}
+
 /// Recovery after a crash or deploy: from the first crash or rolling-deploy
 /// fault after which completions per bucket fall below `RECOVERY_SHARE` of
 /// the mean before the first such fault (in the fault's bucket or the
@@ -308,7 +325,8 @@ pub fn sweep(
 /// never). `Some(0)` when no fault dents the drain rate; `None` when the
 /// scenario has no crash or deploy, or no whole bucket before it to compare
 /// with.
-pub fn recovery_ms(scenario: &Scenario, run: &Run) -> Option<u64> {
+pub fn recovery_ms(scenario: &Scenario, report: &Report) -> Option<u64> {
+    let end_ms = report.totals.end_ms;
     let mut faults: Vec<u64> = scenario
         .faults
         .iter()
@@ -316,12 +334,12 @@ pub fn recovery_ms(scenario: &Scenario, run: &Run) -> Option<u64> {
             Fault::Crash { at_ms, .. } | Fault::RollingDeploy { at_ms, .. } => Some(*at_ms),
             Fault::Pause { .. } => None,
         })
-        .filter(|&t| t < run.end_ms)
+        .filter(|&t| t < end_ms)
         .collect();
     faults.sort_unstable();
     let first = *faults.first()?;
-    let cpm = &run.report.series.completions_per_min;
-    let bucket = run.report.series.bucket_ms.max(1);
+    let cpm = &report.series.completions_per_min;
+    let bucket = report.series.bucket_ms.max(1);
     let before = ((first / bucket) as usize).min(cpm.len());
     if before == 0 {
         return None;
@@ -334,7 +352,7 @@ pub fn recovery_ms(scenario: &Scenario, run: &Run) -> Option<u64> {
         };
         return Some(match (dip + 1..cpm.len()).find(|&i| cpm[i] >= half) {
             Some(i) => (i as u64 * bucket).saturating_sub(t),
-            None => run.end_ms.saturating_sub(t),
+            None => end_ms.saturating_sub(t),
         });
     }
     Some(0)

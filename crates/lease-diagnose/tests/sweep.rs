@@ -55,3 +55,42 @@ fn lowering_the_clip_surge_timeout_shows_a_knee() {
     // Redeliveries rise the whole way down (ends compared).
     assert!(rows[rows.len() - 1].redeliveries > 10 * rows[0].redeliveries.max(1));
 }
+
+/// The sweep runs its points counters-only and, natively, across all cores;
+/// its rows are those of full runs one after another, in the same order.
+#[test]
+fn the_sweep_gives_the_rows_of_full_runs_in_order() {
+    use lease_diagnose::sweep::{recovery_ms, sweep_points};
+    use lease_sim::{simulate, Options};
+    for name in ["clip-surge", "five-minute-timeout-deploy"] {
+        let Some(s) = shipped::find(name) else {
+            panic!("{name} is shipped")
+        };
+        let rows = match sweep(&s.scenario, Param::Timeout, 120_000.0, 10_000.0, 9, false) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        let points = sweep_points(&s.scenario, Param::Timeout, 120_000.0, 10_000.0, 9, false);
+        assert_eq!(rows.len(), points.len());
+        for (row, &v) in rows.iter().zip(&points) {
+            let mut x = s.scenario.clone();
+            Param::Timeout.set(&mut x, v);
+            let run = match simulate(&x, &Options::default()) {
+                Ok(r) => r,
+                Err(e) => panic!("{name} at {v}: {e}"),
+            };
+            let t = &run.report.totals;
+            assert_eq!(row.value, v);
+            assert_eq!(row.redeliveries, t.redeliveries, "{name} at {v}");
+            assert_eq!(row.duplicate_effects, t.duplicate_effects, "{name} at {v}");
+            assert_eq!(row.overlapping_runs, t.overlapping_runs, "{name} at {v}");
+            let cpm = t.acks_ok as f64 * 60_000.0 / run.end_ms.max(1) as f64;
+            assert_eq!(row.completions_per_min, cpm, "{name} at {v}");
+            assert_eq!(
+                row.recovery_ms,
+                recovery_ms(&x, &run.report),
+                "{name} at {v}"
+            );
+        }
+    }
+}

@@ -1,0 +1,185 @@
+//! `lease-sim recommend`: the targets from the flags, the search from
+//! lease-diagnose (all cores), and the answer as text or one JSON object.
+
+use lease_diagnose::fix::human_ms;
+use lease_diagnose::{Recommendation, TargetError, Targets};
+use lease_format::decimal::{fixed, shortest};
+use lease_sim::scenario::Heartbeat;
+
+use crate::sweep::parse_duration_ms;
+
+/// The flags as typed, before they are read.
+pub struct Flags<'a> {
+    pub max_redelivery_rate: &'a str,
+    pub max_recovery: Option<&'a str>,
+    pub max_duplicate_rate: Option<&'a str>,
+    pub seeds: &'a str,
+}
+
+/// The targets and the seed count; the message names the flag. Ranges are
+/// the library's to check (`Search::new`), so both say the same.
+pub fn parse(flags: &Flags<'_>) -> Result<(Targets, u32), String> {
+    let rate = |flag: &str, s: &str| {
+        s.trim().parse::<f64>().map_err(|_| {
+            format!(
+                "{flag}: `{s}` is not a number (a rate per arrived message from 0 to 1, as 0.002)"
+            )
+        })
+    };
+    let max_redelivery_rate = rate("--max-redelivery-rate", flags.max_redelivery_rate)?;
+    let max_duplicate_rate = flags
+        .max_duplicate_rate
+        .map(|s| rate("--max-duplicate-rate", s))
+        .transpose()?;
+    let max_recovery_ms = flags
+        .max_recovery
+        .map(|s| {
+            parse_duration_ms(s)
+                .map(|ms| ms.round().min(u64::MAX as f64) as u64)
+                .map_err(|e| format!("--max-recovery: {e}"))
+        })
+        .transpose()?;
+    let seeds = flags.seeds.trim().parse::<u32>().map_err(|_| {
+        format!(
+            "--seeds: `{}` must be a whole number from 2 to 1000",
+            flags.seeds
+        )
+    })?;
+    Ok((
+        Targets {
+            max_redelivery_rate,
+            max_recovery_ms,
+            max_duplicate_rate,
+        },
+        seeds,
+    ))
+}
+
+/// A target the library refused, said with its flag.
+pub fn target_message(file: &str, e: &TargetError) -> String {
+    if e.target == "scenario" {
+        format!("{file}: {}", e.allowed)
+    } else {
+        format!("{} = {}: {}", e.flag(), e.value, e.allowed)
+    }
+}
+
+/// One JSON object: the recommendation, each point with its `timeout_ms`
+/// and `heartbeat` beside its rates.
+pub fn json(rec: &Recommendation) -> String {
+    let mut v = serde_json::to_value(rec).unwrap_or_default();
+    if let Some(points) = v.get_mut("points").and_then(|p| p.as_array_mut()) {
+        for p in points {
+            let c = p.get("candidate").cloned().unwrap_or_default();
+            if let Some(o) = p.as_object_mut() {
+                o.insert("timeout_ms".into(), c["timeout_ms"].clone());
+                o.insert("heartbeat".into(), c["heartbeat"].clone());
+            }
+        }
+    }
+    serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
+}
+
+/// Seconds to a tenth in the table, so that the bisection's close steps
+/// stay apart.
+fn table_ms(ms: u64) -> String {
+    if ms < 1_000 {
+        format!("{ms} ms")
+    } else {
+        format!("{} s", fixed(ms as f64 / 1_000.0, 1))
+    }
+}
+
+fn heartbeat_words(h: &Heartbeat, timeout_ms: u64) -> String {
+    let cap = h
+        .max_extensions
+        .map_or("no cap".to_string(), |c| format!("at most {c} extensions"));
+    format!(
+        "every {}, extending by {}, {cap}",
+        human_ms(h.interval_ms),
+        human_ms(h.extend_by_ms.unwrap_or(timeout_ms))
+    )
+}
+
+/// The answer for a person: the verdict, the window, the heartbeat, the
+/// points judged, and the rule of thumb.
+pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
+    let mut out = String::new();
+    let mut wanted = format!(
+        "redelivery rate at most {}",
+        shortest(targets.max_redelivery_rate)
+    );
+    if let Some(r) = targets.max_recovery_ms {
+        wanted.push_str(&format!(", recovery within {}", human_ms(r)));
+    }
+    if let Some(d) = targets.max_duplicate_rate {
+        wanted.push_str(&format!(", duplicate rate at most {}", shortest(d)));
+    }
+    out.push_str(&format!(
+        "{name}: {wanted} (each judged by its 95% upper bound over {} seeds)\n\n",
+        rec.seeds
+    ));
+    out.push_str(&rec.verdict);
+    out.push_str("\n\n");
+    match rec.visibility_timeout_ms {
+        Some(t) => out.push_str(&format!("visibility timeout: {} ({t} ms)\n", human_ms(t))),
+        None => out.push_str("visibility timeout: none meets the targets\n"),
+    }
+    match rec.window_ms {
+        Some([a, b]) => out.push_str(&format!(
+            "window: {} to {} (every static timeout in it meets the targets)\n",
+            human_ms(a),
+            human_ms(b)
+        )),
+        None => out.push_str("window: none (no static timeout meets every target)\n"),
+    }
+    if let (Some(h), Some(t)) = (&rec.heartbeat, rec.visibility_timeout_ms) {
+        out.push_str(&format!("heartbeat: {}\n", heartbeat_words(h, t)));
+    }
+    out.push_str(&format!(
+        "\n{:>10}  {:>9}  {:>17}  {:>18}  {}\n",
+        "timeout", "heartbeat", "redelivery mean", "redelivery upper", "meets"
+    ));
+    for p in &rec.points {
+        let hb = p.candidate.heartbeat.as_ref().map_or("-".to_string(), |h| {
+            format!(
+                "{} x{}",
+                human_ms(h.interval_ms),
+                h.max_extensions.map_or("-".to_string(), |c| c.to_string())
+            )
+        });
+        out.push_str(&format!(
+            "{:>10}  {:>9}  {:>17}  {:>18}  {}\n",
+            table_ms(p.candidate.timeout_ms),
+            hb,
+            fixed(p.redelivery_rate_mean, 5),
+            fixed(p.redelivery_rate_upper, 5),
+            if p.meets { "yes" } else { "no" }
+        ));
+    }
+    let r = &rec.rule_of_thumb;
+    out.push_str(&format!(
+        "\nrule of thumb: {} to {} (1.5 to 2 times the work's p99 of {}){}; {}\n",
+        human_ms(r.window_ms[0]),
+        human_ms(r.window_ms[1]),
+        human_ms(r.p99_ms),
+        r.p99_over_timeout.map_or(String::new(), |x| format!(
+            ", p99 / timeout {}",
+            fixed(x, 2)
+        )),
+        if r.agrees {
+            "the recommendation agrees"
+        } else {
+            "the recommendation differs"
+        }
+    ));
+    if let Some(l) = r.lambda_minimum_ms {
+        out.push_str(&format!(
+            "Lambda: at least six times the function timeout, {}\n",
+            human_ms(l)
+        ));
+    }
+    out.push_str(&r.words);
+    out.push('\n');
+    out
+}
