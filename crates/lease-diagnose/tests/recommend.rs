@@ -272,3 +272,42 @@ fn the_bound_is_mean_plus_t_times_the_standard_error() {
     // s = 1, n = 3, t(0.95, 2) = 2.9200.
     assert!((u - (2.0 + 2.92 / 3f64.sqrt())).abs() < 1e-4, "{u}");
 }
+
+#[test]
+fn the_search_starts_at_the_median_and_every_candidate_runs_over_the_same_seeds() {
+    let s = scenario("clip-surge");
+    let search = Search::new(&s, targets(0.01), 4).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        search.seeds_of(),
+        vec![s.seed, s.seed + 1, s.seed + 2, s.seed + 3]
+    );
+    assert_eq!(
+        search.next_candidate(),
+        Some(Candidate {
+            timeout_ms: 8_000,
+            heartbeat: None
+        })
+    );
+    let mut search = search;
+    let c = search
+        .next_candidate()
+        .unwrap_or_else(|| panic!("a first candidate"));
+    let results: Vec<_> = search
+        .seeds_of()
+        .iter()
+        .map(|&x| run_seed(&s, &c, x))
+        .collect();
+    assert_eq!(
+        results.iter().map(|r| r.seed).collect::<Vec<_>>(),
+        search.seeds_of()
+    );
+    search.feed(results);
+    let next = search
+        .next_candidate()
+        .unwrap_or_else(|| panic!("a second candidate"));
+    assert_eq!(next.timeout_ms, 16_000);
+    assert_eq!(
+        search.seeds_of(),
+        vec![s.seed, s.seed + 1, s.seed + 2, s.seed + 3]
+    );
+}
