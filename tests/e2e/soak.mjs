@@ -504,6 +504,9 @@ const existing = await readFile(path, 'utf8').catch(() => '# Benchmarks\n');
 const SECTION = '\n## The soak';
 const cut = existing.indexOf(SECTION);
 const kept = (cut < 0 ? existing : existing.slice(0, cut)).trimEnd();
+// Sections after the soak's (the native bench's) are kept too.
+const next = cut < 0 ? -1 : existing.indexOf('\n## ', cut + SECTION.length);
+const after = next < 0 ? '' : `\n${existing.slice(next).trim()}\n`;
 await writeFile(
   path,
   `${kept}
@@ -530,7 +533,7 @@ Verdict: ${passed ? 'every criterion passes' : 'a criterion FAILS'}.
 ${table}
 
 ${details}
-`,
+${after}`,
 );
 console.log(`\nwritten: docs/benchmarks.md (${passed ? 'every criterion passes' : 'a criterion fails'})`);
 process.exit(passed ? 0 : 1);
