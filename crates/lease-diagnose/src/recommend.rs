@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use lease_format::decimal::{fixed, shortest};
+use lease_format::decimal::shortest;
 use lease_sim::scenario::{Heartbeat, OnReject, Scenario};
 use lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS;
 
@@ -235,16 +235,16 @@ impl Search {
 
     /// The candidate to run next over `seeds_of()`; `None` when done.
     pub fn next_candidate(&self) -> Option<Candidate> {
-        let fixed = |timeout_ms| {
+        let still = |timeout_ms| {
             Some(Candidate {
                 timeout_ms,
                 heartbeat: None,
             })
         };
         match &self.phase {
-            Phase::Up { next } | Phase::Down { next } => fixed(*next),
-            Phase::Bisect { lo, hi } => fixed(lo + (hi - lo) / 2),
-            Phase::Top { ms } => fixed(*ms),
+            Phase::Up { next } | Phase::Down { next } => still(*next),
+            Phase::Bisect { lo, hi } => still(lo + (hi - lo) / 2),
+            Phase::Top { ms } => still(*ms),
             Phase::Heartbeat { i } => self.heartbeats().get(*i).cloned(),
             Phase::Done => None,
         }
@@ -540,7 +540,7 @@ impl Search {
             return format!(
                 "Set the visibility timeout to {}: over {n} seeds its redelivery rate is at most {} (95% bound), within the target of {target}. Any timeout from {} to {} meets the targets.",
                 human_ms(t),
-                fixed(upper, 4),
+                rate_text(upper),
                 human_ms(a),
                 human_ms(b)
             );
@@ -570,7 +570,7 @@ impl Search {
                     human_ms(h.interval_ms),
                     human_ms(h.extend_by_ms.unwrap_or(p.candidate.timeout_ms)),
                     h.max_extensions.map_or("no".to_string(), |c| c.to_string()),
-                    fixed(p.redelivery_rate_upper, 4)
+                    rate_text(p.redelivery_rate_upper)
                 )
             }
             None => format!(
@@ -578,6 +578,11 @@ impl Search {
             ),
         }
     }
+}
+
+/// A rate to five decimals, without trailing zeros ("0", "0.00933").
+fn rate_text(x: f64) -> String {
+    shortest((x * 1e5).round() / 1e5)
 }
 
 fn check_targets(t: &Targets, seeds: u32) -> Result<(), TargetError> {
