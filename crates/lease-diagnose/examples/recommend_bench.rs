@@ -107,7 +107,7 @@ fn main() {
             format!("{} ({:.1} M events/s)", ms(full), per_s(full) / 1e6),
         ),
         (
-            "  counters-only run (no log, marks or message records)".to_string(),
+            "  counters-only run (the log counted, not stored)".to_string(),
             format!(
                 "{} ({:.1} M events/s, {:.2}x)",
                 ms(counted),

@@ -163,9 +163,6 @@ pub(crate) struct Sim<'a> {
     pub last_event: Option<Event>,
     pub marks: Vec<Mark>,
     pub worker_marks: Vec<WorkerMark>,
-    /// Off for a counters-only run (`run_totals`): no log entry, mark or
-    /// per-message record is stored, only counted into the report.
-    pub recording: bool,
     pub rec: Recorder,
     /// Calls and replies in flight, handlers alive, messages buffered: the run
     /// cannot end early while any is non-zero.
@@ -272,10 +269,11 @@ pub fn simulate_with_progress(
 }
 
 /// The report of the run `simulate` would make, from the same engine with
-/// its recording switched off: no event log, marks or per-message records
-/// are kept, so a sweep point or a seed of a recommendation costs the
-/// counters alone. `report` equals `simulate(..).report` (docs/MODEL.md
-/// "The counters-only run").
+/// its event log counted, not stored: a sweep point or a seed of a
+/// recommendation needs the report alone. It equals `simulate(..).report`
+/// (docs/MODEL.md "The counters-only run"). The recording path is left as
+/// it is (marks and message records are still made, and dropped): a switch
+/// in it costs the page's download more than it saves here.
 pub fn run_totals(scenario: &Scenario) -> Result<crate::Report, SimError> {
     crate::validate::validate(scenario)?;
     let options = Options {
@@ -283,9 +281,8 @@ pub fn run_totals(scenario: &Scenario) -> Result<crate::Report, SimError> {
         ..Options::default()
     };
     let mut sim = Sim::new(scenario, scenario.duration_ms, &options);
-    sim.recording = false;
     sim.run(&mut |_| ControlFlow::Continue(()))?;
-    Ok(record::finish_report(sim))
+    Ok(sim.into_run().report)
 }
 
 impl<'a> Sim<'a> {
@@ -347,7 +344,6 @@ impl<'a> Sim<'a> {
             last_event: None,
             marks: Vec::new(),
             worker_marks: Vec::new(),
-            recording: true,
             rec,
             in_transit: 0,
             handlers_alive: 0,
@@ -377,9 +373,6 @@ impl<'a> Sim<'a> {
     }
 
     pub(crate) fn mark(&mut self, delivery: DeliveryIx, kind: crate::run::MarkKind) {
-        if !self.recording {
-            return;
-        }
         self.marks.push(Mark {
             t: self.now,
             delivery,

@@ -315,32 +315,6 @@ fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
 }
 
 pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
-    let (report, messages) = close::<true>(&mut sim);
-    Run {
-        scenario: sim.scenario.clone(),
-        visibility_timeout_ms: sim.cfg.visibility_timeout_ms,
-        worker_count: sim.cfg.workers,
-        concurrency: sim.cfg.concurrency,
-        end_ms: sim.end,
-        events: sim.events,
-        deliveries: sim.deliveries,
-        marks: sim.marks,
-        worker_marks: sim.worker_marks,
-        messages,
-        report,
-        summarised: None,
-    }
-}
-
-/// The report alone, for a run made with its recording off.
-pub(crate) fn finish_report(mut sim: Sim<'_>) -> Report {
-    close::<false>(&mut sim).0
-}
-
-/// Settle what was still going at the end and total the report; the
-/// per-message records only with `MESSAGES`. A parameter of the type, not
-/// of the call: the page's build holds the recording copy alone.
-fn close<const MESSAGES: bool>(sim: &mut Sim<'_>) -> (Report, Vec<MessageRecord>) {
     let end = sim.end;
     // Work of runs still going when the run stopped.
     for d in 0..sim.deliveries.len() {
@@ -363,7 +337,7 @@ fn close<const MESSAGES: bool>(sim: &mut Sim<'_>) -> (Report, Vec<MessageRecord>
 
     let mut totals = sim.rec.t.clone();
     let mut receive_counts: BTreeMap<u32, u64> = BTreeMap::new();
-    let mut messages = Vec::with_capacity(if MESSAGES { sim.msgs.len() } else { 0 });
+    let mut messages = Vec::with_capacity(sim.msgs.len());
     for m in &sim.msgs {
         *receive_counts.entry(m.receive_count).or_default() += 1;
         let fate = match m.state {
@@ -379,9 +353,6 @@ fn close<const MESSAGES: bool>(sim: &mut Sim<'_>) -> (Report, Vec<MessageRecord>
             Fate::Available => totals.still_available += 1,
             Fate::InFlight => totals.still_in_flight += 1,
             _ => {}
-        }
-        if !MESSAGES {
-            continue;
         }
         messages.push(MessageRecord {
             arrived_at: m.arrived_at,
@@ -440,7 +411,20 @@ fn close<const MESSAGES: bool>(sim: &mut Sim<'_>) -> (Report, Vec<MessageRecord>
         series: std::mem::take(&mut sim.rec.s),
         stopped: sim.stopped.take(),
     };
-    (report, messages)
+    Run {
+        scenario: sim.scenario.clone(),
+        visibility_timeout_ms: timeout,
+        worker_count: sim.cfg.workers,
+        concurrency: sim.cfg.concurrency,
+        end_ms: end,
+        events: sim.events,
+        deliveries: sim.deliveries,
+        marks: sim.marks,
+        worker_marks: sim.worker_marks,
+        messages,
+        report,
+        summarised: None,
+    }
 }
 
 #[cfg(test)]
