@@ -274,15 +274,15 @@ pub fn simulate_with_progress(
 /// (docs/MODEL.md "The counters-only run"). The recording path is left as
 /// it is (marks and message records are still made, and dropped): a switch
 /// in it costs the page's download more than it saves here.
+///
+/// Through `simulate`, not the engine's parts: a second caller of those
+/// changes how they are inlined into the page's build.
 pub fn run_totals(scenario: &Scenario) -> Result<crate::Report, SimError> {
-    crate::validate::validate(scenario)?;
     let options = Options {
         keep_events: Some(0),
         ..Options::default()
     };
-    let mut sim = Sim::new(scenario, scenario.duration_ms, &options);
-    sim.run(&mut |_| ControlFlow::Continue(()))?;
-    Ok(sim.into_run().report)
+    simulate(scenario, &options).map(|run| run.report)
 }
 
 impl<'a> Sim<'a> {
