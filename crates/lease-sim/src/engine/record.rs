@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 
-use super::{Phase, Sim, State};
+use super::{Msg, Phase, Sim, State};
 use crate::report::{AckLatency, Report, Series, Totals};
 use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
 
@@ -296,22 +296,33 @@ fn rank_index(n: usize, p: f64) -> usize {
     rank.min(n) - 1
 }
 
-/// Nearest-rank p50 and p99 of unsorted values (they get reordered). Two
-/// selections instead of a sort: a million acks need no full order.
+/// Nearest-rank p50 and p99 of unsorted values (they get sorted). A sort,
+/// not two selections: the page already carries the sort's code, and
+/// selection's would add to its download (docs/ARCHITECTURE.md, "The
+/// download budget").
 fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
     if v.is_empty() {
         return (None, None);
     }
-    let i99 = rank_index(v.len(), 0.99);
-    let i50 = rank_index(v.len(), 0.50);
-    let (low, &mut p99, _) = v.select_nth_unstable(i99);
-    // The i99 + 1 smallest values are `low` and p99 itself.
-    let p50 = if i50 == i99 {
-        p99
-    } else {
-        *low.select_nth_unstable(i50).1
-    };
-    (Some(p50), Some(p99))
+    v.sort_unstable();
+    (
+        Some(v[rank_index(v.len(), 0.50)]),
+        Some(v[rank_index(v.len(), 0.99)]),
+    )
+}
+
+/// How many messages were received how many times, keyed by the count as
+/// text. Counted over the sorted counts, with the sort `p50_p99` already
+/// links: a map keyed by number would be one more copy of the map's code in
+/// the page (docs/ARCHITECTURE.md, "The download budget").
+fn receive_counts(msgs: &[Msg]) -> BTreeMap<String, u64> {
+    let mut counts: Vec<u64> = msgs.iter().map(|m| u64::from(m.receive_count)).collect();
+    counts.sort_unstable();
+    let mut by_count = BTreeMap::new();
+    for same in counts.chunk_by(|a, b| a == b) {
+        by_count.insert(same[0].to_string(), same.len() as u64);
+    }
+    by_count
 }
 
 pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
@@ -336,10 +347,8 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     }
 
     let mut totals = sim.rec.t.clone();
-    let mut receive_counts: BTreeMap<u32, u64> = BTreeMap::new();
     let mut messages = Vec::with_capacity(sim.msgs.len());
     for m in &sim.msgs {
-        *receive_counts.entry(m.receive_count).or_default() += 1;
         let fate = match m.state {
             State::Deleted => Fate::Deleted { at: m.ended_at },
             State::DeadLettered => Fate::DeadLettered {
@@ -400,14 +409,7 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
             p99_over_timeout: p99.map(|p| p as f64 / timeout as f64),
             p99_of_lease: share_p99.map(f64::from_bits),
         },
-        // Inserted one by one: `collect` into a BTreeMap sorts first (the
-        // size rules in docs/ARCHITECTURE.md count copies of the sort code).
-        receive_counts: receive_counts
-            .into_iter()
-            .fold(BTreeMap::new(), |mut m, (k, v)| {
-                m.insert(k.to_string(), v);
-                m
-            }),
+        receive_counts: receive_counts(&sim.msgs),
         series: std::mem::take(&mut sim.rec.s),
         stopped: sim.stopped.take(),
     };
@@ -432,7 +434,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn selected_percentiles_match_sorted_nearest_rank() {
+    fn p50_and_p99_are_nearest_rank_of_the_values() {
         for n in 1..200u64 {
             let mut v: Vec<u64> = (0..n).map(|i| (i * 7919) % 211).collect();
             let mut sorted = v.clone();
