@@ -75,6 +75,9 @@ fn cdf(d: &Dist, x: f64) -> f64 {
             let f = clamp(*slow_fraction, 0.0, 1.0);
             (1.0 - f) * cdf(fast, x) + f * cdf(slow, x)
         }
+        Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {
+            lease_sim::fit::cdf(d, x)
+        }
     }
 }
 
@@ -86,6 +89,9 @@ pub fn work_quantile_ms(d: &Dist, q: f64) -> f64 {
         Dist::Constant { ms } => return *ms as f64,
         Dist::Lognormal { p99_ms, .. } if (q - 0.99).abs() < 1e-12 => return *p99_ms,
         Dist::Lognormal { median_ms, .. } if (q - 0.5).abs() < 1e-12 => return *median_ms,
+        Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {
+            return lease_sim::fit::quantile_ms(d, q)
+        }
         _ => {}
     }
     let (mut lo, mut hi) = (0.0_f64, MAX_WORK_MS as f64 * 4.0);
@@ -142,6 +148,11 @@ pub fn scale_dist(d: &Dist, k: f64) -> Dist {
             fast: Box::new(scale_dist(fast, k)),
             slow: Box::new(scale_dist(slow, k)),
         },
+        // Data keeps its shape: every duration times k, k held so that the
+        // data stays valid (docs/MODEL.md "Work and the feedback loop").
+        Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {
+            lease_sim::fit::scale_data(d, k).unwrap_or_else(|| d.clone())
+        }
     }
 }
 

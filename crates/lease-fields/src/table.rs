@@ -32,7 +32,10 @@ use crate::edit::{
     choose_preset, figure, heartbeat, heartbeat_mut, on_grid, round2, set_heartbeat_on,
 };
 use crate::names::{name, parse, words};
-use crate::work::{build, has_p99, median_p99, shape, SHAPES};
+use crate::work::{build, has_p99, is_data, median_p99, shape, SHAPES};
+use lease_format::decimal::shortest;
+use lease_sim::fit::{compact_samples, scale_data, COMPACT_QUANTILES};
+use lease_sim::validate::check_work;
 
 /// A field's value: parsed from a link, sent by a control, or read from a scenario.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +49,10 @@ pub enum Value {
     Num(u64),
     Float(f64),
     Word(&'static str),
+    /// `[probability, ms]` points or `[upper_ms, count]` buckets.
+    Pairs(Vec<[f64; 2]>),
+    /// Durations in ms.
+    List(Vec<f64>),
     /// The field does not apply to this scenario (no explicit heartbeat).
     Na,
 }
@@ -75,6 +82,66 @@ enum Kind {
         hi: f64,
     },
     Words(fn() -> &'static [&'static str]),
+    /// A work distribution's data, `a:b,c:d` or `a,b,c`, checked as the
+    /// scenario file's: `0.5:2000,0.99:20000` (`points`), `120,340`
+    /// (`samples`), `100:3,1000:5` (`buckets`).
+    Data(DataKind),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DataKind {
+    Points,
+    Samples,
+    Buckets,
+}
+
+impl DataKind {
+    fn dist(self, v: &Value) -> Option<Dist> {
+        Some(match (self, v) {
+            (DataKind::Points, Value::Pairs(p)) => Dist::Quantiles { points: p.clone() },
+            (DataKind::Buckets, Value::Pairs(b)) => Dist::Histogram { buckets: b.clone() },
+            (DataKind::Samples, Value::List(l)) => Dist::Empirical {
+                samples_ms: l.clone(),
+            },
+            _ => return None,
+        })
+    }
+
+    fn parse(self, text: &str) -> Result<Value, String> {
+        let number = |t: &str| parse_f64(t, f64::MIN, f64::MAX, false);
+        let items = text.split(',').map(str::trim).filter(|t| !t.is_empty());
+        let v = if self == DataKind::Samples {
+            Value::List(items.map(number).collect::<Result<_, _>>()?)
+        } else {
+            let pair = |t: &str| -> Result<[f64; 2], String> {
+                let (a, b) = t
+                    .split_once(':')
+                    .ok_or_else(|| format!("`{t}` must be a pair such as 0.5:2000"))?;
+                Ok([number(a)?, number(b)?])
+            };
+            Value::Pairs(items.map(pair).collect::<Result<_, _>>()?)
+        };
+        let d = self.dist(&v).ok_or("must be a list of numbers")?;
+        check_work(&d).map_err(|e| e.to_string())?;
+        Ok(v)
+    }
+
+    /// Samples are written as their compact quantiles in whole ms, so a
+    /// link stays short whatever the list (docs/MODEL.md).
+    fn format(self, v: &Value) -> Option<String> {
+        let list: Vec<String> = match (self, v) {
+            (DataKind::Samples, Value::List(l)) => compact_samples(l, COMPACT_QUANTILES)
+                .into_iter()
+                .map(|x| shortest(x.round()))
+                .collect(),
+            (DataKind::Points | DataKind::Buckets, Value::Pairs(p)) => p
+                .iter()
+                .map(|[a, b]| format!("{}:{}", shortest(*a), shortest(*b)))
+                .collect(),
+            _ => return None,
+        };
+        Some(list.join(","))
+    }
 }
 
 /// The words that switch a field off; the first is what `diff` writes
@@ -277,6 +344,7 @@ impl Spec {
             Kind::Float { lo, hi, percent } => parse_f64(text, lo, hi, percent).map(Value::Float),
             Kind::Rate { hi } => parse_rate(text, hi).map(Value::Float),
             Kind::Words(words) => parse_word(text, words()).map(Value::Word),
+            Kind::Data(k) => k.parse(text),
         };
         parsed.map_err(|why| {
             let mut why = why;
@@ -299,6 +367,7 @@ impl Spec {
             (Value::Float(x), Kind::MsF { .. }) => format_ms_f64(*x),
             (Value::Float(x), Kind::Float { .. } | Kind::Rate { .. }) => format_f64(*x),
             (Value::Word(w), Kind::Words(_)) => (*w).into(),
+            (v, Kind::Data(k)) => k.format(v)?,
             _ => return None,
         })
     }
@@ -339,6 +408,9 @@ pub enum Field {
     Min,
     Max,
     Mean,
+    Points,
+    Samples,
+    Buckets,
     Jitter,
     Rate,
     Backlog,
@@ -348,7 +420,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 33] = [
+    pub const ALL: [Field; 36] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -376,6 +448,9 @@ impl Field {
         Field::Min,
         Field::Max,
         Field::Mean,
+        Field::Points,
+        Field::Samples,
+        Field::Buckets,
         Field::Jitter,
         Field::Rate,
         Field::Backlog,
@@ -493,12 +568,15 @@ fn optional_word<T: DeserializeOwned + PartialEq>(v: Option<T>) -> Value {
 }
 
 fn shape_words() -> &'static [&'static str] {
-    const WORDS: [&str; 5] = [
+    const WORDS: [&str; 8] = [
         SHAPES[0].0,
         SHAPES[1].0,
         SHAPES[2].0,
         SHAPES[3].0,
         SHAPES[4].0,
+        SHAPES[5].0,
+        SHAPES[6].0,
+        SHAPES[7].0,
     ];
     &WORDS
 }
@@ -523,7 +601,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 33] = [
+pub static FIELDS: [Spec; 36] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1128,6 +1206,39 @@ pub static FIELDS: [Spec; 33] = [
         control: None,
     },
     Spec {
+        name: "points",
+        aliases: &["percentiles", "quantiles"],
+        kind: Kind::Data(DataKind::Points),
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "samples",
+        aliases: &["samples_ms", "durations"],
+        kind: Kind::Data(DataKind::Samples),
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
+        name: "buckets",
+        aliases: &["histogram"],
+        kind: Kind::Data(DataKind::Buckets),
+        default_ok: false,
+        off: None,
+        read: work_read,
+        write: work_write,
+        work: true,
+        control: None,
+    },
+    Spec {
         name: "jitter",
         aliases: &["attempt_jitter"],
         kind: Kind::Float {
@@ -1339,6 +1450,16 @@ fn apply_work<'a>(
             s.work.dist = build(w, m, q);
         }
     }
+    // The data itself sets the shape, before the median scales it.
+    for (i, k) in [
+        (Field::Points, DataKind::Points),
+        (Field::Samples, DataKind::Samples),
+        (Field::Buckets, DataKind::Buckets),
+    ] {
+        if let Some(d) = get(i).and_then(|v| k.dist(v)) {
+            s.work.dist = d;
+        }
+    }
     let current = shape(&s.work.dist);
     let median = get(i_median).and_then(|v| float(v).ok());
     let p99 = get(i_p99).and_then(|v| float(v).ok());
@@ -1362,8 +1483,16 @@ fn apply_work<'a>(
                 format!("must be at least the median ({})", format_ms_f64(m)),
             ));
         }
-        // As the median slider: a median above the p99 drags the p99 with it.
-        s.work.dist = build(current, m, q.max(m));
+        if is_data(current) {
+            // Data keeps its shape: the median slider scales all of it.
+            let m0 = median_p99(&s.work.dist).0;
+            if let Some(d) = scale_data(&s.work.dist, m / m0) {
+                s.work.dist = d;
+            }
+        } else {
+            // As the median slider: a median above the p99 drags the p99 with it.
+            s.work.dist = build(current, m, q.max(m));
+        }
     }
     let min = get(i_min).and_then(|v| num(v).ok());
     let max = get(i_max).and_then(|v| num(v).ok());
@@ -1422,6 +1551,34 @@ fn diff_work(cur: &Dist, target: &Dist, out: &mut Vec<(&'static str, String)>) {
     if cur == target {
         return;
     }
+    // The data is the whole distribution: no `dist` before it.
+    match target {
+        Dist::Quantiles { points } => {
+            return out.push((
+                "points",
+                DataKind::Points
+                    .format(&Value::Pairs(points.clone()))
+                    .unwrap_or_default(),
+            ));
+        }
+        Dist::Empirical { samples_ms } => {
+            return out.push((
+                "samples",
+                DataKind::Samples
+                    .format(&Value::List(samples_ms.clone()))
+                    .unwrap_or_default(),
+            ));
+        }
+        Dist::Histogram { buckets } => {
+            return out.push((
+                "buckets",
+                DataKind::Buckets
+                    .format(&Value::Pairs(buckets.clone()))
+                    .unwrap_or_default(),
+            ));
+        }
+        _ => {}
+    }
     let to = shape(target);
     let mut cur = cur.clone();
     if shape(&cur) != to {
@@ -1471,6 +1628,7 @@ fn diff_work(cur: &Dist, target: &Dist, out: &mut Vec<(&'static str, String)>) {
                 out.push(("p99", format_ms(*q)));
             }
         }
+        Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {}
     }
 }
 

@@ -1,16 +1,27 @@
 //! The "Processing time" control: a distribution shape plus a median and a
 //! p99, whatever the shape, so the two sliders mean the same thing for all.
 
+use lease_sim::fit::{quantile_ms, COMPACT_QUANTILES};
 use lease_sim::scenario::Dist;
 use lease_sim::work::{sample, stream};
 
-pub const SHAPES: [(&str, &str); 5] = [
+pub const SHAPES: [(&str, &str); 8] = [
     ("lognormal", "Log-normal (median, p99)"),
     ("constant", "Constant"),
     ("uniform", "Uniform"),
     ("exponential", "Exponential"),
     ("mix", "Mix: most fast, 5% slow"),
+    ("quantiles", "Your percentiles"),
+    ("empirical", "Your durations"),
+    ("histogram", "Your histogram"),
 ];
+
+/// The shapes that are a team's own data: the median slider scales the
+/// whole distribution and the p99 follows (docs/MODEL.md "Work and the
+/// feedback loop").
+pub fn is_data(shape: &str) -> bool {
+    matches!(shape, "quantiles" | "empirical" | "histogram")
+}
 
 pub fn shape(d: &Dist) -> &'static str {
     match d {
@@ -19,11 +30,14 @@ pub fn shape(d: &Dist) -> &'static str {
         Dist::Uniform { .. } => "uniform",
         Dist::Exponential { .. } => "exponential",
         Dist::Mix { .. } => "mix",
+        Dist::Quantiles { .. } => "quantiles",
+        Dist::Empirical { .. } => "empirical",
+        Dist::Histogram { .. } => "histogram",
     }
 }
 
-/// Median and p99 of a distribution, in ms: exact where there is a formula,
-/// sampled (fixed seed) for the mix.
+/// Median and p99 of a distribution, in ms: exact where there is a formula
+/// (the data shapes' own quantiles), sampled (fixed seed) for the mix.
 pub fn median_p99(d: &Dist) -> (f64, f64) {
     match d {
         Dist::Constant { ms } => (*ms as f64, *ms as f64),
@@ -38,6 +52,9 @@ pub fn median_p99(d: &Dist) -> (f64, f64) {
             let mut v: Vec<u64> = (0..4000).map(|_| sample(d, &mut rng)).collect();
             v.sort_unstable();
             (v[2000] as f64, v[3960] as f64)
+        }
+        Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {
+            (quantile_ms(d, 0.5), quantile_ms(d, 0.99))
         }
     }
 }
@@ -76,6 +93,36 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
                 ms: p99.round() as u64,
             }),
         },
+        // Until the user's data arrives, each data shape starts as the
+        // log-logistic through this median and p99.
+        "quantiles" => Dist::Quantiles {
+            points: vec![[0.5, median], [0.99, p99.max(median + 1.0)]],
+        },
+        "empirical" => {
+            let fit = build("quantiles", median, p99);
+            let n = COMPACT_QUANTILES;
+            Dist::Empirical {
+                samples_ms: (0..n)
+                    .map(|k| quantile_ms(&fit, (k as f64 + 0.5) / n as f64).round())
+                    .collect(),
+            }
+        }
+        "histogram" => {
+            // Bucket edges at these quantiles, so the median and the p99
+            // are edges; the top 1% share the last bucket.
+            let fit = build("quantiles", median, p99);
+            let edges = [0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999];
+            let mut buckets: Vec<[f64; 2]> = Vec::with_capacity(edges.len());
+            let mut below = 0.0;
+            for (i, p) in edges.into_iter().enumerate() {
+                let prev = buckets.last().map_or(0.0, |b| b[0]);
+                let up = quantile_ms(&fit, p).round().max(prev + 1.0);
+                let share = if i + 1 == edges.len() { 1.0 } else { p };
+                buckets.push([up, ((share - below) * 1000.0).round()]);
+                below = share;
+            }
+            Dist::Histogram { buckets }
+        }
         _ => Dist::Lognormal {
             median_ms: median,
             p99_ms: p99,
@@ -85,7 +132,7 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
 
 /// Whether the p99 slider means anything for the shape.
 pub fn has_p99(shape: &str) -> bool {
-    !matches!(shape, "constant" | "exponential")
+    !matches!(shape, "constant" | "exponential") && !is_data(shape)
 }
 
 #[cfg(test)]
@@ -98,7 +145,7 @@ mod tests {
             let d = build(shape, 20_000.0, 30_000.0);
             let (m, q) = median_p99(&d);
             assert!((m / 20_000.0 - 1.0).abs() < 0.1, "{shape}: median {m}");
-            if has_p99(shape) && shape != "mix" {
+            if (has_p99(shape) || is_data(shape)) && shape != "mix" {
                 assert!((q / 30_000.0 - 1.0).abs() < 0.02, "{shape}: p99 {q}");
             }
         }

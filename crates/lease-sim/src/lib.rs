@@ -13,6 +13,7 @@ pub mod arrivals;
 pub mod bench_scenarios;
 pub mod clock;
 pub mod engine;
+pub mod fit;
 pub mod footprint;
 pub mod fuzz_check;
 pub mod log;

@@ -364,6 +364,44 @@ mod tests {
     }
 
     #[test]
+    fn the_data_shapes_read_and_write_back_the_same() {
+        let json = r#"{"work": {"dist": "quantiles", "points": [[0.5, 2000], [0.9, 7000], [0.99, 20000]]},
+            "name": "q"}"#;
+        let s = parse_scenario(json).unwrap();
+        assert_eq!(
+            s.work.dist,
+            Dist::Quantiles {
+                points: vec![[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]]
+            }
+        );
+        assert_eq!(unknown_fields(json, &s), Vec::<String>::new());
+        for work in [
+            r#"{"dist": "empirical", "samples_ms": [0, 12.5, 3000]}"#,
+            r#"{"dist": "histogram", "buckets": [[100, 3], [1000, 0], [5000, 2]]}"#,
+        ] {
+            let s = parse_scenario(&format!(r#"{{"work": {work}}}"#)).unwrap();
+            let back = serde_json::to_string(&s).unwrap();
+            assert_eq!(parse_scenario(&back).unwrap(), s, "{back}");
+        }
+    }
+
+    #[test]
+    fn a_bad_data_shape_names_its_field() {
+        let e =
+            parse_scenario(r#"{"work": {"dist": "histogram", "buckets": [[100, 3], [50, 1]]}}"#)
+                .unwrap_err();
+        assert_eq!(e.field(), Some("work.buckets[1]"));
+        let e =
+            parse_scenario(r#"{"work": {"dist": "quantiles", "points": [[0.5]]}}"#).unwrap_err();
+        assert!(
+            e.field().is_some_and(|f| f.starts_with("work.points")),
+            "{e}"
+        );
+        let e = parse_scenario(r#"{"work": {"dist": "empirical"}}"#).unwrap_err();
+        assert!(e.to_string().contains("missing field `samples_ms`"), "{e}");
+    }
+
+    #[test]
     fn a_fault_on_a_missing_worker_is_refused() {
         let e = parse_scenario(
             r#"{"workers": {"count": 2}, "faults": [{"kind": "pause", "worker": 5, "at_ms": 0, "duration_ms": 10}]}"#,

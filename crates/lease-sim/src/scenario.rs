@@ -241,6 +241,20 @@ pub enum Dist {
         fast: Box<Dist>,
         slow: Box<Dist>,
     },
+    /// Through (probability, ms) points: `lease_sim::fit` (docs/MODEL.md
+    /// "Work and the feedback loop").
+    Quantiles {
+        points: Vec<[f64; 2]>,
+    },
+    /// One of these durations, each equally likely.
+    Empirical {
+        samples_ms: Vec<f64>,
+    },
+    /// `[upper_ms, count]` buckets: a bucket by its count, then uniform
+    /// between the previous bucket's upper bound (0 for the first) and its own.
+    Histogram {
+        buckets: Vec<[f64; 2]>,
+    },
 }
 
 /// Read through `tagged::DistFields`, so that an error names its field.

@@ -53,17 +53,32 @@ enum DistKind {
     Exponential,
     Lognormal,
     Mix,
+    Quantiles,
+    Empirical,
+    Histogram,
 }
 
 impl<'de> Deserialize<'de> for DistKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const NAMES: &[&str] = &["constant", "uniform", "exponential", "lognormal", "mix"];
+        const NAMES: &[&str] = &[
+            "constant",
+            "uniform",
+            "exponential",
+            "lognormal",
+            "mix",
+            "quantiles",
+            "empirical",
+            "histogram",
+        ];
         Ok(match tag(d, NAMES)? {
             0 => DistKind::Constant,
             1 => DistKind::Uniform,
             2 => DistKind::Exponential,
             3 => DistKind::Lognormal,
-            _ => DistKind::Mix,
+            4 => DistKind::Mix,
+            5 => DistKind::Quantiles,
+            6 => DistKind::Empirical,
+            _ => DistKind::Histogram,
         })
     }
 }
@@ -94,6 +109,12 @@ pub(crate) struct DistFields {
     #[serde(default, deserialize_with = "explicit_null")]
     slow: Option<Option<Box<Dist>>>,
     #[serde(default, deserialize_with = "explicit_null")]
+    points: Option<Option<Vec<[f64; 2]>>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    samples_ms: Option<Option<Vec<f64>>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    buckets: Option<Option<Vec<[f64; 2]>>>,
+    #[serde(default, deserialize_with = "explicit_null")]
     attempt_jitter: Option<Option<f64>>,
 }
 
@@ -120,6 +141,15 @@ impl TryFrom<DistFields> for Dist {
                 slow_fraction: needed(f.slow_fraction, "slow_fraction", "mix")?,
                 fast: needed(f.fast, "fast", "mix")?,
                 slow: needed(f.slow, "slow", "mix")?,
+            },
+            DistKind::Quantiles => Dist::Quantiles {
+                points: needed(f.points, "points", "quantiles")?,
+            },
+            DistKind::Empirical => Dist::Empirical {
+                samples_ms: needed(f.samples_ms, "samples_ms", "empirical")?,
+            },
+            DistKind::Histogram => Dist::Histogram {
+                buckets: needed(f.buckets, "buckets", "histogram")?,
             },
         })
     }

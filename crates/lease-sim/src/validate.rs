@@ -8,8 +8,10 @@
 
 use std::mem::size_of;
 
+use crate::fit::{MAX_HISTOGRAM_BUCKETS, MAX_POINTS, MAX_SAMPLES, MIN_POINTS};
 use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::scenario::{Dist, Fault, Preset, Scenario};
+use crate::work::to_ms;
 use crate::SimError;
 use lease_format::decimal::shortest;
 use lease_format::units::thousands;
@@ -343,6 +345,12 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
     Ok(())
 }
 
+/// A work distribution on its own, as `work`: what a share link's `points=`
+/// or the page's paste box checks before it changes anything.
+pub fn check_work(d: &Dist) -> Result<(), SimError> {
+    check_dist(d, "work")
+}
+
 fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
     let work_range = || {
         format!(
@@ -406,7 +414,139 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
             check_dist(fast, &format!("{path}.fast"))?;
             check_dist(slow, &format!("{path}.slow"))
         }
+        Dist::Quantiles { points } => check_points(points, path),
+        Dist::Empirical { samples_ms } => check_samples(samples_ms, path),
+        Dist::Histogram { buckets } => check_buckets(buckets, path),
     }
+}
+
+fn pair(v: &[f64; 2]) -> String {
+    format!("[{}, {}]", shortest(v[0]), shortest(v[1]))
+}
+
+fn check_points(points: &[[f64; 2]], path: &str) -> Result<(), SimError> {
+    if !(MIN_POINTS..=MAX_POINTS).contains(&points.len()) {
+        return Err(invalid(
+            format!("{path}.points"),
+            format!("{} points", points.len()),
+            format!("must be {MIN_POINTS} to {MAX_POINTS} [probability, ms] points"),
+        ));
+    }
+    for (i, pt) in points.iter().enumerate() {
+        let f = format!("{path}.points[{i}]");
+        let [p, ms] = *pt;
+        if !(p.is_finite() && p > 0.0 && p < 1.0) {
+            return Err(invalid(
+                f,
+                pair(pt),
+                "the probability must be above 0 and below 1 (0.99 for a p99)",
+            ));
+        }
+        if !(ms.is_finite() && (1.0..=MAX_WORK_MS as f64).contains(&ms)) {
+            return Err(invalid(
+                f,
+                pair(pt),
+                format!(
+                    "the duration must be a number of ms from 1 to {}",
+                    thousands(MAX_WORK_MS)
+                ),
+            ));
+        }
+        if let Some(prev) = i.checked_sub(1).map(|j| points[j]) {
+            if p <= prev[0] {
+                return Err(invalid(
+                    f,
+                    pair(pt),
+                    format!(
+                        "probabilities must increase: this one must be above {} (points[{}])",
+                        shortest(prev[0]),
+                        i - 1
+                    ),
+                ));
+            }
+            if ms <= prev[1] {
+                return Err(invalid(
+                    f,
+                    pair(pt),
+                    format!(
+                        "durations must increase with the probability: this one must be above {} ms (points[{}])",
+                        shortest(prev[1]),
+                        i - 1
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_samples(samples: &[f64], path: &str) -> Result<(), SimError> {
+    if samples.is_empty() || samples.len() > MAX_SAMPLES {
+        return Err(invalid(
+            format!("{path}.samples_ms"),
+            format!("{} durations", thousands(samples.len() as u64)),
+            format!("must hold 1 to {} durations", thousands(MAX_SAMPLES as u64)),
+        ));
+    }
+    for (i, v) in samples.iter().enumerate() {
+        if !(v.is_finite() && (0.0..=MAX_WORK_MS as f64).contains(v)) {
+            return Err(invalid(
+                format!("{path}.samples_ms[{i}]"),
+                shortest(*v),
+                format!(
+                    "must be a number of ms from 0 to {}: a duration is not negative",
+                    thousands(MAX_WORK_MS)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_buckets(buckets: &[[f64; 2]], path: &str) -> Result<(), SimError> {
+    if buckets.is_empty() || buckets.len() > MAX_HISTOGRAM_BUCKETS {
+        return Err(invalid(
+            format!("{path}.buckets"),
+            format!("{} buckets", buckets.len()),
+            format!("must hold 1 to {MAX_HISTOGRAM_BUCKETS} [upper_ms, count] buckets"),
+        ));
+    }
+    for (i, b) in buckets.iter().enumerate() {
+        let f = format!("{path}.buckets[{i}]");
+        let [up, count] = *b;
+        if !(up.is_finite() && up > 0.0 && up <= MAX_WORK_MS as f64) {
+            return Err(invalid(
+                f,
+                pair(b),
+                format!(
+                    "the upper bound must be a number of ms above 0 and at most {} (the last bucket is finite here)",
+                    thousands(MAX_WORK_MS)
+                ),
+            ));
+        }
+        if !(count.is_finite() && count >= 0.0) {
+            return Err(invalid(f, pair(b), "the count must be 0 or more"));
+        }
+        if i > 0 && up <= buckets[i - 1][0] {
+            return Err(invalid(
+                f,
+                pair(b),
+                format!(
+                    "upper bounds must increase: this one must be above {} ms (buckets[{}])",
+                    shortest(buckets[i - 1][0]),
+                    i - 1
+                ),
+            ));
+        }
+    }
+    if buckets.iter().all(|b| b[1] == 0.0) {
+        return Err(invalid(
+            format!("{path}.buckets"),
+            "every count 0",
+            "must hold at least one count above 0",
+        ));
+    }
+    Ok(())
 }
 
 fn check_downstream(s: &Scenario) -> Result<(), SimError> {
@@ -623,8 +763,14 @@ fn work_floor_ms(d: &Dist) -> u64 {
         Dist::Constant { ms } => (*ms).max(1),
         Dist::Uniform { min_ms, .. } => (*min_ms).max(1),
         Dist::Mix { fast, slow, .. } => work_floor_ms(fast).min(work_floor_ms(slow)),
+        Dist::Empirical { samples_ms } => {
+            to_ms(samples_ms.iter().copied().fold(f64::INFINITY, f64::min))
+        }
         // Unbounded below: the floor of the rounding rule.
-        Dist::Exponential { .. } | Dist::Lognormal { .. } => 1,
+        Dist::Exponential { .. }
+        | Dist::Lognormal { .. }
+        | Dist::Quantiles { .. }
+        | Dist::Histogram { .. } => 1,
     }
 }
 
@@ -901,6 +1047,94 @@ mod tests {
             }),
         };
         assert_eq!(field(&s), "work.slow.median_ms");
+    }
+
+    fn with(d: Dist) -> Scenario {
+        let mut s = base();
+        s.work.dist = d;
+        s
+    }
+
+    fn quantiles(points: &[[f64; 2]]) -> Scenario {
+        with(Dist::Quantiles {
+            points: points.to_vec(),
+        })
+    }
+
+    #[test]
+    fn percentile_points_are_two_to_nine_increasing_pairs() {
+        assert_eq!(
+            validate(&quantiles(&[[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]])),
+            Ok(())
+        );
+        let one = quantiles(&[[0.5, 2000.0]]);
+        assert_eq!(field(&one), "work.points");
+        assert!(err(&one).contains("must be 2 to 9"), "{}", err(&one));
+        let ten: Vec<[f64; 2]> = (1..=10)
+            .map(|i| [f64::from(i) / 11.0, f64::from(i) * 100.0])
+            .collect();
+        let ten = quantiles(&ten);
+        assert_eq!(field(&ten), "work.points");
+        assert!(err(&ten).contains("10 points"), "{}", err(&ten));
+        let p_one = quantiles(&[[0.5, 2000.0], [1.0, 7000.0]]);
+        assert_eq!(field(&p_one), "work.points[1]");
+        assert!(err(&p_one).contains("below 1"), "{}", err(&p_one));
+        let p_zero = quantiles(&[[0.0, 2000.0], [0.9, 7000.0]]);
+        assert_eq!(field(&p_zero), "work.points[0]");
+        let unsorted = quantiles(&[[0.9, 2000.0], [0.5, 7000.0]]);
+        assert_eq!(field(&unsorted), "work.points[1]");
+        assert!(err(&unsorted).contains("probabilities must increase"));
+        let falling = quantiles(&[[0.5, 7000.0], [0.9, 2000.0]]);
+        assert_eq!(field(&falling), "work.points[1]");
+        assert!(err(&falling).contains("durations must increase"));
+        let tiny = quantiles(&[[0.5, 0.5], [0.9, 2000.0]]);
+        assert_eq!(field(&tiny), "work.points[0]");
+        assert!(err(&tiny).contains("from 1 to"), "{}", err(&tiny));
+    }
+
+    #[test]
+    fn durations_are_one_to_a_million_numbers_of_at_least_zero() {
+        let ok = |v: Vec<f64>| with(Dist::Empirical { samples_ms: v });
+        assert_eq!(validate(&ok(vec![0.0, 1200.0, 3.5])), Ok(()));
+        let empty = ok(Vec::new());
+        assert_eq!(field(&empty), "work.samples_ms");
+        assert!(err(&empty).contains("1 to 1,000,000"), "{}", err(&empty));
+        let negative = ok(vec![10.0, -4.0]);
+        assert_eq!(field(&negative), "work.samples_ms[1]");
+        assert!(
+            err(&negative).contains("not negative"),
+            "{}",
+            err(&negative)
+        );
+        assert_eq!(field(&ok(vec![f64::NAN])), "work.samples_ms[0]");
+        let too_many = ok(vec![1.0; MAX_SAMPLES + 1]);
+        assert_eq!(field(&too_many), "work.samples_ms");
+        assert!(err(&too_many).contains("1,000,001"), "{}", err(&too_many));
+    }
+
+    #[test]
+    fn histogram_buckets_increase_and_count_something() {
+        let h = |b: &[[f64; 2]]| {
+            with(Dist::Histogram {
+                buckets: b.to_vec(),
+            })
+        };
+        assert_eq!(validate(&h(&[[100.0, 5.0], [1000.0, 0.0]])), Ok(()));
+        let unsorted = h(&[[1000.0, 5.0], [100.0, 3.0]]);
+        assert_eq!(field(&unsorted), "work.buckets[1]");
+        assert!(err(&unsorted).contains("upper bounds must increase"));
+        let zero_upper = h(&[[0.0, 5.0]]);
+        assert_eq!(field(&zero_upper), "work.buckets[0]");
+        let infinite = h(&[[100.0, 5.0], [f64::INFINITY, 1.0]]);
+        assert_eq!(field(&infinite), "work.buckets[1]");
+        assert!(err(&infinite).contains("finite"), "{}", err(&infinite));
+        let negative = h(&[[100.0, -1.0]]);
+        assert_eq!(field(&negative), "work.buckets[0]");
+        assert!(err(&negative).contains("count must be 0 or more"));
+        let empty_counts = h(&[[100.0, 0.0], [200.0, 0.0]]);
+        assert_eq!(field(&empty_counts), "work.buckets");
+        assert!(err(&empty_counts).contains("at least one count"));
+        assert_eq!(field(&h(&[])), "work.buckets");
     }
 
     #[test]

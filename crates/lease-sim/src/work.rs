@@ -88,6 +88,15 @@ pub fn sample(dist: &Dist, rng: &mut Pcg64Mcg) -> u64 {
                 sample(fast, rng)
             }
         }
+        Dist::Quantiles { .. } | Dist::Empirical { .. } => {
+            let u: f64 = rng.random();
+            to_ms(crate::fit::draw(dist, u, 0.0))
+        }
+        Dist::Histogram { .. } => {
+            let u: f64 = rng.random();
+            let v: f64 = rng.random();
+            to_ms(crate::fit::draw(dist, u, v))
+        }
     }
 }
 
