@@ -266,6 +266,85 @@ fn what_the_fields_cannot_say_goes_whole_into_data() {
 }
 
 #[test]
+fn each_data_shape_writes_its_data_in_short_fields() {
+    let with = |d: Dist| {
+        let mut s = shipped_scenario("clip-surge");
+        s.work.dist = d;
+        round_trip(&link("clip-surge", s))
+    };
+    let q = with(Dist::Quantiles {
+        points: vec![[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]],
+    });
+    assert_eq!(
+        q,
+        "scenario=clip-surge&points=0.5%3A2000,0.9%3A7000,0.99%3A20000"
+    );
+    let q = with(Dist::Empirical {
+        samples_ms: vec![120.0, 340.0, 2000.0],
+    });
+    assert_eq!(q, "scenario=clip-surge&samples=120,340,2000");
+    let q = with(Dist::Histogram {
+        buckets: vec![[100.0, 3.0], [1000.0, 0.0], [5000.0, 1.5]],
+    });
+    assert_eq!(q, "scenario=clip-surge&buckets=100%3A3,1000%3A0,5000%3A1.5");
+    // Typed by hand, with a plain colon.
+    let (l, notices) = decode("scenario=clip-surge&points=0.5:2000,0.99:20000");
+    assert!(notices.is_empty(), "{notices:?}");
+    assert_eq!(
+        l.expect("a link").scenario.work.dist,
+        Dist::Quantiles {
+            points: vec![[0.5, 2000.0], [0.99, 20000.0]]
+        }
+    );
+}
+
+#[test]
+fn a_long_list_of_durations_is_written_as_its_compact_quantiles() {
+    let mut s = shipped_scenario("clip-surge");
+    s.work.dist = Dist::Empirical {
+        samples_ms: (0..100_000).map(|i| f64::from(i) * 0.37).collect(),
+    };
+    let q = encode(&link("clip-surge", s));
+    assert!(!q.contains("data="), "{q}");
+    let samples = q
+        .split('&')
+        .find_map(|p| p.strip_prefix("samples="))
+        .expect("a samples field");
+    let values: Vec<&str> = samples.split(',').collect();
+    assert_eq!(values.len(), 256);
+    assert!(
+        values.iter().all(|v| v.bytes().all(|b| b.is_ascii_digit())),
+        "{samples}"
+    );
+    assert!(q.len() < 2000, "{} bytes", q.len());
+}
+
+#[test]
+fn bad_data_in_a_link_is_a_notice_naming_its_field_and_changes_nothing_else() {
+    for (field, value, why) in [
+        ("points", "0.9:2000,0.5:7000", "probabilities must increase"),
+        ("points", "0.5:2000", "must be 2 to 9"),
+        ("points", "0.5-2000,0.9:7000", "must be a pair"),
+        ("samples", "100,-5", "`-5` must be a number, 0 or more"),
+        ("samples", "100,abc", "must be a number"),
+        ("buckets", "1000:3,100:5", "upper bounds must increase"),
+        ("buckets", "100:0,200:0", "at least one count"),
+    ] {
+        let (l, notices) = decode(&format!("scenario=clip-surge&timeout=45s&{field}={value}"));
+        let mut want = shipped_scenario("clip-surge");
+        want.broker.visibility_timeout_ms = Some(45_000);
+        assert_eq!(l.expect("a link").scenario, want, "{field}={value}");
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert_eq!(notices[0].field, field);
+        assert!(
+            notices[0].why.contains(why),
+            "{field}={value}: {}",
+            notices[0].why
+        );
+    }
+}
+
+#[test]
 fn an_unknown_base_starts_from_the_default() {
     let s = shipped_scenario("hung-handler");
     let q = round_trip(&link("no-such-thing", s));

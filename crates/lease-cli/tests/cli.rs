@@ -657,3 +657,45 @@ fn recommend_refuses_bad_targets_naming_the_flag_with_exit_2() {
         assert!(stdout(&o).is_empty(), "{args:?}");
     }
 }
+#[test]
+fn run_reads_each_work_shape_built_from_data() {
+    let base = r#""name": "own-data", "duration_ms": 600000,
+        "arrivals": {"rate_per_s": 1.0}, "workers": {"count": 8},
+        "broker": {"visibility_timeout_ms": 30000}"#;
+    for (file, work) in [
+        (
+            "quantiles.json",
+            r#"{"dist": "quantiles", "points": [[0.5, 2000], [0.9, 7000], [0.99, 20000]]}"#,
+        ),
+        (
+            "empirical.json",
+            r#"{"dist": "empirical", "samples_ms": [800, 1200, 1900, 2500, 4000, 9000, 21000]}"#,
+        ),
+        (
+            "histogram.json",
+            r#"{"dist": "histogram", "buckets": [[1000, 40], [5000, 50], [25000, 10]]}"#,
+        ),
+    ] {
+        let p = temp_file(file, &format!("{{{base}, \"work\": {work}}}"));
+        let o = lease_sim(&["run", p.to_str().unwrap(), "--json"]);
+        assert!(o.status.success(), "{file}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert!(
+            v["totals"]["deleted"].as_u64().unwrap() > 400,
+            "{file}: {v}"
+        );
+    }
+}
+
+#[test]
+fn unsorted_histogram_buckets_exit_2_naming_the_bucket() {
+    let p = temp_file(
+        "unsorted-buckets.json",
+        r#"{"name": "x", "work": {"dist": "histogram", "buckets": [[5000, 1], [1000, 2]]}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("work.buckets[1]"), "{e}");
+    assert!(e.contains("upper bounds must increase"), "{e}");
+}

@@ -108,7 +108,11 @@ impl DataKind {
     }
 
     fn parse(self, text: &str) -> Result<Value, String> {
-        let number = |t: &str| parse_f64(t, f64::MIN, f64::MAX, false);
+        // Every number of the data is 0 or more; the ranges are the check's.
+        let number = |t: &str| {
+            parse_f64(t, 0.0, f64::MAX, false)
+                .map_err(|_| format!("`{t}` must be a number, 0 or more"))
+        };
         let items = text.split(',').map(str::trim).filter(|t| !t.is_empty());
         let v = if self == DataKind::Samples {
             Value::List(items.map(number).collect::<Result<_, _>>()?)

@@ -152,6 +152,61 @@ mod tests {
     }
 
     #[test]
+    fn the_median_slider_scales_data_by_the_median_ratio() {
+        use crate::table::{set, Field, Value};
+        let mut s = lease_sim::Scenario::default();
+        s.work.dist = Dist::Quantiles {
+            points: vec![[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]],
+        };
+        set(&mut s, Field::Median, &Value::Float(4000.0)).unwrap();
+        assert_eq!(
+            s.work.dist,
+            Dist::Quantiles {
+                points: vec![[0.5, 4000.0], [0.9, 14000.0], [0.99, 40000.0]]
+            }
+        );
+        s.work.dist = Dist::Empirical {
+            samples_ms: vec![100.0, 300.0, 1000.0],
+        };
+        set(&mut s, Field::Median, &Value::Float(150.0)).unwrap();
+        assert_eq!(
+            s.work.dist,
+            Dist::Empirical {
+                samples_ms: vec![50.0, 150.0, 500.0]
+            }
+        );
+        s.work.dist = Dist::Histogram {
+            buckets: vec![[100.0, 1.0], [1000.0, 1.0]],
+        };
+        set(&mut s, Field::Median, &Value::Float(1000.0)).unwrap();
+        assert_eq!(
+            s.work.dist,
+            Dist::Histogram {
+                buckets: vec![[1000.0, 1.0], [10000.0, 1.0]]
+            }
+        );
+        // The p99 follows the data: it has no slider of its own here.
+        let e = set(&mut s, Field::P99, &Value::Float(90_000.0)).unwrap_err();
+        assert_eq!(e.field, "p99");
+    }
+
+    #[test]
+    fn a_data_shape_chosen_before_any_data_is_the_log_logistic_of_the_median_and_p99() {
+        for shape in ["quantiles", "empirical", "histogram"] {
+            let d = build(shape, 2000.0, 20_000.0);
+            assert_eq!(lease_sim::validate::check_work(&d), Ok(()), "{shape}");
+            let (m, q) = median_p99(&d);
+            assert!((m / 2000.0 - 1.0).abs() < 0.01, "{shape}: median {m}");
+            assert!((q / 20_000.0 - 1.0).abs() < 0.1, "{shape}: p99 {q}");
+        }
+        // Even when the median and p99 are 1 ms apart, the data is valid.
+        for shape in ["quantiles", "empirical", "histogram"] {
+            let d = build(shape, 1.0, 1.0);
+            assert_eq!(lease_sim::validate::check_work(&d), Ok(()), "{shape}");
+        }
+    }
+
+    #[test]
     fn a_uniform_that_cannot_reach_its_median_keeps_its_p99() {
         // Median 8 s with p99 30 s would need a negative minimum.
         let d = build("uniform", 8000.0, 30_000.0);

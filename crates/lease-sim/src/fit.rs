@@ -167,6 +167,11 @@ fn sorted(samples: &[f64]) -> std::borrow::Cow<'_, [f64]> {
 pub fn quantile_ms(d: &Dist, p: f64) -> f64 {
     match d {
         Dist::Quantiles { points } => {
+            // At a point, its own ms: exp(ln(ms)) can be off in the last bit,
+            // and the median slider divides by the median.
+            if let Some([_, ms]) = points.iter().find(|pt| pt[0] == p) {
+                return *ms;
+            }
             let ms = Spline::new(points).at(logit(p)).exp();
             ms.min(MAX_WORK_MS as f64)
         }

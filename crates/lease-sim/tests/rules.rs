@@ -868,6 +868,89 @@ fn distributions_have_the_parameters_they_are_given() {
     assert!((slow - 0.05).abs() < 0.005, "slow fraction {slow}");
 }
 
+#[test]
+fn quantiles_pass_through_their_points_with_log_logistic_tails() {
+    use lease_sim::fit::{fit_errors, quantile_ms};
+    use lease_sim::scenario::Dist;
+    let points = vec![[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]];
+    for e in fit_errors(&points) {
+        assert!(e < 1e-9, "{e}");
+    }
+    let d = Dist::Quantiles {
+        points: points.clone(),
+    };
+    let logit = |p: f64| (p / (1.0 - p)).ln();
+    // Beyond the last point ln(ms) keeps the slope of the last piece
+    // against logit(p): a log-logistic tail.
+    let slope = (20000.0f64 / 7000.0).ln() / (logit(0.99) - logit(0.9));
+    let want = 20000.0 * (slope * (logit(0.999) - logit(0.99))).exp();
+    assert!((quantile_ms(&d, 0.999) / want - 1.0).abs() < 1e-9);
+    // Two points: a log-logistic, the median's ms at p 0.5 and a straight
+    // line in between.
+    let two = Dist::Quantiles {
+        points: vec![[0.5, 1000.0], [0.99, 9000.0]],
+    };
+    let slope = 9f64.ln() / logit(0.99);
+    let want = 1000.0 * (slope * logit(0.75)).exp();
+    assert!((quantile_ms(&two, 0.75) / want - 1.0).abs() < 1e-9);
+    // And the engine draws from it: about half the work under the median.
+    let r = run(json!({
+        "work": {"dist": "quantiles", "points": [[0.5, 2000], [0.9, 7000], [0.99, 20000]]},
+        "arrivals": {"backlog": 2000}, "workers": {"count": 400}
+    }));
+    let works: Vec<u64> = r.messages.iter().map(|m| m.work_ms).collect();
+    let under = works.iter().filter(|&&w| w <= 2000).count() as f64 / works.len() as f64;
+    assert!((under - 0.5).abs() < 0.04, "{under}");
+}
+
+#[test]
+fn empirical_draws_one_of_the_durations_uniformly() {
+    use lease_sim::scenario::Dist;
+    use lease_sim::work::{sample, stream};
+    let d = Dist::Empirical {
+        samples_ms: vec![0.0, 250.4, 1000.0, 1000.0],
+    };
+    let mut rng = stream(42, 1, 2, 3);
+    let v: Vec<u64> = (0..40_000).map(|_| sample(&d, &mut rng)).collect();
+    // 0 rounds up to 1 ms and 250.4 to 250, as every draw does.
+    assert!(v.iter().all(|x| [1, 250, 1000].contains(x)), "{v:?}");
+    let share = |x: u64| v.iter().filter(|&&y| y == x).count() as f64 / v.len() as f64;
+    assert!((share(1) - 0.25).abs() < 0.01);
+    assert!((share(250) - 0.25).abs() < 0.01);
+    assert!((share(1000) - 0.5).abs() < 0.01);
+}
+
+#[test]
+fn histogram_picks_a_bucket_by_its_count_then_a_point_uniformly_inside() {
+    use lease_sim::scenario::Dist;
+    use lease_sim::work::{sample, stream};
+    let d = Dist::Histogram {
+        buckets: vec![[100.0, 1.0], [1000.0, 0.0], [5000.0, 3.0]],
+    };
+    let mut rng = stream(42, 1, 2, 3);
+    let v: Vec<u64> = (0..40_000).map(|_| sample(&d, &mut rng)).collect();
+    let first = v.iter().filter(|&&x| x <= 100).count() as f64 / v.len() as f64;
+    assert!((first - 0.25).abs() < 0.01, "{first}");
+    // The empty bucket gets nothing; the last is uniform from 1,000 to 5,000.
+    assert!(v.iter().all(|&x| x <= 100 || (1000..=5000).contains(&x)));
+    let low_half = v.iter().filter(|&&x| (1000..3000).contains(&x)).count() as f64 / v.len() as f64;
+    assert!((low_half - 0.375).abs() < 0.01, "{low_half}");
+}
+
+#[test]
+fn compact_samples_are_evenly_spaced_quantiles_of_the_data() {
+    use lease_sim::fit::{compact_samples, COMPACT_QUANTILES};
+    let data: Vec<f64> = (0..100_000).rev().map(f64::from).collect();
+    let c = compact_samples(&data, COMPACT_QUANTILES);
+    assert_eq!(c.len(), 256);
+    assert!(c.windows(2).all(|w| w[0] <= w[1]));
+    // The k-th stands for the share around (k + 1/2) / 256.
+    for (k, x) in c.iter().enumerate() {
+        let want = (k as f64 + 0.5) / 256.0 * 99_999.0;
+        assert!((x - want).abs() < 1e-6, "{k}: {x} against {want}");
+    }
+}
+
 // ---- The store -------------------------------------------------------------------
 
 #[test]
