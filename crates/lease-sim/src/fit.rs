@@ -107,35 +107,6 @@ impl Spline {
             + (-2.0 * s3 + 3.0 * s2) * self.y[i + 1]
             + (s3 - s2) * h * self.m[i + 1]
     }
-
-    /// The t at which the curve reaches `v` (the curve is increasing).
-    fn inverse(&self, v: f64) -> f64 {
-        let n = self.n;
-        if n < 2 {
-            return if v < self.y.first().copied().unwrap_or(0.0) {
-                f64::NEG_INFINITY
-            } else {
-                f64::INFINITY
-            };
-        }
-        if v <= self.y[0] {
-            return self.x[0] + (v - self.y[0]) / self.m[0];
-        }
-        if v >= self.y[n - 1] {
-            return self.x[n - 1] + (v - self.y[n - 1]) / self.m[n - 1];
-        }
-        let i = (0..n - 1).find(|&i| v < self.y[i + 1]).unwrap_or(n - 2);
-        let (mut lo, mut hi) = (self.x[i], self.x[i + 1]);
-        for _ in 0..80 {
-            let mid = 0.5 * (lo + hi);
-            if self.at(mid) < v {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        0.5 * (lo + hi)
-    }
 }
 
 /// The `p` quantile (linear between order statistics) of sorted values.
@@ -152,12 +123,17 @@ fn sorted_quantile(v: &[f64], p: f64) -> f64 {
 /// A sorted copy, unless the values are sorted already (the compact form is).
 fn sorted(samples: &[f64]) -> std::borrow::Cow<'_, [f64]> {
     if samples.windows(2).all(|w| w[0] <= w[1]) {
-        std::borrow::Cow::Borrowed(samples)
-    } else {
-        let mut v = samples.to_vec();
-        v.sort_unstable_by(f64::total_cmp);
-        std::borrow::Cow::Owned(v)
+        return std::borrow::Cow::Borrowed(samples);
     }
+    // Sorted as bit patterns: for numbers of 0 or more (all that validation
+    // lets through; -0 and NaN become 0 here) the bits sort as the numbers
+    // do, and the page already holds the sort of `u64`, not one of `f64`.
+    let mut bits: Vec<u64> = samples
+        .iter()
+        .map(|x| (x.max(0.0) + 0.0).to_bits())
+        .collect();
+    bits.sort_unstable();
+    std::borrow::Cow::Owned(bits.into_iter().map(f64::from_bits).collect())
 }
 
 /// The `p` quantile in ms of a `quantiles`, `empirical` or `histogram`
@@ -202,46 +178,30 @@ fn histogram_quantile(buckets: &[[f64; 2]], p: f64) -> f64 {
 }
 
 /// P(work <= x ms) for a `quantiles`, `empirical` or `histogram`
-/// distribution, before rounding to whole ms (NaN for the other shapes).
+/// distribution, before rounding to whole ms (NaN for the other shapes):
+/// `quantile_ms` inverted by bisection, to 1e-12.
 pub fn cdf(d: &Dist, x: f64) -> f64 {
-    match d {
-        Dist::Quantiles { points } => {
-            if x <= 0.0 {
-                return 0.0;
-            }
-            if x >= MAX_WORK_MS as f64 {
-                return 1.0;
-            }
-            let t = Spline::new(points).inverse(x.ln());
-            1.0 / (1.0 + (-t).exp())
-        }
+    let once;
+    let d = match d {
         Dist::Empirical { samples_ms } => {
-            if samples_ms.is_empty() {
-                return f64::NAN;
-            }
-            let below = samples_ms.iter().filter(|v| **v <= x).count();
-            below as f64 / samples_ms.len() as f64
+            once = Dist::Empirical {
+                samples_ms: sorted(samples_ms).into_owned(),
+            };
+            &once
         }
-        Dist::Histogram { buckets } => {
-            let total: f64 = buckets.iter().map(|b| b[1].max(0.0)).sum();
-            if total <= 0.0 {
-                return f64::NAN;
-            }
-            let mut lo = 0.0;
-            let mut below = 0.0;
-            for &[hi, c] in buckets {
-                let c = c.max(0.0);
-                if x >= hi {
-                    below += c;
-                } else if x > lo {
-                    below += c * (x - lo) / (hi - lo);
-                }
-                lo = hi;
-            }
-            (below / total).clamp(0.0, 1.0)
+        Dist::Quantiles { .. } | Dist::Histogram { .. } => d,
+        _ => return f64::NAN,
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..45 {
+        let mid = 0.5 * (lo + hi);
+        if quantile_ms(d, mid) <= x {
+            lo = mid;
+        } else {
+            hi = mid;
         }
-        _ => f64::NAN,
     }
+    lo
 }
 
 /// For each point, how far the fit is from it, relative to the point's ms
@@ -268,52 +228,38 @@ pub fn compact_samples(samples: &[f64], n: usize) -> Vec<f64> {
         .collect()
 }
 
-/// The same data with every duration times `k` (durations in whole ms),
-/// where `k` is first held to
+/// The same data with every duration times `k`, where `k` is first held to
 /// what keeps the data valid (no point under 1 ms, nothing over
 /// `MAX_WORK_MS`), so the shape survives any slider; `None` for the shapes
 /// that are not data.
 pub fn scale_data(d: &Dist, k: f64) -> Option<Dist> {
-    let max = MAX_WORK_MS as f64;
-    let hold = |k: f64, lo: f64, hi: f64| {
-        let mut k = if k.is_finite() && k > 0.0 { k } else { 1.0 };
-        if hi > 0.0 {
-            k = k.min(max / hi);
-        }
-        if lo > 0.0 {
-            k = k.max(1.0 / lo);
-        }
-        k
-    };
-    let ends = |v: &mut dyn Iterator<Item = f64>| {
-        v.fold((f64::INFINITY, 0.0_f64), |(a, b), x| (a.min(x), b.max(x)))
-    };
-    Some(match d {
-        Dist::Quantiles { points } => {
-            let (lo, hi) = ends(&mut points.iter().map(|p| p[1]));
-            let k = hold(k, lo, hi);
-            Dist::Quantiles {
-                points: points.iter().map(|&[p, ms]| [p, ms * k]).collect(),
-            }
-        }
-        Dist::Empirical { samples_ms } => {
-            let (_, hi) = ends(&mut samples_ms.iter().copied());
-            let k = hold(k, 0.0, hi);
-            // Whole ms, as every draw is rounded anyway (the same draws),
-            // so a share link writes the list exactly.
-            Dist::Empirical {
-                samples_ms: samples_ms.iter().map(|v| (v * k).round()).collect(),
-            }
-        }
-        Dist::Histogram { buckets } => {
-            let (_, hi) = ends(&mut buckets.iter().map(|b| b[0]));
-            let k = hold(k, 0.0, hi);
-            Dist::Histogram {
-                buckets: buckets.iter().map(|&[up, c]| [up * k, c]).collect(),
-            }
-        }
+    let mut out = d.clone();
+    let empirical = matches!(d, Dist::Empirical { .. });
+    let ms: Vec<&mut f64> = match &mut out {
+        Dist::Quantiles { points } => points.iter_mut().map(|p| &mut p[1]).collect(),
+        Dist::Empirical { samples_ms } => samples_ms.iter_mut().collect(),
+        Dist::Histogram { buckets } => buckets.iter_mut().map(|b| &mut b[0]).collect(),
         _ => return None,
-    })
+    };
+    let hi = ms.iter().fold(0.0_f64, |a, x| a.max(**x));
+    // Only percentiles have a floor above 0 (1 ms).
+    let lo = match d {
+        Dist::Quantiles { .. } => ms.iter().fold(f64::INFINITY, |a, x| a.min(**x)),
+        _ => 0.0,
+    };
+    let mut k = if k.is_finite() && k > 0.0 { k } else { 1.0 };
+    if hi > 0.0 {
+        k = k.min(MAX_WORK_MS as f64 / hi);
+    }
+    if lo > 0.0 && lo.is_finite() {
+        k = k.max(1.0 / lo);
+    }
+    for x in ms {
+        // Durations stay whole ms, as every draw is rounded anyway (the
+        // same draws), so a share link writes the list exactly.
+        *x = if empirical { (*x * k).round() } else { *x * k };
+    }
+    Some(out)
 }
 
 /// One draw in ms (before rounding) from a data shape, given uniforms in
