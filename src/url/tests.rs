@@ -323,7 +323,7 @@ fn a_long_list_of_durations_is_written_as_its_compact_quantiles() {
 fn bad_data_in_a_link_is_a_notice_naming_its_field_and_changes_nothing_else() {
     for (field, value, why) in [
         ("points", "0.9:2000,0.5:7000", "probabilities must increase"),
-        ("points", "0.5:2000", "must be 2 to 9"),
+        ("points", "0.5:2000", "must hold 2 to 9"),
         ("points", "0.5-2000,0.9:7000", "must be a pair"),
         ("samples", "100,-5", "`-5` must be a number, 0 or more"),
         ("samples", "100,abc", "must be a number"),

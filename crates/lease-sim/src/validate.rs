@@ -420,64 +420,93 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
     }
 }
 
-fn pair(v: &[f64; 2]) -> String {
-    format!("[{}, {}]", shortest(v[0]), shortest(v[1]))
+/// One column of a list of pairs: how a message names it, what it allows,
+/// and whether it must increase down the list.
+struct Column {
+    singular: &'static str,
+    plural: &'static str,
+    ok: fn(f64) -> bool,
+    allowed: &'static str,
+    increase: bool,
 }
 
-fn check_points(points: &[[f64; 2]], path: &str) -> Result<(), SimError> {
-    if !(MIN_POINTS..=MAX_POINTS).contains(&points.len()) {
+const POINTS: [Column; 2] = [
+    Column {
+        singular: "probability",
+        plural: "probabilities",
+        ok: |p| p > 0.0 && p < 1.0,
+        allowed: "above 0 and below 1 (0.99 for a p99)",
+        increase: true,
+    },
+    Column {
+        singular: "duration",
+        plural: "durations",
+        ok: |ms| (1.0..=MAX_WORK_MS as f64).contains(&ms),
+        allowed: "a number of ms from 1 to 86,400,000",
+        increase: true,
+    },
+];
+
+const BUCKETS: [Column; 2] = [
+    Column {
+        singular: "upper bound",
+        plural: "upper bounds",
+        ok: |up| up > 0.0 && up <= MAX_WORK_MS as f64,
+        allowed: "a number of ms above 0 and at most 86,400,000 (the last bucket is finite here)",
+        increase: true,
+    },
+    Column {
+        singular: "count",
+        plural: "counts",
+        ok: |c| c >= 0.0 && c.is_finite(),
+        allowed: "0 or more",
+        increase: false,
+    },
+];
+
+/// `points` or `buckets`: from `lo` to `hi` pairs, each column in its range
+/// and increasing where it must.
+fn check_pairs(
+    list: &[[f64; 2]],
+    field: &str,
+    (lo, hi): (usize, usize),
+    (unit, shape): (&str, &str),
+    columns: &[Column; 2],
+) -> Result<(), SimError> {
+    if !(lo..=hi).contains(&list.len()) {
         return Err(invalid(
-            format!("{path}.points"),
-            format!("{} points", points.len()),
-            format!("must be {MIN_POINTS} to {MAX_POINTS} [probability, ms] points"),
+            field,
+            format!("{} {unit}", list.len()),
+            format!("must hold {lo} to {hi} {shape} {unit}"),
         ));
     }
-    for (i, pt) in points.iter().enumerate() {
-        let f = format!("{path}.points[{i}]");
-        let [p, ms] = *pt;
-        if !(p.is_finite() && p > 0.0 && p < 1.0) {
-            return Err(invalid(
-                f,
-                pair(pt),
-                "the probability must be above 0 and below 1 (0.99 for a p99)",
-            ));
-        }
-        if !(ms.is_finite() && (1.0..=MAX_WORK_MS as f64).contains(&ms)) {
-            return Err(invalid(
-                f,
-                pair(pt),
+    for (i, v) in list.iter().enumerate() {
+        let value = || format!("[{}, {}]", shortest(v[0]), shortest(v[1]));
+        for (c, col) in columns.iter().enumerate() {
+            let x = v[c];
+            let why = if !(col.ok)(x) {
+                format!("the {} must be {}", col.singular, col.allowed)
+            } else if col.increase && i > 0 && x <= list[i - 1][c] {
                 format!(
-                    "the duration must be a number of ms from 1 to {}",
-                    thousands(MAX_WORK_MS)
-                ),
-            ));
-        }
-        if let Some(prev) = i.checked_sub(1).map(|j| points[j]) {
-            if p <= prev[0] {
-                return Err(invalid(
-                    f,
-                    pair(pt),
-                    format!(
-                        "probabilities must increase: this one must be above {} (points[{}])",
-                        shortest(prev[0]),
-                        i - 1
-                    ),
-                ));
-            }
-            if ms <= prev[1] {
-                return Err(invalid(
-                    f,
-                    pair(pt),
-                    format!(
-                        "durations must increase with the probability: this one must be above {} ms (points[{}])",
-                        shortest(prev[1]),
-                        i - 1
-                    ),
-                ));
-            }
+                    "{} must increase: this one must be above {} ({}[{}])",
+                    col.plural,
+                    shortest(list[i - 1][c]),
+                    field,
+                    i - 1
+                )
+            } else {
+                continue;
+            };
+            return Err(invalid(format!("{field}[{i}]"), value(), why));
         }
     }
     Ok(())
+}
+
+fn check_points(points: &[[f64; 2]], path: &str) -> Result<(), SimError> {
+    let field = format!("{path}.points");
+    let n = (MIN_POINTS, MAX_POINTS);
+    check_pairs(points, &field, n, ("points", "[probability, ms]"), &POINTS)
 }
 
 fn check_samples(samples: &[f64], path: &str) -> Result<(), SimError> {
@@ -488,60 +517,32 @@ fn check_samples(samples: &[f64], path: &str) -> Result<(), SimError> {
             format!("must hold 1 to {} durations", thousands(MAX_SAMPLES as u64)),
         ));
     }
-    for (i, v) in samples.iter().enumerate() {
-        if !(v.is_finite() && (0.0..=MAX_WORK_MS as f64).contains(v)) {
-            return Err(invalid(
-                format!("{path}.samples_ms[{i}]"),
-                shortest(*v),
-                format!(
-                    "must be a number of ms from 0 to {}: a duration is not negative",
-                    thousands(MAX_WORK_MS)
-                ),
-            ));
-        }
+    match samples
+        .iter()
+        .position(|v| !(0.0..=MAX_WORK_MS as f64).contains(v))
+    {
+        Some(i) => Err(invalid(
+            format!("{path}.samples_ms[{i}]"),
+            shortest(samples[i]),
+            "must be a number of ms from 0 to 86,400,000: a duration is not negative",
+        )),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 fn check_buckets(buckets: &[[f64; 2]], path: &str) -> Result<(), SimError> {
-    if buckets.is_empty() || buckets.len() > MAX_HISTOGRAM_BUCKETS {
-        return Err(invalid(
-            format!("{path}.buckets"),
-            format!("{} buckets", buckets.len()),
-            format!("must hold 1 to {MAX_HISTOGRAM_BUCKETS} [upper_ms, count] buckets"),
-        ));
-    }
-    for (i, b) in buckets.iter().enumerate() {
-        let f = format!("{path}.buckets[{i}]");
-        let [up, count] = *b;
-        if !(up.is_finite() && up > 0.0 && up <= MAX_WORK_MS as f64) {
-            return Err(invalid(
-                f,
-                pair(b),
-                format!(
-                    "the upper bound must be a number of ms above 0 and at most {} (the last bucket is finite here)",
-                    thousands(MAX_WORK_MS)
-                ),
-            ));
-        }
-        if !(count.is_finite() && count >= 0.0) {
-            return Err(invalid(f, pair(b), "the count must be 0 or more"));
-        }
-        if i > 0 && up <= buckets[i - 1][0] {
-            return Err(invalid(
-                f,
-                pair(b),
-                format!(
-                    "upper bounds must increase: this one must be above {} ms (buckets[{}])",
-                    shortest(buckets[i - 1][0]),
-                    i - 1
-                ),
-            ));
-        }
-    }
+    let field = format!("{path}.buckets");
+    let n = (1, MAX_HISTOGRAM_BUCKETS);
+    check_pairs(
+        buckets,
+        &field,
+        n,
+        ("buckets", "[upper_ms, count]"),
+        &BUCKETS,
+    )?;
     if buckets.iter().all(|b| b[1] == 0.0) {
         return Err(invalid(
-            format!("{path}.buckets"),
+            field,
             "every count 0",
             "must hold at least one count above 0",
         ));
@@ -1062,6 +1063,22 @@ mod tests {
     }
 
     #[test]
+    fn the_data_checks_write_the_longest_work_as_it_is() {
+        let longest = thousands(MAX_WORK_MS);
+        assert!(POINTS[1].allowed.ends_with(&longest));
+        assert!(BUCKETS[0].allowed.contains(&format!("at most {longest} (")));
+        let mut s = base();
+        s.work.dist = Dist::Empirical {
+            samples_ms: vec![MAX_WORK_MS as f64 + 1.0],
+        };
+        assert!(
+            err(&s).contains(&format!("from 0 to {longest}:")),
+            "{}",
+            err(&s)
+        );
+    }
+
+    #[test]
     fn percentile_points_are_two_to_nine_increasing_pairs() {
         assert_eq!(
             validate(&quantiles(&[[0.5, 2000.0], [0.9, 7000.0], [0.99, 20000.0]])),
@@ -1069,7 +1086,7 @@ mod tests {
         );
         let one = quantiles(&[[0.5, 2000.0]]);
         assert_eq!(field(&one), "work.points");
-        assert!(err(&one).contains("must be 2 to 9"), "{}", err(&one));
+        assert!(err(&one).contains("must hold 2 to 9"), "{}", err(&one));
         let ten: Vec<[f64; 2]> = (1..=10)
             .map(|i| [f64::from(i) / 11.0, f64::from(i) * 100.0])
             .collect();
