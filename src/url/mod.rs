@@ -7,7 +7,9 @@
 //! fields that differ from it; whatever the short fields cannot say (an
 //! imported file's faults, surges, a custom mix) goes whole into `data=`.
 //! Either way `decode(encode(link))` rebuilds the very same `Scenario`, so the
-//! run is the same event for event.
+//! run is the same event for event; the one exception is a list of
+//! durations longer than 256 or not in whole ms, which travels as its
+//! compact quantiles (docs/MODEL.md "The compact form").
 //!
 //! `decode` is tolerant field by field: a bad value keeps the base's value and
 //! yields a `Notice` naming the field, the value and what is allowed; fields
@@ -565,15 +567,26 @@ pub fn encode(link: &Link) -> String {
         Some(s) => (s.name.clone(), s),
         None => base_of(None, &mut Notices::default()),
     };
+    // A long list of durations travels as its compact form, never whole.
+    let compact;
+    let scenario = match lease_fields::work::link_form(&link.scenario.work.dist) {
+        Some(d) => {
+            let mut s = link.scenario.clone();
+            s.work.dist = d;
+            compact = s;
+            &compact
+        }
+        None => &link.scenario,
+    };
     let rebuilds = |parts: &[(&str, String)]| {
-        decode(&join(parts)).0.map(|l| l.scenario).as_ref() == Some(&link.scenario)
+        decode(&join(parts)).0.map(|l| l.scenario).as_ref() == Some(scenario)
     };
     let mut parts: Vec<(&str, String)> = vec![("scenario", base.clone())];
-    parts.extend(lease_fields::diff(&base_scenario, &link.scenario));
+    parts.extend(lease_fields::diff(&base_scenario, scenario));
     if !rebuilds(&parts) {
         let whole = vec![
             ("scenario", base.clone()),
-            ("data", encode_data(&base_scenario, &link.scenario)),
+            ("data", encode_data(&base_scenario, scenario)),
         ];
         // A scenario that cannot run rebuilds from neither; keep the fields then.
         if rebuilds(&whole) {
@@ -583,7 +596,7 @@ pub fn encode(link: &Link) -> String {
     let mut query = join(&parts);
     if let Some(b) = &link.b {
         query += "&compare=1";
-        for (k, v) in lease_fields::diff(&link.scenario, b) {
+        for (k, v) in lease_fields::diff(scenario, b) {
             query += "&";
             query += B_PREFIX;
             query += k;

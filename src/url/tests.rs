@@ -320,6 +320,26 @@ fn a_long_list_of_durations_is_written_as_its_compact_quantiles() {
 }
 
 #[test]
+fn a_list_of_durations_that_would_fit_whole_still_travels_compact() {
+    let mut s = shipped_scenario("clip-surge");
+    s.work.dist = Dist::Empirical {
+        samples_ms: (0..300).map(|i| f64::from(i) * 10.0 + 0.25).collect(),
+    };
+    let q = encode(&link("clip-surge", s));
+    assert!(!q.contains("data="), "{q}");
+    let (back, notices) = decode(&q);
+    assert!(notices.is_empty(), "{notices:?}");
+    let Dist::Empirical { samples_ms } = back.expect("a link").scenario.work.dist else {
+        panic!("not durations: {q}")
+    };
+    assert_eq!(samples_ms.len(), 256);
+    assert!(
+        samples_ms.iter().all(|v| v.fract() == 0.0),
+        "{samples_ms:?}"
+    );
+}
+
+#[test]
 fn bad_data_in_a_link_is_a_notice_naming_its_field_and_changes_nothing_else() {
     for (field, value, why) in [
         ("points", "0.9:2000,0.5:7000", "probabilities must increase"),

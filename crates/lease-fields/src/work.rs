@@ -1,7 +1,7 @@
 //! The "Processing time" control: a distribution shape plus a median and a
 //! p99, whatever the shape, so the two sliders mean the same thing for all.
 
-use lease_sim::fit::{quantile_ms, COMPACT_QUANTILES};
+use lease_sim::fit::{compact_samples, quantile_ms, COMPACT_QUANTILES};
 use lease_sim::scenario::Dist;
 use lease_sim::work::{sample, stream};
 
@@ -128,6 +128,20 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
             p99_ms: p99,
         },
     }
+}
+
+/// The work as a share link carries it, when that differs: a list of
+/// durations as its compact quantiles in whole ms (docs/MODEL.md "The
+/// compact form"), so that a link stays short whatever was loaded.
+pub fn link_form(d: &Dist) -> Option<Dist> {
+    let Dist::Empirical { samples_ms } = d else {
+        return None;
+    };
+    let c: Vec<f64> = compact_samples(samples_ms, COMPACT_QUANTILES)
+        .into_iter()
+        .map(f64::round)
+        .collect();
+    (c != *samples_ms).then_some(Dist::Empirical { samples_ms: c })
 }
 
 /// Whether the p99 slider means anything for the shape.
