@@ -20,6 +20,23 @@ fn dist() -> impl Strategy<Value = Dist> {
             median_ms: m,
             p99_ms: m * k
         }),
+        (10.0f64..5_000.0, 1.1f64..10.0, 1.1f64..4.0).prop_map(|(m, k, t)| Dist::Quantiles {
+            points: vec![[0.5, m], [0.9, m * k], [0.99, m * k * t]]
+        }),
+        prop::collection::vec(0.0f64..20_000.0, 1..50)
+            .prop_map(|samples_ms| Dist::Empirical { samples_ms }),
+        prop::collection::vec((1.0f64..5_000.0, 0u32..20), 1..8).prop_map(|w| {
+            let mut up = 0.0;
+            let mut buckets: Vec<[f64; 2]> = w
+                .into_iter()
+                .map(|(width, c)| {
+                    up += width;
+                    [up, f64::from(c)]
+                })
+                .collect();
+            buckets[0][1] += 1.0;
+            Dist::Histogram { buckets }
+        }),
     ];
     prop_oneof![
         4 => leaf.clone(),
