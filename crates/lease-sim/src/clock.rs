@@ -31,8 +31,10 @@ pub enum Call {
     Receive {
         want: u32,
     },
+    /// Extend to `by_ms` from the instant the broker reads the call.
     Extend {
         delivery: DeliveryIx,
+        by_ms: u64,
     },
     Ack {
         delivery: DeliveryIx,

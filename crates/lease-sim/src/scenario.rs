@@ -145,6 +145,10 @@ pub struct Broker {
     pub late_ack: Option<LateAck>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count_at: Option<CountAt>,
+    /// Absent: `strict`. `permissive`: a stale receipt still deletes
+    /// (docs/MODEL.md "Stale deletes").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_delete: Option<StaleDelete>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -196,6 +200,10 @@ pub struct Workers {
     pub error_rate: f64,
     pub hang_rate: f64,
     pub on_error: OnError,
+    /// The client library's lease policy (docs/MODEL.md "Client libraries");
+    /// absent: none, the heartbeat settings apply.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client: Option<Client>,
 }
 
 impl Default for Workers {
@@ -208,6 +216,7 @@ impl Default for Workers {
             error_rate: 0.0,
             hang_rate: 0.0,
             on_error: OnError::Release,
+            client: None,
         }
     }
 }
@@ -384,3 +393,70 @@ pub enum Fault {
         duration_ms: u64,
     },
 }
+
+/// What a delete (ack) with a receipt that is no longer the latest does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StaleDelete {
+    /// As `late_ack` says: only the latest receipt can delete.
+    #[default]
+    Strict,
+    /// SQS standard's documented possibility: the delete "succeeds, but the
+    /// message might not be deleted"; here it is deleted, even while a later
+    /// receipt holds it.
+    Permissive,
+}
+
+impl StaleDelete {
+    pub const ALL: [StaleDelete; 2] = [StaleDelete::Strict, StaleDelete::Permissive];
+}
+
+/// The client library a worker runs its handlers in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Library {
+    /// No client help: the heartbeat settings (and the preset's default) apply.
+    #[default]
+    None,
+    /// Google Pub/Sub client libraries' lease management.
+    Pubsub,
+    /// Azure Service Bus processor's automatic lock renewal.
+    ServiceBus,
+    /// An AWS Lambda function behind an SQS event source.
+    SqsLambda,
+}
+
+impl Library {
+    pub const ALL: [Library; 4] = [
+        Library::None,
+        Library::Pubsub,
+        Library::ServiceBus,
+        Library::SqsLambda,
+    ];
+}
+
+/// `workers.client`: a library and the parameters of that library; a
+/// parameter left out takes the library's documented default.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Client {
+    pub library: Library,
+    /// Pub/Sub: stop extending this long after the receive (60 min).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_lease_ms: Option<u64>,
+    /// Service Bus: `MaxAutoLockRenewalDuration` (5 min).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_auto_lock_renewal_ms: Option<u64>,
+    /// SQS with Lambda: the function timeout that kills the handler.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function_timeout_ms: Option<u64>,
+}
+
+/// Pub/Sub's default maximum lease: 60 min.
+pub const PUBSUB_MAX_LEASE_MS: u64 = 3_600_000;
+/// Service Bus's default `MaxAutoLockRenewalDuration`: 5 min.
+pub const SERVICE_BUS_MAX_RENEWAL_MS: u64 = 300_000;
+/// The playground's default function timeout for SQS with Lambda.
+pub const LAMBDA_FUNCTION_TIMEOUT_MS: u64 = 30_000;
+/// AWS: a visibility timeout of at least six times the function timeout.
+pub const LAMBDA_TIMEOUT_FACTOR: u64 = 6;

@@ -10,7 +10,8 @@ use std::mem::size_of;
 
 use crate::fit::{MAX_HISTOGRAM_BUCKETS, MAX_POINTS, MAX_SAMPLES, MIN_POINTS};
 use crate::run::{Delivery, Event, Mark, MessageRecord};
-use crate::scenario::{Dist, Fault, Preset, Scenario};
+use crate::resolve::{client_policy, service_bus_renew_before_ms, ClientPolicy};
+use crate::scenario::{Dist, Fault, Library, Preset, Scenario};
 use crate::work::to_ms;
 use crate::SimError;
 use lease_format::decimal::shortest;
@@ -228,11 +229,99 @@ pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
     }
 }
 
-/// The timeout the run will use: the file's value, else the preset's.
+/// The timeout the run will use: the file's value, else the client
+/// library's (SQS with Lambda), else the preset's.
 pub fn effective_visibility_timeout_ms(s: &Scenario) -> u64 {
-    s.broker
-        .visibility_timeout_ms
-        .unwrap_or_else(|| preset_visibility_timeout_ms(s.broker.preset))
+    s.broker.visibility_timeout_ms.unwrap_or_else(|| {
+        client_policy(s.workers.client.as_ref())
+            .visibility_timeout_ms()
+            .unwrap_or_else(|| preset_visibility_timeout_ms(s.broker.preset))
+    })
+}
+
+/// Lambda's longest function timeout: 15 min.
+pub const MAX_FUNCTION_TIMEOUT_MS: u64 = 900_000;
+
+/// `workers.client`: each parameter in its range and only under its own
+/// library, and no heartbeat beside a library that manages the lease.
+fn check_client(s: &Scenario) -> Result<(), SimError> {
+    let Some(c) = &s.workers.client else {
+        return Ok(());
+    };
+    let params = [
+        ("max_lease_ms", c.max_lease_ms, Library::Pubsub, 1, MAX_DURATION_MS),
+        (
+            "max_auto_lock_renewal_ms",
+            c.max_auto_lock_renewal_ms,
+            Library::ServiceBus,
+            0,
+            MAX_DURATION_MS,
+        ),
+        (
+            "function_timeout_ms",
+            c.function_timeout_ms,
+            Library::SqsLambda,
+            1,
+            MAX_FUNCTION_TIMEOUT_MS,
+        ),
+    ];
+    for (name, v, library, lo, hi) in params {
+        let Some(v) = v else { continue };
+        let field = format!("workers.client.{name}");
+        if c.library != library {
+            return Err(invalid(
+                field,
+                v,
+                format!(
+                    "applies only to workers.client.library = {} (it is {})",
+                    library_name(library),
+                    library_name(c.library)
+                ),
+            ));
+        }
+        check_ms(&field, v, lo, hi)?;
+    }
+    if c.library != Library::None {
+        if let Some(Some(h)) = &s.workers.heartbeat {
+            return Err(invalid(
+                "workers.heartbeat",
+                format!("interval_ms {}", h.interval_ms),
+                format!(
+                    "must be null or left out while workers.client.library = {}: the client library manages the lease",
+                    library_name(c.library)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn library_name(l: Library) -> &'static str {
+    match l {
+        Library::None => "none",
+        Library::Pubsub => "pubsub",
+        Library::ServiceBus => "service_bus",
+        Library::SqsLambda => "sqs_lambda",
+    }
+}
+
+/// Extensions a client library can send per handler slot over the run, and
+/// per delivery at most (`None`: no per-delivery bound).
+fn client_steps(s: &Scenario) -> Option<(u64, Option<u64>)> {
+    let timeout = effective_visibility_timeout_ms(s).max(1);
+    match client_policy(s.workers.client.as_ref()) {
+        ClientPolicy::None => None,
+        // One at the start, then at least 9 s apart (nine tenths of 10 s).
+        ClientPolicy::Pubsub { max_lease_ms } => {
+            Some((s.duration_ms / 9_000 + 2, Some(max_lease_ms / 9_000 + 2)))
+        }
+        ClientPolicy::ServiceBus { max_renewal_ms } => {
+            let every = (timeout - service_bus_renew_before_ms(timeout)).max(1);
+            Some((s.duration_ms / every + 2, Some(max_renewal_ms / every + 2)))
+        }
+        // The kill is at most one abort per delivery, counted with deliveries.
+        ClientPolicy::SqsLambda { .. } => Some((0, Some(0))),
+    }
 }
 
 fn check_broker(s: &Scenario) -> Result<(), SimError> {
@@ -302,6 +391,7 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
             ));
         }
     }
+    check_client(s)?;
     if let Some(Some(h)) = &w.heartbeat {
         check_ms(
             "workers.heartbeat.interval_ms",
@@ -822,6 +912,19 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     let deliveries = messages.saturating_add(by_slots.min(by_count));
 
     let heartbeats = match &s.workers.heartbeat {
+        _ if client_steps(s).is_some() => {
+            let (per_slot, per_delivery) = client_steps(s).unwrap_or((0, None));
+            let by_slot = count
+                .saturating_mul(concurrency)
+                .saturating_mul(ghosts)
+                .saturating_mul(per_slot);
+            // Each delivery's first step may come early: one more each.
+            let by_slot = by_slot.saturating_add(deliveries);
+            match per_delivery {
+                Some(m) => by_slot.min(deliveries.saturating_mul(m)),
+                None => by_slot,
+            }
+        }
         Some(Some(h)) => {
             let per_slot = s.duration_ms / h.interval_ms.max(1) + 1;
             let by_slot = count

@@ -71,6 +71,25 @@ fn heartbeat() -> impl Strategy<Value = Option<Option<Heartbeat>>> {
     ]
 }
 
+/// A client library with or without its parameter, and the heartbeat
+/// beside it: none while a library manages the lease.
+fn client_and_heartbeat() -> impl Strategy<Value = (Option<Client>, Option<Option<Heartbeat>>)> {
+    let library = proptest::sample::select(Library::ALL.to_vec());
+    let client = (library, proptest::option::of(0u64..40_000)).prop_map(|(library, p)| Client {
+        library,
+        max_lease_ms: p.filter(|_| library == Library::Pubsub).map(|v| v.max(1)),
+        max_auto_lock_renewal_ms: p.filter(|_| library == Library::ServiceBus),
+        function_timeout_ms: p.filter(|_| library == Library::SqsLambda).map(|v| v.max(1)),
+    });
+    prop_oneof![
+        2 => heartbeat().prop_map(|h| (None, h)),
+        3 => (client, heartbeat()).prop_map(|(c, h)| {
+            let h = if c.library == Library::None { h } else { h.filter(|h| h.is_none()) };
+            (Some(c), h)
+        }),
+    ]
+}
+
 fn fault(workers: u32) -> impl Strategy<Value = Fault> {
     prop_oneof![
         (0..workers, 0u64..60_000, proptest::option::of(0u64..30_000)).prop_map(
@@ -105,7 +124,7 @@ prop_compose! {
         lifetime in proptest::option::of(proptest::option::of(1_000u64..120_000)),
         batch in 1u32..4,
         rpc in prop_oneof![Just(0u64), 1u64..300],
-        switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
+        switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -117,6 +136,7 @@ prop_compose! {
             dlq_timing: switches.0.map(|b| if b { DlqTiming::OnExpiry } else { DlqTiming::OnNextReceive }),
             late_ack: switches.1.map(|b| if b { LateAck::Rejected } else { LateAck::AcceptedIfNotRedelivered }),
             count_at: switches.2.map(|b| if b { CountAt::Receive } else { CountAt::ExpiryOrAbandon }),
+            stale_delete: switches.3.map(|b| if b { StaleDelete::Strict } else { StaleDelete::Permissive }),
         }
     }
 }
@@ -126,7 +146,7 @@ prop_compose! {
         count in Just(workers),
         concurrency in 1u32..4,
         extra_prefetch in 0u32..4,
-        hb in heartbeat(),
+        client_hb in client_and_heartbeat(),
         error_rate in prop_oneof![Just(0.0), 0.0f64..0.4],
         hang_rate in prop_oneof![Just(0.0), 0.0f64..0.1],
         expire_on_error in any::<bool>(),
@@ -154,7 +174,8 @@ prop_compose! {
                 count,
                 concurrency,
                 prefetch: Some(concurrency + extra_prefetch),
-                heartbeat: hb,
+                heartbeat: client_hb.1,
+                client: client_hb.0,
                 error_rate,
                 hang_rate,
                 on_error: if expire_on_error { OnError::Expire } else { OnError::Release },

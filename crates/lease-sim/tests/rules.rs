@@ -551,6 +551,255 @@ fn pubsub_lease_manager_stops_after_720_extensions() {
     assert_eq!(times(&r, K::Expire), vec![3_610_000]);
 }
 
+// Client libraries (docs/MODEL.md "Client libraries").
+
+/// When extensions of a message's first delivery were accepted.
+fn extensions_of(r: &lease_sim::Run, message: u32) -> Vec<u64> {
+    of(r, K::ExtendOk)
+        .into_iter()
+        .filter(|e| e.1 == message && e.3 == 1)
+        .map(|e| e.0)
+        .collect()
+}
+
+#[test]
+fn pubsub_client_extends_by_the_p99_of_its_ack_delays() {
+    // 25 s of work; just after 25 s the downstream runs 1.2 times slower,
+    // so the second message's handler takes 30 s.
+    let p = |faults: serde_json::Value| {
+        run(json!({
+            "duration_ms": 200000,
+            "broker": {"visibility_timeout_ms": 10000},
+            "workers": {"client": {"library": "pubsub"}},
+            "work": {"dist": "constant", "ms": 25000},
+            "arrivals": {"backlog": 2},
+            "downstream": {"slowdowns": [{"from_ms": 25001, "to_ms": 200000, "factor": 1.2}]},
+            "faults": faults
+        }))
+    };
+    let r = p(json!([]));
+    // Before any ack: the ack deadline, 10 s, again every 9 s.
+    assert_eq!(extensions_of(&r, 0), vec![0, 9000, 18000]);
+    // One ack delay of 25 s, so p99 = 25 s: at the start, then 22.5 s later.
+    assert_eq!(extensions_of(&r, 1), vec![25000, 47500]);
+    let acks = times(&r, K::AckOk);
+    assert_eq!(acks[0], 25000);
+    assert!((54_999..=55_001).contains(&acks[1]), "{acks:?}");
+    assert!(times(&r, K::Expire).is_empty(), "the 30 s handler kept its lease");
+    // The worker crashes after the extension at 25 s: the lease it left
+    // ends 25 s after it, at 50 s.
+    let r = p(json!([{"kind": "crash", "worker": 0, "at_ms": 30000}]));
+    assert_eq!(times(&r, K::Expire), vec![50000]);
+}
+
+#[test]
+fn pubsub_client_clamps_the_extension_to_10_s_through_10_min() {
+    use lease_sim::resolve::pubsub_extension_ms;
+    // Acks of 2 s: the p99 is 2 s, clamped up to 10 s.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"client": {"library": "pubsub"}},
+        "work": {"dist": "constant", "ms": 2000},
+        "arrivals": {"backlog": 2},
+        "faults": [{"kind": "crash", "worker": 0, "at_ms": 3000}]
+    }));
+    assert_eq!(extensions_of(&r, 1), vec![2000]);
+    assert_eq!(times(&r, K::Expire), vec![12000]);
+    // A count per whole second: 98 acks of 2 s and two of 900 s (kept as
+    // 600, the top of the histogram) give a p99 of 600 s, the ceiling.
+    let mut h = vec![0u32; 601];
+    h[2] = 98;
+    h[600] = 2;
+    assert_eq!(pubsub_extension_ms(&h, 10_000), 600_000);
+    // 198 acks of 2 s and two of 600 s: exactly 1% are slow, and the
+    // client's p99 is the value with more than 1% at or above it: 2 s -> 10 s.
+    h[2] = 198;
+    assert_eq!(pubsub_extension_ms(&h, 10_000), 10_000);
+    // No acks yet: the subscription's ack deadline, clamped too.
+    assert_eq!(pubsub_extension_ms(&[], 5_000), 10_000);
+    assert_eq!(pubsub_extension_ms(&[], 30_000), 30_000);
+}
+
+#[test]
+fn pubsub_client_stops_extending_at_max_lease() {
+    // An 83-minute handler: extensions every 9 s (10 s each) from the
+    // receive; none once 60 min have passed since it.
+    let r = run(json!({
+        "duration_ms": 6000000,
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"client": {"library": "pubsub"}},
+        "work": {"dist": "constant", "ms": 5000000}
+    }));
+    let ext = extensions_of(&r, 0);
+    // 0, 9 s, ..., 3,591 s: the last before 3,600 s.
+    assert_eq!(ext.len(), 400);
+    assert_eq!(ext.last(), Some(&3_591_000));
+    assert_eq!(times(&r, K::Expire), vec![3_601_000]);
+    // A shorter maximum stops sooner: 0, 9 s, 18 s, 27 s, then lost at 37 s.
+    let r = run(json!({
+        "duration_ms": 100000,
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"client": {"library": "pubsub", "max_lease_ms": 30000}},
+        "work": {"dist": "constant", "ms": 50000}
+    }));
+    assert_eq!(extensions_of(&r, 0), vec![0, 9000, 18000, 27000]);
+    assert_eq!(times(&r, K::Expire)[0], 37000);
+}
+
+#[test]
+fn service_bus_client_renews_before_the_lock_expires_until_max_auto_lock_renewal() {
+    // Lock 60 s: renewed 10 s before it ends (half the lock, at most 10 s),
+    // so every 50 s, until 5 min after the receive; then lost at 310 s.
+    let r = run(json!({
+        "duration_ms": 500000,
+        "broker": {"visibility_timeout_ms": 60000},
+        "workers": {"client": {"library": "service_bus"}},
+        "work": {"dist": "constant", "ms": 400000}
+    }));
+    assert_eq!(
+        extensions_of(&r, 0),
+        vec![50000, 100000, 150000, 200000, 250000]
+    );
+    assert_eq!(times(&r, K::Expire), vec![310000]);
+    // The handler finishes at 400 s with the lock gone: its complete fails.
+    assert_eq!(times(&r, K::AckRejected), vec![400000]);
+    // A 10 s lock is renewed 5 s before it ends; 20 s of renewal.
+    let r = run(json!({
+        "duration_ms": 100000,
+        "broker": {"visibility_timeout_ms": 10000},
+        "workers": {"client": {"library": "service_bus", "max_auto_lock_renewal_ms": 20000}},
+        "work": {"dist": "constant", "ms": 60000}
+    }));
+    assert_eq!(extensions_of(&r, 0), vec![5000, 10000, 15000]);
+    assert_eq!(times(&r, K::Expire)[0], 25000);
+}
+
+#[test]
+fn sqs_lambda_function_timeout_kills_the_handler_which_never_acks() {
+    // A 15 s handler under a 10 s function timeout; the visibility timeout
+    // left out is six times the function timeout, 60 s.
+    let r = run(json!({
+        "duration_ms": 130000,
+        "broker": {"visibility_timeout_ms": null},
+        "workers": {"client": {"library": "sqs_lambda", "function_timeout_ms": 10000}},
+        "work": {"dist": "constant", "ms": 15000}
+    }));
+    assert_eq!(times(&r, K::Abort), vec![10000, 70000]);
+    assert_eq!(times(&r, K::Expire), vec![60000, 120000]);
+    assert!(times(&r, K::AckOk).is_empty());
+    assert!(times(&r, K::CommitApplied).is_empty());
+    assert!(times(&r, K::Release).is_empty());
+    assert_eq!(r.deliveries[0].outcome, Outcome::Aborted);
+    // A handler within the function timeout acks as usual.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": null},
+        "workers": {"client": {"library": "sqs_lambda", "function_timeout_ms": 10000}},
+        "work": {"dist": "constant", "ms": 9000}
+    }));
+    assert_eq!(times(&r, K::AckOk), vec![9000]);
+    assert!(times(&r, K::Abort).is_empty());
+}
+
+#[test]
+fn sqs_lambda_sets_the_visibility_timeout_to_six_times_the_function_timeout() {
+    use lease_sim::resolve::resolve;
+    let mut s = scenario(json!({
+        "broker": {"preset": "sqs_standard", "visibility_timeout_ms": null},
+        "workers": {"client": {"library": "sqs_lambda", "function_timeout_ms": 20000}}
+    }));
+    assert_eq!(resolve(&s).visibility_timeout_ms, 120_000);
+    // A timeout given in the file wins.
+    s.broker.visibility_timeout_ms = Some(30_000);
+    assert_eq!(resolve(&s).visibility_timeout_ms, 30_000);
+}
+
+#[test]
+fn no_client_library_keeps_the_heartbeat_settings() {
+    use lease_sim::resolve::{resolve, ClientPolicy};
+    // `library: none` is the file without a client: Pub/Sub's preset default stays.
+    let without = scenario(json!({
+        "broker": {"preset": "google_pubsub", "visibility_timeout_ms": null},
+        "workers": {"heartbeat": null}
+    }));
+    let mut with_none = without.clone();
+    with_none.workers.client = Some(lease_sim::scenario::Client::default());
+    let (mut a, mut b) = (without.clone(), with_none.clone());
+    a.workers.heartbeat = None;
+    b.workers.heartbeat = None;
+    assert_eq!(resolve(&a).heartbeat, resolve(&b).heartbeat);
+    assert!(resolve(&b).heartbeat.is_some());
+    assert_eq!(resolve(&b).client, ClientPolicy::None);
+    assert_eq!(run_checked(&a).log_hash(), run_checked(&b).log_hash());
+}
+
+#[test]
+fn a_client_library_refuses_a_heartbeat_and_a_parameter_of_another_library() {
+    let bad = |w: serde_json::Value| {
+        let mut s = scenario(json!({}));
+        s.workers = serde_json::from_value(w).unwrap();
+        match lease_sim::validate(&s) {
+            Err(lease_sim::SimError::Invalid { field, .. }) => field,
+            other => panic!("expected Invalid, got {other:?}"),
+        }
+    };
+    assert_eq!(
+        bad(json!({"client": {"library": "pubsub"}, "heartbeat": {"interval_ms": 1000}})),
+        "workers.heartbeat"
+    );
+    assert_eq!(
+        bad(json!({"client": {"library": "pubsub", "function_timeout_ms": 1000}})),
+        "workers.client.function_timeout_ms"
+    );
+    assert_eq!(
+        bad(json!({"client": {"library": "sqs_lambda", "function_timeout_ms": 0}})),
+        "workers.client.function_timeout_ms"
+    );
+    assert_eq!(
+        bad(json!({"client": {"library": "sqs_lambda", "function_timeout_ms": 900001}})),
+        "workers.client.function_timeout_ms"
+    );
+}
+
+// Stale deletes (docs/MODEL.md "Broker presets").
+
+/// Two workers, 1 s leases, 0.8 s of work: worker 0 pauses for 0.5 s
+/// while it holds receipt 1, which expires at 1 s; worker 1 takes receipt 2
+/// then and runs until 1.8 s; worker 0's delete with receipt 1 arrives at 1.3 s.
+fn stale_delete_run(mode: Option<&str>) -> lease_sim::Run {
+    let mut broker = json!({"preset": "sqs_standard", "visibility_timeout_ms": 1000});
+    if let Some(m) = mode {
+        broker["stale_delete"] = json!(m);
+    }
+    run(json!({
+        "broker": broker,
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 800},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    }))
+}
+
+#[test]
+fn stale_delete_strict_rejects_a_receipt_a_later_receive_replaced() {
+    for r in [stale_delete_run(None), stale_delete_run(Some("strict"))] {
+        assert_eq!(of(&r, K::AckRejected), vec![(1300, 0, 0, 1)]);
+        assert_eq!(of(&r, K::AckOk), vec![(1800, 0, 1, 2)]);
+        assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1800 });
+    }
+}
+
+#[test]
+fn stale_delete_permissive_deletes_even_while_another_worker_holds_it() {
+    let r = stale_delete_run(Some("permissive"));
+    // Receipt 1 deletes the message out from under receipt 2's holder...
+    assert_eq!(of(&r, K::AckOk), vec![(1300, 0, 0, 1)]);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1300 });
+    assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Expired);
+    assert_eq!(r.deliveries[1].lease_ended_at, 1300);
+    // ...whose own delete then finds nothing.
+    assert_eq!(of(&r, K::AckRejected), vec![(1800, 0, 1, 2)]);
+    assert_eq!(r.report.totals.acks_ok, 1);
+}
+
 #[test]
 fn pubsub_lease_manager_extends_without_a_heartbeat_in_the_file() {
     let mut s = scenario(json!({

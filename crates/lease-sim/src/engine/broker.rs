@@ -5,7 +5,7 @@
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
 use crate::clock::{Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
-use crate::scenario::{CountAt, DlqTiming, LateAck};
+use crate::scenario::{CountAt, DlqTiming, LateAck, StaleDelete};
 use crate::work::attempt_need;
 
 impl Sim<'_> {
@@ -185,8 +185,8 @@ impl Sim<'_> {
                     });
                 }
             }
-            Call::Extend { delivery } => {
-                let ok = self.judge_extend(delivery);
+            Call::Extend { delivery, by_ms } => {
+                let ok = self.judge_extend(delivery, by_ms);
                 self.send_reply(worker, epoch, Reply::Extended { delivery, ok });
             }
             Call::Ack { delivery } => {
@@ -207,12 +207,7 @@ impl Sim<'_> {
         m.state == State::InFlight && m.receive_count == d.receipt && self.now < m.expires_at
     }
 
-    fn judge_extend(&mut self, delivery: u32) -> bool {
-        let extend_by = self
-            .cfg
-            .heartbeat
-            .as_ref()
-            .map_or(self.cfg.visibility_timeout_ms, |h| h.extend_by_ms);
+    fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
         let d = &self.deliveries[delivery as usize];
         let (id, receipt, worker) = (d.message, d.receipt, d.worker);
         // Never clamped: past the lifetime cap the whole request is refused.
@@ -257,7 +252,13 @@ impl Sim<'_> {
             && self.cfg.late_ack == LateAck::AcceptedIfNotRedelivered
             && m.state == State::Available
             && m.receive_count == receipt;
-        if !(valid || late) {
+        // `stale_delete: permissive`: any receipt of a message still in
+        // the queue deletes it, even one a later receive has replaced.
+        let stale = !valid
+            && !late
+            && self.cfg.stale_delete == StaleDelete::Permissive
+            && matches!(m.state, State::Available | State::InFlight);
+        if !(valid || late || stale) {
             self.rec.ack(self.now, false, 0, 0);
             self.mark(delivery, MarkKind::AckRejected);
             self.log(EventKind::AckRejected, id, worker, receipt);
@@ -268,6 +269,14 @@ impl Sim<'_> {
             let d = &mut self.deliveries[delivery as usize];
             d.lease_end = LeaseEnd::Acked;
             d.lease_ended_at = self.now;
+        } else if m.state == State::InFlight {
+            // Deleted from under the worker holding the latest receipt: its
+            // lease ends here, and its own ack will find nothing.
+            self.in_flight_count -= 1;
+            let holder = &mut self.deliveries[m.current as usize];
+            holder.lease_end = LeaseEnd::Expired;
+            holder.lease_ended_at = self.now;
+            self.deliveries[delivery as usize].lease_end = LeaseEnd::AckedLate;
         } else {
             // It sat in the queue; its entry there goes stale.
             self.available_count -= 1;

@@ -4,7 +4,7 @@
 
 use super::{Sim, State};
 use crate::run::{EventKind, LeaseEnd};
-use crate::scenario::Fence;
+use crate::scenario::{Fence, StaleDelete};
 use crate::SimError;
 
 impl Sim<'_> {
@@ -75,7 +75,9 @@ impl Sim<'_> {
         if let Some(e) = self.last_event {
             if e.kind == EventKind::AckOk {
                 let m = &self.msgs[e.message as usize];
-                if m.state != State::Deleted || m.receive_count != e.receipt {
+                // `stale_delete: permissive` deletes with an older receipt too.
+                let stale_ok = self.cfg.stale_delete == StaleDelete::Permissive;
+                if m.state != State::Deleted || (m.receive_count != e.receipt && !stale_ok) {
                     return self.broken(format!(
                         "message {}: ack with receipt {} accepted but current receipt is {}",
                         e.message, e.receipt, m.receive_count

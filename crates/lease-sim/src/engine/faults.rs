@@ -163,7 +163,10 @@ impl Sim<'_> {
             let l = &mut self.live[d as usize];
             if l.tick_missed {
                 l.tick_missed = false;
-                if let Some(h) = self.cfg.heartbeat.clone() {
+                if self.cfg.client != crate::resolve::ClientPolicy::None {
+                    // The library's missed step happens now.
+                    self.client_tick(d);
+                } else if let Some(h) = self.cfg.heartbeat.clone() {
                     // Missed ticks collapse into one now; then the grid goes on.
                     self.send_heartbeat(d, h.max_extensions);
                     self.schedule_next_tick(d, h.interval_ms);

@@ -103,6 +103,9 @@ pub(crate) struct Worker {
     pub slots: Vec<Option<DeliveryIx>>,
     /// Replies that reached the worker during a pause, handled at resume.
     pub inbox: Vec<Reply>,
+    /// Pub/Sub's client: how many acks took each whole second from the
+    /// receive (empty under any other client).
+    pub ack_seconds: Vec<u32>,
 }
 
 impl Worker {
@@ -116,6 +119,7 @@ impl Worker {
             buffer: VecDeque::new(),
             slots: vec![None; concurrency as usize],
             inbox: Vec::new(),
+            ack_seconds: Vec::new(),
         }
     }
 }

@@ -3,6 +3,9 @@
 
 use super::{is_current, Phase, Sim};
 use crate::clock::{Call, Ev, Reply};
+use crate::resolve::{
+    pubsub_extension_ms, service_bus_renew_before_ms, ClientPolicy, PUBSUB_MAX_EXTENSION_MS,
+};
 use crate::run::{Effect, EventKind, MarkKind, Outcome};
 use crate::scenario::{Fence, OnError, OnReject};
 use crate::work::finish_draw;
@@ -49,6 +52,7 @@ impl Sim<'_> {
             del.ended_at = Some(now);
             self.live[d as usize].phase = Phase::Settling;
             self.log(EventKind::Skip, id, w, receipt);
+            self.note_ack_delay(w, d);
             self.send_call(w, Call::Ack { delivery: d });
             return;
         }
@@ -74,7 +78,9 @@ impl Sim<'_> {
         self.pool.advance(now);
         l.target = self.pool.add(d, l.generation, l.left);
         self.pool_dirty = true;
-        if let Some(h) = &self.cfg.heartbeat {
+        if self.cfg.client != ClientPolicy::None {
+            self.client_start(d);
+        } else if let Some(h) = &self.cfg.heartbeat {
             if h.max_extensions != Some(0) {
                 l.tick_pending = true;
                 self.clock
@@ -85,6 +91,10 @@ impl Sim<'_> {
 
     /// A heartbeat is due on the grid `start + k * interval`.
     pub(crate) fn tick(&mut self, d: u32) {
+        if self.cfg.client != ClientPolicy::None {
+            self.client_tick(d);
+            return;
+        }
         let Some(h) = self.cfg.heartbeat.clone() else {
             return;
         };
@@ -111,7 +121,98 @@ impl Sim<'_> {
         }
         l.extensions_sent += 1;
         let w = l.worker;
-        self.send_call(w, Call::Extend { delivery: d });
+        let by_ms = self
+            .cfg
+            .heartbeat
+            .as_ref()
+            .map_or(self.cfg.visibility_timeout_ms, |h| h.extend_by_ms);
+        self.send_call(w, Call::Extend { delivery: d, by_ms });
+    }
+
+    /// A handler starts under a client library: plan its first step
+    /// (docs/MODEL.md "Client libraries").
+    fn client_start(&mut self, d: u32) {
+        let now = self.now;
+        let at = match self.cfg.client {
+            ClientPolicy::None => return,
+            // The lease manager extends at once, by what it expects the handler to need.
+            ClientPolicy::Pubsub { .. } => now,
+            ClientPolicy::ServiceBus { .. } => {
+                let until =
+                    self.deliveries[d as usize].received_at + self.cfg.visibility_timeout_ms;
+                let left = until.saturating_sub(now);
+                now + left - service_bus_renew_before_ms(left)
+            }
+            ClientPolicy::SqsLambda {
+                function_timeout_ms,
+            } => now + function_timeout_ms,
+        };
+        self.live[d as usize].tick_pending = true;
+        self.clock.schedule(at, Ev::Tick { delivery: d });
+    }
+
+    /// A client library's step for one handler: extend, renew, or kill.
+    pub(crate) fn client_tick(&mut self, d: u32) {
+        let l = &mut self.live[d as usize];
+        l.tick_pending = false;
+        let lambda = matches!(self.cfg.client, ClientPolicy::SqsLambda { .. });
+        match l.phase {
+            Phase::Running | Phase::Hung => {}
+            // Lambda's timer runs outside the handler's process.
+            Phase::Paused if lambda => {}
+            Phase::Paused => {
+                l.tick_missed = true;
+                return;
+            }
+            _ => return,
+        }
+        let w = l.worker;
+        let since_receive = self.now - self.deliveries[d as usize].received_at;
+        let (by_ms, next) = match self.cfg.client {
+            ClientPolicy::None => return,
+            ClientPolicy::SqsLambda { .. } => {
+                self.abort(w, d);
+                return;
+            }
+            ClientPolicy::Pubsub { max_lease_ms } => {
+                if since_receive >= max_lease_ms {
+                    return;
+                }
+                let by =
+                    pubsub_extension_ms(&self.workers[w as usize].ack_seconds, self.cfg.visibility_timeout_ms);
+                // Again before nine tenths of the extension have passed.
+                (by, by * 9 / 10)
+            }
+            ClientPolicy::ServiceBus { max_renewal_ms } => {
+                if since_receive >= max_renewal_ms {
+                    return;
+                }
+                let lock = self.cfg.visibility_timeout_ms;
+                (lock, lock - service_bus_renew_before_ms(lock))
+            }
+        };
+        let l = &mut self.live[d as usize];
+        l.extensions_sent += 1;
+        l.tick_pending = true;
+        self.send_call(w, Call::Extend { delivery: d, by_ms });
+        self.clock
+            .schedule(self.now + next.max(1), Ev::Tick { delivery: d });
+    }
+
+    /// Pub/Sub's client keeps the delay from receive to ack, in whole
+    /// seconds rounded up, within the bounds of an extension.
+    fn note_ack_delay(&mut self, w: u32, d: u32) {
+        if !matches!(self.cfg.client, ClientPolicy::Pubsub { .. }) {
+            return;
+        }
+        let delay = self.now - self.deliveries[d as usize].received_at;
+        let top = (PUBSUB_MAX_EXTENSION_MS / 1_000) as usize;
+        let s = (delay.div_ceil(1_000) as usize).min(top);
+        let h = &mut self.workers[w as usize].ack_seconds;
+        if h.is_empty() {
+            h.resize(top + 1, 0);
+        }
+        h[s] += 1;
     }
 
     pub(crate) fn schedule_next_tick(&mut self, d: u32, interval: u64) {
@@ -203,6 +304,7 @@ impl Sim<'_> {
         self.log(kind, id, w, receipt);
         // Even after a fence rejection the worker acks: someone else committed.
         self.live[d as usize].phase = Phase::Settling;
+        self.note_ack_delay(w, d);
         self.send_call(w, Call::Ack { delivery: d });
     }
 
@@ -231,6 +333,7 @@ impl Sim<'_> {
                 self.worker_try(w);
             }
             Reply::Extended { delivery, ok } => {
+                // A client library carries on, as `on_reject: continue`.
                 let on_reject = self.cfg.heartbeat.as_ref().map(|h| h.on_reject);
                 if !ok && on_reject == Some(OnReject::Abort) {
                     self.abort(w, delivery);
