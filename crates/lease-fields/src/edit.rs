@@ -3,7 +3,7 @@
 //! switching the heartbeat on, editing a heartbeat the preset implies.
 
 use lease_sim::resolve::{resolve, HeartbeatConfig};
-use lease_sim::scenario::{Heartbeat, Preset, Scenario};
+use lease_sim::scenario::{Client, Heartbeat, Library, Preset, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;
 
 /// Round to two significant figures so a slider lands on readable values
@@ -72,6 +72,10 @@ pub fn heartbeat_mut(s: &mut Scenario) -> Option<&mut Heartbeat> {
 /// The "Heartbeat on" switch: off removes it; on keeps the heartbeat the
 /// scenario has, or adds one at a third of the lease with a cap of 20.
 pub fn set_heartbeat_on(s: &mut Scenario, on: bool) {
+    if on {
+        // The heartbeat takes the lease back from a client library.
+        s.workers.client = None;
+    }
     if !on {
         s.workers.heartbeat = Some(None);
     } else if heartbeat(s).is_none() {
@@ -96,6 +100,46 @@ pub fn choose_preset(s: &mut Scenario, p: Preset) {
     s.broker.dlq_timing = None;
     s.broker.late_ack = None;
     s.broker.count_at = None;
+    s.broker.stale_delete = None;
+}
+
+/// Choosing a client library (docs/MODEL.md "Client libraries"): the
+/// library manages the lease, so a heartbeat in the file goes; SQS with
+/// Lambda brings its visibility timeout (six times the function timeout),
+/// so the timeout goes back to that default. `none` removes the field.
+pub fn choose_client(s: &mut Scenario, library: Library) {
+    if library == Library::None {
+        s.workers.client = None;
+        return;
+    }
+    if s.workers.client.as_ref().map(|c| c.library) != Some(library) {
+        s.workers.client = Some(Client {
+            library,
+            ..Client::default()
+        });
+    }
+    if matches!(s.workers.heartbeat, Some(Some(_))) {
+        s.workers.heartbeat = None;
+    }
+    if library == Library::SqsLambda {
+        s.broker.visibility_timeout_ms = None;
+    }
+}
+
+/// The library the scenario runs with (`none` without the field).
+pub fn library(s: &Scenario) -> Library {
+    s.workers.client.as_ref().map_or(Library::None, |c| c.library)
+}
+
+/// The client's parameters, when the library is `want`.
+pub fn client_mut(s: &mut Scenario, want: Library) -> Result<&mut Client, String> {
+    match &mut s.workers.client {
+        Some(c) if c.library == want => Ok(c),
+        _ => Err(format!(
+            "applies only while client={} (set client first)",
+            crate::names::name(&want)
+        )),
+    }
 }
 
 /// Choosing a broker on the page: the preset brings its own rules, and

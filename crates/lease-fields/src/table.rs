@@ -17,19 +17,20 @@ use lease_format::units::{
 };
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{
-    CountAt, Dist, DlqTiming, Fence, Heartbeat, LateAck, OnError, OnReject, Preset, Process,
-    Scenario,
+    CountAt, Dist, DlqTiming, Fence, Heartbeat, LateAck, Library, OnError, OnReject, Preset,
+    Process, Scenario, StaleDelete,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
     MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_LEASE_LIFETIME_MS, MAX_PREFETCH, MAX_RATE_PER_S,
     MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS,
-    MAX_WORKERS, MAX_WORK_MS,
+    MAX_FUNCTION_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 use serde::de::DeserializeOwned;
 
 use crate::edit::{
-    choose_preset, figure, heartbeat, heartbeat_mut, on_grid, round2, set_heartbeat_on,
+    choose_client, choose_preset, client_mut, figure, heartbeat, heartbeat_mut, library, on_grid,
+    round2, set_heartbeat_on,
 };
 use crate::names::{name, parse, words};
 use crate::work::{build, has_p99, is_data, median_p99, shape, SHAPES};
@@ -356,7 +357,12 @@ impl Spec {
                 why.push_str(&format!(", or {off}"));
             }
             if self.default_ok {
-                why.push_str(", or default (the broker preset's value)");
+                why.push_str(match self.name {
+                    "max_lease" | "max_lock_renewal" | "function_timeout" => {
+                        ", or default (the client library's value)"
+                    }
+                    _ => ", or default (the broker preset's value)",
+                });
             }
             why
         })
@@ -388,6 +394,10 @@ pub enum Field {
     Seed,
     Duration,
     Broker,
+    Client,
+    MaxLease,
+    LockRenewal,
+    FunctionTimeout,
     Timeout,
     Mrc,
     Lifetime,
@@ -396,6 +406,7 @@ pub enum Field {
     Dlq,
     LateAck,
     CountAt,
+    StaleDelete,
     Workers,
     Conc,
     Prefetch,
@@ -424,10 +435,14 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 36] = [
+    pub const ALL: [Field; 41] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
+        Field::Client,
+        Field::MaxLease,
+        Field::LockRenewal,
+        Field::FunctionTimeout,
         Field::Timeout,
         Field::Mrc,
         Field::Lifetime,
@@ -436,6 +451,7 @@ impl Field {
         Field::Dlq,
         Field::LateAck,
         Field::CountAt,
+        Field::StaleDelete,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -594,6 +610,18 @@ fn explicit_read(s: &Scenario, f: impl Fn(&Heartbeat) -> Value) -> Value {
     }
 }
 
+/// A client parameter, when the scenario's library is `want`.
+fn client_read(
+    s: &Scenario,
+    want: Library,
+    f: impl Fn(&lease_sim::scenario::Client) -> Value,
+) -> Value {
+    match &s.workers.client {
+        Some(c) if c.library == want => f(c),
+        _ => Value::Na,
+    }
+}
+
 fn work_read(_: &Scenario) -> Value {
     Value::Na
 }
@@ -605,7 +633,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 36] = [
+pub static FIELDS: [Spec; 41] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -660,6 +688,78 @@ pub static FIELDS: [Spec; 36] = [
         write: |s, v| {
             // What the page's broker select does: the preset brings its own defaults.
             choose_preset(s, word::<Preset>(v)?);
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "client",
+        aliases: &["library", "client_library"],
+        kind: Kind::Words(words::<Library>),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(name(&library(s))),
+        write: |s, v| {
+            // What the page's client select does: the library takes the lease.
+            choose_client(s, word::<Library>(v)?);
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "max_lease",
+        aliases: &["max_lease_ms"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        // `default`: the library's 60 min.
+        default_ok: true,
+        off: None,
+        read: |s| client_read(s, Library::Pubsub, |c| opt_num(c.max_lease_ms)),
+        write: |s, v| {
+            let x = defaultable(v, num)?;
+            client_mut(s, Library::Pubsub)?.max_lease_ms = x;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "max_lock_renewal",
+        aliases: &["max_auto_lock_renewal", "max_auto_lock_renewal_ms"],
+        kind: Kind::Ms {
+            lo: 0,
+            hi: MAX_DURATION_MS,
+        },
+        // `default`: the library's 5 min.
+        default_ok: true,
+        off: None,
+        read: |s| client_read(s, Library::ServiceBus, |c| opt_num(c.max_auto_lock_renewal_ms)),
+        write: |s, v| {
+            let x = defaultable(v, num)?;
+            client_mut(s, Library::ServiceBus)?.max_auto_lock_renewal_ms = x;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "function_timeout",
+        aliases: &["function_timeout_ms", "lambda_timeout"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_FUNCTION_TIMEOUT_MS,
+        },
+        // `default`: the playground's 30 s.
+        default_ok: true,
+        off: None,
+        read: |s| client_read(s, Library::SqsLambda, |c| opt_num(c.function_timeout_ms)),
+        write: |s, v| {
+            let x = defaultable(v, num)?;
+            client_mut(s, Library::SqsLambda)?.function_timeout_ms = x;
             Ok(())
         },
         work: false,
@@ -824,6 +924,20 @@ pub static FIELDS: [Spec; 36] = [
         read: |s| optional_word(s.broker.count_at),
         write: |s, v| {
             s.broker.count_at = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "stale_delete",
+        aliases: &[],
+        kind: Kind::Words(words::<StaleDelete>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.stale_delete),
+        write: |s, v| {
+            s.broker.stale_delete = defaultable(v, word)?;
             Ok(())
         },
         work: false,

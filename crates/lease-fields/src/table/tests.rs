@@ -138,3 +138,76 @@ fn every_key_moves_every_slider_inside_its_range() {
         }
     }
 }
+
+/// The overrides a link would carry from `base` to `target`, applied to `base`.
+fn through_a_link(base: &Scenario, target: &Scenario) -> Scenario {
+    let overrides: Vec<Override> = diff(base, target)
+        .into_iter()
+        .map(|(n, text)| {
+            let field = find(n).unwrap();
+            Override {
+                field,
+                value: field.spec().parse(&text).unwrap(),
+                text,
+            }
+        })
+        .collect();
+    apply(base, &overrides).unwrap()
+}
+
+#[test]
+fn every_client_library_and_its_parameter_go_through_a_link() {
+    let base = shipped::find("clip-surge").unwrap().scenario;
+    let cases = [
+        ("pubsub", Field::MaxLease, 1_800_000),
+        ("service_bus", Field::LockRenewal, 600_000),
+        ("sqs_lambda", Field::FunctionTimeout, 20_000),
+    ];
+    for (library, param, ms) in cases {
+        let mut target = base.clone();
+        set(&mut target, Field::Client, &Value::Word(library)).unwrap();
+        set(&mut target, param, &Value::Num(ms)).unwrap();
+        lease_sim::validate(&target).unwrap();
+        assert_eq!(through_a_link(&base, &target), target, "{library}");
+        let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+        assert!(names.contains(&"client") && names.contains(&param.name()), "{names:?}");
+    }
+    let mut target = base.clone();
+    set(&mut target, Field::StaleDelete, &Value::Word("permissive")).unwrap();
+    assert_eq!(
+        diff(&base, &target),
+        vec![("stale_delete", "permissive".to_string())]
+    );
+    assert_eq!(through_a_link(&base, &target), target);
+}
+
+#[test]
+fn choosing_a_client_library_drops_the_heartbeat_and_lambda_sets_six_times_its_timeout() {
+    let mut s = shipped::find("clip-surge").unwrap().scenario;
+    assert!(matches!(s.workers.heartbeat, Some(Some(_))) || heartbeat(&s).is_none());
+    set(&mut s, Field::Hb, &Value::Num(10_000)).unwrap();
+    set(&mut s, Field::Client, &Value::Word("sqs_lambda")).unwrap();
+    assert_eq!(s.workers.heartbeat, None);
+    assert_eq!(s.broker.visibility_timeout_ms, None);
+    assert_eq!(resolve(&s).visibility_timeout_ms, 180_000);
+    set(&mut s, Field::FunctionTimeout, &Value::Num(10_000)).unwrap();
+    assert_eq!(resolve(&s).visibility_timeout_ms, 60_000);
+    lease_sim::validate(&s).unwrap();
+    // Switching the heartbeat on gives the lease back to the worker.
+    set(&mut s, Field::Hb, &Value::On).unwrap();
+    assert_eq!(s.workers.client, None);
+    lease_sim::validate(&s).unwrap();
+}
+
+#[test]
+fn a_client_parameter_without_its_library_names_the_field() {
+    let mut s = shipped::find("clip-surge").unwrap().scenario;
+    let e = set(&mut s, Field::FunctionTimeout, &Value::Num(10_000)).unwrap_err();
+    assert_eq!(e.field, "function_timeout");
+    assert!(e.to_string().contains("client=sqs_lambda"), "{e}");
+    set(&mut s, Field::Client, &Value::Word("pubsub")).unwrap();
+    let e = set(&mut s, Field::LockRenewal, &Value::Num(10_000)).unwrap_err();
+    assert!(e.to_string().contains("client=service_bus"), "{e}");
+    let e = Field::FunctionTimeout.spec().parse("20min").unwrap_err();
+    assert!(e.contains("15min") && e.contains("client library's value"), "{e}");
+}
