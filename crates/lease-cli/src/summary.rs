@@ -12,6 +12,28 @@ fn secs(ms: u64) -> String {
     }
 }
 
+/// The client library's lease policy in words (docs/MODEL.md "Client libraries").
+fn client_line(s: &lease_sim::Scenario) -> Option<String> {
+    use lease_sim::resolve::{client_policy, ClientPolicy};
+    Some(match client_policy(s.workers.client.as_ref()) {
+        ClientPolicy::None => return None,
+        ClientPolicy::Pubsub { max_lease_ms } => format!(
+            "client library: Pub/Sub lease management, extending by the p99 of ack delays (10 s to 10 min) for up to {} after the receive",
+            secs(max_lease_ms)
+        ),
+        ClientPolicy::ServiceBus { max_renewal_ms } => format!(
+            "client library: Service Bus automatic lock renewal, for up to {} after the receive",
+            secs(max_renewal_ms)
+        ),
+        ClientPolicy::SqsLambda {
+            function_timeout_ms,
+        } => format!(
+            "client library: SQS with Lambda, the function timeout of {} kills the handler",
+            secs(function_timeout_ms)
+        ),
+    })
+}
+
 pub fn render(run: &Run) -> String {
     let r = &run.report;
     let t = &r.totals;
@@ -33,6 +55,9 @@ pub fn render(run: &Run) -> String {
         run.worker_count,
         run.concurrency
     );
+    if let Some(line) = client_line(&run.scenario) {
+        let _ = writeln!(o, "  {line}");
+    }
     if let Some(why) = run.stopped() {
         let _ = writeln!(o, "  {why}");
     }

@@ -699,3 +699,59 @@ fn unsorted_histogram_buckets_exit_2_naming_the_bucket() {
     assert!(e.contains("work.buckets[1]"), "{e}");
     assert!(e.contains("upper bounds must increase"), "{e}");
 }
+
+#[test]
+fn a_file_with_a_client_library_runs_and_says_which() {
+    let p = temp_file(
+        "lambda.json",
+        r#"{"name":"l","duration_ms":120000,"broker":{"preset":"sqs_standard"},
+            "workers":{"client":{"library":"sqs_lambda","function_timeout_ms":5000}}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let s = stdout(&o);
+    // Six times the 5 s function timeout.
+    assert!(s.contains("visibility timeout 30.0 s"), "{s}");
+    assert!(s.contains("SQS with Lambda") && s.contains("5.0 s kills"), "{s}");
+    let p = temp_file(
+        "pubsub.json",
+        r#"{"name":"p","duration_ms":60000,"workers":{"client":{"library":"pubsub"}}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("up to 60.0 min"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_client_parameter_out_of_range_or_of_another_library_exits_2() {
+    for (name, json, field, says) in [
+        (
+            "fn.json",
+            r#"{"workers":{"client":{"library":"sqs_lambda","function_timeout_ms":1000000}}}"#,
+            "workers.client.function_timeout_ms = 1000000",
+            "15 min",
+        ),
+        (
+            "other.json",
+            r#"{"workers":{"client":{"library":"pubsub","max_auto_lock_renewal_ms":1000}}}"#,
+            "workers.client.max_auto_lock_renewal_ms",
+            "service_bus",
+        ),
+        (
+            "lib.json",
+            r#"{"workers":{"client":{"library":"kafka"}}}"#,
+            "workers.client.library",
+            "sqs_lambda",
+        ),
+        (
+            "stale.json",
+            r#"{"broker":{"stale_delete":"sometimes"}}"#,
+            "broker.stale_delete",
+            "permissive",
+        ),
+    ] {
+        let p = temp_file(name, json);
+        let e = refused(&["validate", p.to_str().unwrap()], field);
+        assert!(e.contains(says), "{e}");
+    }
+}
