@@ -11,7 +11,7 @@ use lease_fields::work::{median_p99, shape, SHAPES};
 use lease_fields::{Control, Field, Range, Step, Unit, Value, CONTROLS};
 use lease_format::decimal::{fixed, shortest};
 use lease_format::units::label_ms;
-use lease_sim::scenario::{Fence, OnReject, Preset, Scenario};
+use lease_sim::scenario::{Fence, Library, OnReject, Preset, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -33,6 +33,37 @@ fn preset_label(p: Preset) -> &'static str {
         Preset::AzureServiceBus => "Azure Service Bus",
         Preset::GooglePubsub => "Google Pub/Sub",
     }
+}
+
+fn client_label(l: Library) -> &'static str {
+    match l {
+        Library::None => "No client help",
+        Library::Pubsub => "Google Pub/Sub client",
+        Library::ServiceBus => "Azure Service Bus processor",
+        Library::SqsLambda => "AWS Lambda on SQS",
+    }
+}
+
+/// Under the client select: what the chosen library does to the lease
+/// (docs/MODEL.md, "Client libraries").
+fn client_note(s: &Scenario) -> Html {
+    use lease_sim::resolve::{client_policy, ClientPolicy};
+    let note = match client_policy(s.workers.client.as_ref()) {
+        ClientPolicy::None => "The heartbeat settings extend the lease.".to_string(),
+        ClientPolicy::Pubsub { max_lease_ms } => format!(
+            "Extends by the p99 of this worker's ack delays (10 s to 10 min), for up to {} after the receive.",
+            fmt_ms(max_lease_ms as f64)
+        ),
+        ClientPolicy::ServiceBus { max_renewal_ms } => format!(
+            "Renews the lock before it expires, for up to {} after the receive; then the lock is lost.",
+            fmt_ms(max_renewal_ms as f64)
+        ),
+        ClientPolicy::SqsLambda { function_timeout_ms } => format!(
+            "The function timeout ({}) kills the handler: no ack. Choosing it sets the visibility timeout to 6 × the function timeout (AWS's advice).",
+            fmt_ms(function_timeout_ms as f64)
+        ),
+    };
+    html! { <p class="dist-summary" id="client-note">{note}</p> }
 }
 
 fn fence_label(f: Fence) -> &'static str {
@@ -407,6 +438,14 @@ pub fn controls(props: &ControlsProps) -> Html {
         preset_label,
         cb,
     );
+    let client = enum_select(
+        "ctl-client",
+        "Client library",
+        Field::Client,
+        lease_fields::edit::library(s),
+        client_label,
+        cb,
+    );
     let fence = enum_select(
         "ctl-fence",
         "Store fence",
@@ -457,7 +496,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
                     <legend>{name}</legend>
-                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {broker_rules()} }
+                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)} {broker_rules()} }
                     if name == "Work" {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>

@@ -712,7 +712,10 @@ fn a_file_with_a_client_library_runs_and_says_which() {
     let s = stdout(&o);
     // Six times the 5 s function timeout.
     assert!(s.contains("visibility timeout 30.0 s"), "{s}");
-    assert!(s.contains("SQS with Lambda") && s.contains("5.0 s kills"), "{s}");
+    assert!(
+        s.contains("SQS with Lambda") && s.contains("5.0 s kills"),
+        "{s}"
+    );
     let p = temp_file(
         "pubsub.json",
         r#"{"name":"p","duration_ms":60000,"workers":{"client":{"library":"pubsub"}}}"#,

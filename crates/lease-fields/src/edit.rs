@@ -128,7 +128,10 @@ pub fn choose_client(s: &mut Scenario, library: Library) {
 
 /// The library the scenario runs with (`none` without the field).
 pub fn library(s: &Scenario) -> Library {
-    s.workers.client.as_ref().map_or(Library::None, |c| c.library)
+    s.workers
+        .client
+        .as_ref()
+        .map_or(Library::None, |c| c.library)
 }
 
 /// The client's parameters, when the library is `want`.

@@ -22,9 +22,9 @@ use lease_sim::scenario::{
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
-    MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_LEASE_LIFETIME_MS, MAX_PREFETCH, MAX_RATE_PER_S,
-    MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS,
-    MAX_FUNCTION_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
+    MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_FUNCTION_TIMEOUT_MS, MAX_LEASE_LIFETIME_MS,
+    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS,
+    MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 use serde::de::DeserializeOwned;
 
@@ -737,7 +737,11 @@ pub static FIELDS: [Spec; 41] = [
         // `default`: the library's 5 min.
         default_ok: true,
         off: None,
-        read: |s| client_read(s, Library::ServiceBus, |c| opt_num(c.max_auto_lock_renewal_ms)),
+        read: |s| {
+            client_read(s, Library::ServiceBus, |c| {
+                opt_num(c.max_auto_lock_renewal_ms)
+            })
+        },
         write: |s, v| {
             let x = defaultable(v, num)?;
             client_mut(s, Library::ServiceBus)?.max_auto_lock_renewal_ms = x;

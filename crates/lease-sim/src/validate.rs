@@ -9,8 +9,8 @@
 use std::mem::size_of;
 
 use crate::fit::{MAX_HISTOGRAM_BUCKETS, MAX_POINTS, MAX_SAMPLES, MIN_POINTS};
-use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::resolve::{client_policy, service_bus_renew_before_ms, ClientPolicy};
+use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::scenario::{Dist, Fault, Library, Preset, Scenario};
 use crate::work::to_ms;
 use crate::SimError;
@@ -249,7 +249,13 @@ fn check_client(s: &Scenario) -> Result<(), SimError> {
         return Ok(());
     };
     let params = [
-        ("max_lease_ms", c.max_lease_ms, Library::Pubsub, 1, MAX_DURATION_MS),
+        (
+            "max_lease_ms",
+            c.max_lease_ms,
+            Library::Pubsub,
+            1,
+            MAX_DURATION_MS,
+        ),
         (
             "max_auto_lock_renewal_ms",
             c.max_auto_lock_renewal_ms,

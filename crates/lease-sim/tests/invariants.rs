@@ -79,7 +79,9 @@ fn client_and_heartbeat() -> impl Strategy<Value = (Option<Client>, Option<Optio
         library,
         max_lease_ms: p.filter(|_| library == Library::Pubsub).map(|v| v.max(1)),
         max_auto_lock_renewal_ms: p.filter(|_| library == Library::ServiceBus),
-        function_timeout_ms: p.filter(|_| library == Library::SqsLambda).map(|v| v.max(1)),
+        function_timeout_ms: p
+            .filter(|_| library == Library::SqsLambda)
+            .map(|v| v.max(1)),
     });
     prop_oneof![
         2 => heartbeat().prop_map(|h| (None, h)),

@@ -585,7 +585,10 @@ fn pubsub_client_extends_by_the_p99_of_its_ack_delays() {
     let acks = times(&r, K::AckOk);
     assert_eq!(acks[0], 25000);
     assert!((54_999..=55_001).contains(&acks[1]), "{acks:?}");
-    assert!(times(&r, K::Expire).is_empty(), "the 30 s handler kept its lease");
+    assert!(
+        times(&r, K::Expire).is_empty(),
+        "the 30 s handler kept its lease"
+    );
     // The worker crashes after the extension at 25 s: the lease it left
     // ends 25 s after it, at 50 s.
     let r = p(json!([{"kind": "crash", "worker": 0, "at_ms": 30000}]));

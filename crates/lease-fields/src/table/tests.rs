@@ -170,7 +170,10 @@ fn every_client_library_and_its_parameter_go_through_a_link() {
         lease_sim::validate(&target).unwrap();
         assert_eq!(through_a_link(&base, &target), target, "{library}");
         let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
-        assert!(names.contains(&"client") && names.contains(&param.name()), "{names:?}");
+        assert!(
+            names.contains(&"client") && names.contains(&param.name()),
+            "{names:?}"
+        );
     }
     let mut target = base.clone();
     set(&mut target, Field::StaleDelete, &Value::Word("permissive")).unwrap();
@@ -209,5 +212,8 @@ fn a_client_parameter_without_its_library_names_the_field() {
     let e = set(&mut s, Field::LockRenewal, &Value::Num(10_000)).unwrap_err();
     assert!(e.to_string().contains("client=service_bus"), "{e}");
     let e = Field::FunctionTimeout.spec().parse("20min").unwrap_err();
-    assert!(e.contains("15min") && e.contains("client library's value"), "{e}");
+    assert!(
+        e.contains("15min") && e.contains("client library's value"),
+        "{e}"
+    );
 }

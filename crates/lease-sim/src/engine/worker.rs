@@ -178,8 +178,10 @@ impl Sim<'_> {
                 if since_receive >= max_lease_ms {
                     return;
                 }
-                let by =
-                    pubsub_extension_ms(&self.workers[w as usize].ack_seconds, self.cfg.visibility_timeout_ms);
+                let by = pubsub_extension_ms(
+                    &self.workers[w as usize].ack_seconds,
+                    self.cfg.visibility_timeout_ms,
+                );
                 // Again before nine tenths of the extension have passed.
                 (by, by * 9 / 10)
             }
