@@ -171,6 +171,8 @@ impl Fix {
                     set_timeout(s, *t);
                 }
                 let on_reject = current_on_reject(s);
+                // The heartbeat takes the lease back from a client library.
+                s.workers.client = None;
                 s.workers.heartbeat = Some(Some(Heartbeat {
                     interval_ms: (*interval_ms).clamp(1, MAX_VISIBILITY_TIMEOUT_MS),
                     extend_by_ms: Some((*extend_by_ms).clamp(1, MAX_VISIBILITY_TIMEOUT_MS)),
@@ -181,6 +183,7 @@ impl Fix {
             Fix::ExtensionCap { max_extensions } => {
                 let mut h = heartbeat_or_default(s);
                 h.max_extensions = Some(*max_extensions);
+                s.workers.client = None;
                 s.workers.heartbeat = Some(Some(h));
             }
             Fix::Fence { fence } => s.store.fence = *fence,
@@ -477,5 +480,29 @@ mod tests {
         assert!((s.arrivals.rate_per_s - 1.5).abs() < 1e-9);
         assert!((s.arrivals.surges[0].rate_per_s - 3.0).abs() < 1e-9);
         assert!(lease_sim::validate(&s).is_ok());
+    }
+
+    #[test]
+    fn a_heartbeat_fix_under_a_client_library_hands_the_lease_back_and_runs() {
+        use lease_sim::scenario::{Client, Library};
+        for fix in [
+            Fix::Heartbeat {
+                interval_ms: 10_000,
+                extend_by_ms: 30_000,
+                max_extensions: Some(20),
+                timeout_ms: None,
+            },
+            Fix::ExtensionCap { max_extensions: 4 },
+        ] {
+            let mut s = scenario("clip-surge");
+            s.workers.heartbeat = None;
+            s.workers.client = Some(Client {
+                library: Library::Pubsub,
+                ..Client::default()
+            });
+            fix.apply(&mut s);
+            assert_eq!(s.workers.client, None);
+            assert!(lease_sim::validate(&s).is_ok(), "{}", fix.label());
+        }
     }
 }
