@@ -103,11 +103,14 @@ impl Param {
             Param::HeartbeatInterval => {
                 let mut h = heartbeat_or_default(s);
                 h.interval_ms = to_u64(value);
+                // A heartbeat swept takes the lease back from a client library.
+                s.workers.client = None;
                 s.workers.heartbeat = Some(Some(h));
             }
             Param::ExtensionCap => {
                 let mut h = heartbeat_or_default(s);
                 h.max_extensions = Some(to_u32(value));
+                s.workers.client = None;
                 s.workers.heartbeat = Some(Some(h));
             }
             Param::Workers => s.workers.count = to_u32(value),
@@ -434,6 +437,25 @@ mod tests {
             assert!((got - v).abs() < 1.0, "{}: {got} != {v}", p.path());
         }
         assert!(validate(&s).is_ok());
+    }
+
+    #[test]
+    fn a_heartbeat_swept_under_a_client_library_takes_the_lease_back() {
+        use lease_sim::scenario::{Client, Library};
+        for (p, v) in [
+            (Param::HeartbeatInterval, 5_000.0),
+            (Param::ExtensionCap, 12.0),
+        ] {
+            let mut s = scenario("clip-surge");
+            s.workers.heartbeat = None;
+            s.workers.client = Some(Client {
+                library: Library::ServiceBus,
+                ..Client::default()
+            });
+            p.set(&mut s, v);
+            assert_eq!(s.workers.client, None, "{}", p.path());
+            assert!(validate(&s).is_ok(), "{}", p.path());
+        }
     }
 
     #[test]
