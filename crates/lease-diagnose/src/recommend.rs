@@ -13,7 +13,8 @@
 use serde::{Deserialize, Serialize};
 
 use lease_format::decimal::shortest;
-use lease_sim::scenario::{Heartbeat, OnReject, Scenario};
+use lease_sim::resolve::{client_policy, ClientPolicy};
+use lease_sim::scenario::{Heartbeat, OnReject, Scenario, LAMBDA_TIMEOUT_FACTOR};
 use lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS;
 
 use crate::fix::{human_ms, interval_for, stated_tail_ms, suggested_cap, MAX_SUGGESTED_CAP};
@@ -211,6 +212,10 @@ pub struct Search {
     max_ms: u64,
     /// The work's tail (stated p99, slowed), for the rule of thumb and caps.
     tail_ms: u64,
+    /// Lambda's least timeout (six times the function timeout) when the
+    /// scenario's client is SQS with Lambda.
+    #[serde(default)]
+    lambda_minimum_ms: Option<u64>,
     phase: Phase,
     points: Vec<Point>,
 }
@@ -228,6 +233,12 @@ impl Search {
             first_seed: scenario.seed,
             max_ms,
             tail_ms: stated_tail_ms(scenario).round().max(1.0) as u64,
+            lambda_minimum_ms: match client_policy(scenario.workers.client.as_ref()) {
+                ClientPolicy::SqsLambda {
+                    function_timeout_ms,
+                } => Some(function_timeout_ms.saturating_mul(LAMBDA_TIMEOUT_FACTOR)),
+                _ => None,
+            },
             phase: Phase::Up { next: start },
             points: Vec::new(),
         })
@@ -508,11 +519,29 @@ impl Search {
                 (agrees, words)
             }
         };
+        let (agrees, words) = match (self.lambda_minimum_ms, timeout) {
+            (Some(least), Some(t)) => (
+                agrees && t >= least,
+                format!(
+                    "{words} Lambda's rule (at least six times the function timeout) asks for {}: the recommendation {}.",
+                    human_ms(least),
+                    if t >= least { "meets it" } else { "is below it" }
+                ),
+            ),
+            (Some(least), None) => (
+                agrees,
+                format!(
+                    "{words} Lambda's rule (at least six times the function timeout) asks for {}.",
+                    human_ms(least)
+                ),
+            ),
+            (None, _) => (agrees, words),
+        };
         RuleOfThumb {
             p99_ms: p99,
             window_ms: [lo, hi],
             p99_over_timeout,
-            lambda_minimum_ms: None,
+            lambda_minimum_ms: self.lambda_minimum_ms,
             agrees,
             words,
         }

@@ -5,7 +5,7 @@
 
 use lease_diagnose::recommend::{mean_and_upper, t95};
 use lease_diagnose::{recommend, run_seed, Candidate, Search, Targets};
-use lease_sim::scenario::Scenario;
+use lease_sim::scenario::{Client, Library, Scenario};
 use lease_sim::{shipped, simulate, Options};
 
 fn scenario(name: &str) -> Scenario {
@@ -150,6 +150,35 @@ fn the_rule_of_thumb_is_always_filled() {
     assert_eq!(r.window_ms, [90_000, 120_000]);
     assert!(r.p99_over_timeout.is_some());
     assert!(!r.words.is_empty());
+}
+
+#[test]
+fn under_lambda_the_rule_of_thumb_names_six_times_the_function_timeout() {
+    let mut s = scenario("dependency-slows-3x");
+    s.workers.client = Some(Client {
+        library: Library::SqsLambda,
+        function_timeout_ms: Some(40_000),
+        ..Client::default()
+    });
+    let rec = recommend(&s, targets(0.01), SEEDS).unwrap_or_else(|e| panic!("{e}"));
+    let r = &rec.rule_of_thumb;
+    assert_eq!(r.lambda_minimum_ms, Some(240_000));
+    assert!(r.words.contains("Lambda's rule"), "{}", r.words);
+    assert!(r.words.contains("4 min"), "{}", r.words);
+    if let Some(t) = rec.visibility_timeout_ms {
+        let says = if t >= 240_000 {
+            "meets it"
+        } else {
+            "is below it"
+        };
+        assert!(r.words.contains(says), "{t}: {}", r.words);
+        if t < 240_000 {
+            assert!(!r.agrees, "a timeout below Lambda's minimum does not agree");
+        }
+    }
+    let without = recommend(&scenario("dependency-slows-3x"), targets(0.01), SEEDS).unwrap();
+    assert_eq!(without.rule_of_thumb.lambda_minimum_ms, None);
+    assert!(!without.rule_of_thumb.words.contains("Lambda"));
 }
 
 #[test]
