@@ -3,7 +3,8 @@
 //! A job posted before the worker has loaded waits for its `Reply::Ready`
 //! (one posted earlier would be lost). Dropping the client ends the worker,
 //! whatever it is doing: the engine's loop never yields, so ending the worker
-//! is the only way to stop a run.
+//! is the only way to stop a run. `WorkerPool` holds several, one job's
+//! parts spread across them.
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -13,7 +14,7 @@ use gloo::events::EventListener;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use crate::{Job, Reply};
+use crate::{pool_size_of, Job, Reply};
 
 // The worker's loader (`static/lease-worker-loader.js`, which reports a
 // wasm that fails to load as an "error" event on the Worker), found from
@@ -122,6 +123,56 @@ impl WorkerClient {
             let _ = self.worker.post_message(&text.into());
         } else {
             h.queued = Some(text);
+        }
+    }
+}
+
+/// How many workers a pool of this browser holds: its
+/// `navigator.hardwareConcurrency`, from 1 to `crate::MAX_POOL`.
+pub fn pool_size() -> usize {
+    let cores = web_sys::window().map_or(1.0, |w| w.navigator().hardware_concurrency());
+    pool_size_of(cores)
+}
+
+/// A pool of background workers for one job split in parts (a sweep's
+/// points, a recommendation's seeds): started when the job starts, each
+/// worker a `WorkerClient`, all ended together when the pool is dropped.
+pub struct WorkerPool {
+    clients: Vec<WorkerClient>,
+}
+
+impl WorkerPool {
+    /// Starts `n` workers (at least one). `on_reply` hears each worker's
+    /// replies with the worker's index; `on_error` hears which worker failed
+    /// to load or stopped (that worker is ended; the others go on until the
+    /// pool is dropped, which the caller does when it gives the job up).
+    pub fn spawn(
+        n: usize,
+        read: fn(&str) -> Option<Reply>,
+        on_reply: impl Fn(usize, Reply, JsValue) -> ControlFlow<()> + Clone + 'static,
+        on_error: impl Fn(usize) + Clone + 'static,
+    ) -> Result<WorkerPool, String> {
+        let clients = (0..n.max(1))
+            .map(|k| {
+                let (on_reply, on_error) = (on_reply.clone(), on_error.clone());
+                WorkerClient::spawn(read, move |r, b| on_reply(k, r, b), move || on_error(k))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(WorkerPool { clients })
+    }
+
+    pub fn len(&self) -> usize {
+        self.clients.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.clients.is_empty()
+    }
+
+    /// Posts `job` to worker `k` (now or once it has loaded).
+    pub fn post(&self, k: usize, job: &Job) {
+        if let Some(c) = self.clients.get(k) {
+            c.post(job);
         }
     }
 }

@@ -25,7 +25,7 @@ pub mod sweep_job;
 #[cfg(feature = "client")]
 mod client;
 #[cfg(feature = "client")]
-pub use client::{spawn_worker, WorkerClient};
+pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
 pub use import_job::ImportJob;
@@ -81,6 +81,14 @@ pub enum Reply {
         done: usize,
         total: usize,
         row: lease_diagnose::SweepRow,
+        /// The point's place in the whole sweep (a pool's worker runs only
+        /// its share of the points).
+        #[serde(default)]
+        index: usize,
+        /// The point over the sweep's other seeds (the scenario's seed plus
+        /// 1, 2, ...); empty for a sweep over one seed.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        more: Vec<lease_diagnose::SweepRow>,
     },
     /// The sweep's last point has been sent.
     SweepDone { id: u32 },
@@ -92,6 +100,27 @@ pub enum Reply {
     Explained { why: Option<String> },
     /// A run, a sweep or an export failed (id 0: the job could not be read).
     Failed { id: u32, why: String },
+}
+
+/// Most workers a pool starts: beyond eight the page's memory grows faster
+/// than a sweep gains.
+pub const MAX_POOL: usize = 8;
+
+/// How many workers a pool holds on a machine of `cores` logical cores
+/// (`navigator.hardwareConcurrency`, which may be missing or 0): 1 to 8.
+pub fn pool_size_of(cores: f64) -> usize {
+    if cores.is_finite() && cores >= 1.0 {
+        (cores as usize).min(MAX_POOL)
+    } else {
+        1
+    }
+}
+
+/// Worker `k`'s share of `len` parts in a pool of `n`: every `n`th, from
+/// the `k`th, so that cheap and dear parts (short and long timeouts) mix in
+/// every worker's share.
+pub fn share_of(len: usize, k: usize, n: usize) -> impl Iterator<Item = usize> {
+    (k..len).step_by(n.max(1))
 }
 
 impl Job {
@@ -178,6 +207,8 @@ mod tests {
                 to: 9_000.0,
                 steps: 3,
                 log: false,
+                seeds: 5,
+                share: Some((1, 2)),
             }),
             Job::Export(ExportJob {
                 id: 3,
@@ -197,6 +228,48 @@ mod tests {
         for job in jobs {
             assert_eq!(Job::from_json(&job.to_json()), Ok(job));
         }
+    }
+
+    #[test]
+    fn a_pool_holds_one_worker_per_core_from_one_to_eight() {
+        assert_eq!(pool_size_of(2.0), 2);
+        assert_eq!(pool_size_of(64.0), MAX_POOL);
+        for odd in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(pool_size_of(odd), 1, "{odd}");
+        }
+    }
+
+    #[test]
+    fn the_shares_of_a_pool_cover_every_part_once() {
+        for (len, n) in [(0, 3), (1, 8), (7, 2), (40, 8), (5, 1)] {
+            let mut seen: Vec<usize> = (0..n).flat_map(|k| share_of(len, k, n)).collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..len).collect::<Vec<_>>(), "{len} in {n}");
+        }
+        assert_eq!(share_of(7, 1, 3).collect::<Vec<_>>(), vec![1, 4]);
+    }
+
+    #[test]
+    fn an_old_sweep_job_runs_over_one_seed_on_one_worker() {
+        let mut job = serde_json::to_value(Job::Sweep(SweepJob {
+            id: 2,
+            scenario: lease_sim::Scenario::default(),
+            param: lease_diagnose::Param::Timeout,
+            from: 1.0,
+            to: 2.0,
+            steps: 2,
+            log: false,
+            seeds: 9,
+            share: Some((0, 2)),
+        }))
+        .unwrap();
+        let fields = job["sweep"].as_object_mut().unwrap();
+        fields.remove("seeds");
+        fields.remove("share");
+        let Ok(Job::Sweep(read)) = Job::from_json(&job.to_string()) else {
+            panic!("{job}")
+        };
+        assert_eq!((read.seeds, read.share), (1, None));
     }
 
     #[test]

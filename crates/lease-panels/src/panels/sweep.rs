@@ -1,7 +1,10 @@
 //! Sweep: one setting over a range, every point a whole run, computed in the
 //! background worker so the page stays live; completions per minute,
 //! overlapping runs, duplicate effects, dead letters and recovery time
-//! plotted against the setting, with the current value marked.
+//! plotted against the setting, with the current value marked. The points
+//! are spread across a pool of workers (`lease_jobs::WorkerPool`), and every
+//! point can run over several seeds: the chart then draws the mean with a
+//! band from the lowest to the highest seed's value.
 
 use std::cell::RefCell;
 use std::ops::ControlFlow;
@@ -9,8 +12,8 @@ use std::rc::Rc;
 
 use lease_diagnose::{sweep_csv, Param, SweepRow};
 use lease_format::decimal::{clamp, fixed, shortest};
-use lease_jobs::sweep_job::{SweepJob, MAX_POINTS};
-use lease_jobs::{Job, Reply, WorkerClient};
+use lease_jobs::sweep_job::{SweepJob, MAX_POINTS, MAX_SEEDS};
+use lease_jobs::{pool_size, Job, Reply, WorkerPool};
 use lease_sim::Scenario;
 use lease_ui::panel::PanelCommand;
 use lease_ui::scale::fmt_ms;
@@ -109,8 +112,16 @@ pub struct SweepProps {
 #[derive(Clone, PartialEq, Default)]
 struct Progress {
     id: u32,
-    rows: Vec<SweepRow>,
+    /// Each point's rows, one per seed (the scenario's seed first), in the
+    /// sweep's order; `None` until its worker sends it.
+    points: Vec<Option<Vec<SweepRow>>>,
     total: usize,
+    /// Points sent so far.
+    done: usize,
+    seeds: u32,
+    /// Workers in the pool, and how many have sent all their points.
+    workers: usize,
+    workers_done: usize,
     running: bool,
     error: Option<String>,
     started_ms: f64,
@@ -127,12 +138,13 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     let from = use_state(|| info("timeout").from);
     let to = use_state(|| info("timeout").to);
     let steps = use_state(|| 40usize);
+    let seeds = use_state(|| 1u32);
     let log = use_state(|| true);
     let progress = use_state(Progress::default);
     // The point under the pointer (or focus), by its value.
     let hovered = use_state(|| None::<f64>);
-    // The sweep's worker, kept across renders; dropped to cancel.
-    let slot = use_mut_ref(|| None::<WorkerClient>);
+    // The sweep's workers, kept across renders; dropped to cancel.
+    let slot = use_mut_ref(|| None::<WorkerPool>);
     let next_id = use_mut_ref(|| 0u32);
     // The worker goes when the panel closes.
     {
@@ -186,6 +198,18 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             steps.set(v.clamp(2, MAX_POINTS));
         })
     };
+    let on_seeds = {
+        let seeds = seeds.clone();
+        Callback::from(move |e: Event| {
+            let v: u32 = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value()
+                .trim()
+                .parse()
+                .unwrap_or(1);
+            seeds.set(v.clamp(1, MAX_SEEDS));
+        })
+    };
     let on_log = {
         let log = log.clone();
         Callback::from(move |e: Event| {
@@ -200,7 +224,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
         let (progress, slot, next_id) = (progress.clone(), slot.clone(), next_id.clone());
         let job_of = {
             let scenario = p.scenario.clone();
-            let (param, from, to, steps, log) = (pi.param, *from, *to, *steps, *log);
+            let (param, from, to, steps, log, seeds) = (pi.param, *from, *to, *steps, *log, *seeds);
             move |id| SweepJob {
                 id,
                 scenario: (*scenario).clone(),
@@ -209,6 +233,8 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                 to,
                 steps,
                 log,
+                seeds,
+                share: None,
             }
         };
         Callback::from(move |_: MouseEvent| {
@@ -221,56 +247,109 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             // A new sweep replaces the one under way.
             slot.borrow_mut().take();
             let started = now_ms();
+            let total = steps_of(&job);
+            let workers = pool_size().min(total).max(1);
             let running = Progress {
                 id,
                 running: true,
-                total: steps_of(&job),
+                total,
+                points: vec![None; total],
+                seeds: job.seeds,
+                workers,
                 started_ms: started,
                 ..Default::default()
             };
             progress.set(running.clone());
             let acc = Rc::new(RefCell::new(running));
+            // The pool is ended from a task of its own: a worker's listener
+            // cannot drop the worker it is running in.
+            let end_pool = {
+                let slot = slot.clone();
+                move || {
+                    let slot = slot.clone();
+                    gloo::timers::callback::Timeout::new(0, move || drop(slot.borrow_mut().take()))
+                        .forget()
+                }
+            };
             let on_reply = {
-                let progress = progress.clone();
-                move |reply, _| {
+                let (progress, acc, end_pool) = (progress.clone(), acc.clone(), end_pool.clone());
+                move |_k: usize, reply, _| {
                     let mut a = acc.borrow_mut();
-                    match reply {
-                        Reply::Row { id, total, row, .. } if id == a.id => {
-                            a.total = total;
-                            a.rows.push(row);
+                    if !a.running {
+                        return ControlFlow::Break(());
+                    }
+                    let flow = match reply {
+                        Reply::Row {
+                            id,
+                            total,
+                            row,
+                            index,
+                            more,
+                            ..
+                        } if id == a.id => {
+                            if total != a.points.len() {
+                                a.points.resize(total, None);
+                                a.total = total;
+                            }
+                            if let Some(p) = a.points.get_mut(index) {
+                                let mut rows = vec![row];
+                                rows.extend(more);
+                                *p = Some(rows);
+                                a.done += 1;
+                            }
+                            ControlFlow::Continue(())
                         }
                         Reply::SweepDone { id } if id == a.id => {
-                            a.running = false;
-                            a.took_ms = Some(now_ms() - a.started_ms);
+                            a.workers_done += 1;
+                            if a.workers_done == a.workers {
+                                a.running = false;
+                                a.took_ms = Some(now_ms() - a.started_ms);
+                            }
+                            // This worker's share is done: it ends now.
+                            ControlFlow::Break(())
                         }
                         Reply::Failed { id, why } if id == a.id || id == 0 => {
                             a.running = false;
                             a.error = Some(why);
+                            end_pool();
+                            ControlFlow::Break(())
                         }
                         _ => return ControlFlow::Continue(()),
-                    }
+                    };
                     progress.set(a.clone());
-                    ControlFlow::Continue(())
+                    flow
                 }
             };
             let on_error = {
-                let progress = progress.clone();
+                let (progress, acc) = (progress.clone(), acc.clone());
                 // A worker that failed to load, or threw, holds no sweep any
-                // more: ended, not left until the next sweep.
-                move || {
-                    progress.set(Progress {
-                        error: Some(
-                            "The background worker failed to load or stopped; “Run the sweep” starts a new one."
-                                .into(),
-                        ),
-                        ..Default::default()
-                    })
+                // more: the sweep stops with the points it has, and says so
+                // rather than waiting for that worker's share.
+                move |k: usize| {
+                    let mut a = acc.borrow_mut();
+                    if !a.running {
+                        return;
+                    }
+                    a.running = false;
+                    a.error = Some(format!(
+                        "Background worker {} of {} failed to load or stopped; the sweep stopped with {} of {} points. “Run the sweep” starts it again.",
+                        k + 1,
+                        a.workers,
+                        a.done,
+                        a.total
+                    ));
+                    progress.set(a.clone());
+                    end_pool();
                 }
             };
-            match WorkerClient::spawn(Reply::from_json, on_reply, on_error) {
-                Ok(client) => {
-                    client.post(&Job::Sweep(job));
-                    *slot.borrow_mut() = Some(client);
+            match WorkerPool::spawn(workers, Reply::from_json, on_reply, on_error) {
+                Ok(pool) => {
+                    for k in 0..pool.len() {
+                        let mut part = job.clone();
+                        part.share = Some((k, pool.len()));
+                        pool.post(k, &Job::Sweep(part));
+                    }
+                    *slot.borrow_mut() = Some(pool);
                 }
                 Err(e) => progress.set(Progress {
                     error: Some(e),
@@ -289,8 +368,9 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             progress.set(p);
         })
     };
+    let rows = point_rows(&progress.points);
     let csv = {
-        let rows = progress.rows.clone();
+        let rows = rows.clone();
         let param = pi.param;
         let name = format!(
             "{}-sweep-{}.csv",
@@ -298,10 +378,10 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             pi.id
         );
         Callback::from(move |_: MouseEvent| {
-            let _ = save_text(&name, "text/csv", &sweep_csv(param, &rows));
+            let _ = save_text(&name, "text/csv", &band_csv(param, &rows));
         })
     };
-    let done = progress.rows.len();
+    let done = progress.done;
     let pick = {
         let on_command = p.on_command.clone();
         let field = pi.field;
@@ -318,7 +398,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
         Callback::from(move |v: Option<f64>| hovered.set(v))
     };
     let charts = sweep_charts(
-        &progress.rows,
+        &rows,
         &Chart {
             current,
             log: *log,
@@ -332,7 +412,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     html! {
         <section class="panel" id="sweep-panel" aria-labelledby="sweep-title">
             { panel_head("sweep-title", "Sweep a setting", "Close Sweep", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
-            <p class="muted">{"Each point is a whole run of this scenario, same seed, with only the chosen setting changed. It runs in the background; the page stays live."}</p>
+            <p class="muted">{"Each point is a whole run of this scenario, same seed, with only the chosen setting changed (or one run per seed, with more seeds). It runs in background workers, one per core; the page stays live."}</p>
             <div class="panel-row">
                 <label for="sweep-param">{"Setting"}</label>
                 <select id="sweep-param" onchange={on_param}>
@@ -344,6 +424,9 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                 <input id="sweep-to" type="number" min="0" step="any" value={fmt_num(*to / unit_scale)} onchange={number(to.clone(), unit_scale)} />
                 <label for="sweep-steps">{"Points"}</label>
                 <input id="sweep-steps" type="number" min="2" max={MAX_POINTS.to_string()} value={steps.to_string()} onchange={on_steps} />
+                <label for="sweep-seeds">{"Seeds"}</label>
+                <input id="sweep-seeds" type="number" min="1" max={MAX_SEEDS.to_string()} value={seeds.to_string()} onchange={on_seeds}
+                    title="Run every point over this many seeds (the scenario's and the next ones up) and draw the mean with a band" />
                 <label class="toggle"><input type="checkbox" id="sweep-log" checked={*log} onchange={on_log} />{"Log scale"}</label>
             </div>
             <div class="panel-row">
@@ -414,18 +497,105 @@ fn fmt_num(x: f64) -> String {
 }
 
 fn status_text(p: &Progress) -> String {
+    let workers = match p.workers {
+        0 | 1 => String::new(),
+        n => format!(" on {n} workers"),
+    };
+    let seeds = match p.seeds {
+        0 | 1 => String::new(),
+        n => format!(", {n} seeds each"),
+    };
     match (p.running, p.took_ms) {
-        (true, _) => format!("{} of {} points", p.rows.len(), p.total),
-        (false, Some(ms)) => format!("{} points in {} s", p.rows.len(), fixed(ms / 1000.0, 2)),
-        (false, None) if p.rows.is_empty() => "Not run yet.".into(),
-        (false, None) => format!("{} points", p.rows.len()),
+        (true, _) => format!("{} of {} points{seeds}{workers}", p.done, p.total),
+        (false, Some(ms)) => format!(
+            "{} points{seeds} in {} s{workers}",
+            p.done,
+            fixed(ms / 1000.0, 2)
+        ),
+        (false, None) if p.done == 0 => "Not run yet.".into(),
+        (false, None) => format!("{} points{seeds}", p.done),
     }
+}
+
+/// The points sent so far, in the sweep's order, each with its rows over
+/// the seeds.
+fn point_rows(points: &[Option<Vec<SweepRow>>]) -> Rc<Vec<Vec<SweepRow>>> {
+    Rc::new(
+        points
+            .iter()
+            .flatten()
+            .filter(|r| !r.is_empty())
+            .cloned()
+            .collect(),
+    )
+}
+
+/// A metric over the seeds of one point: mean, lowest and highest; `None`
+/// when no seed's run has the metric.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Band {
+    mean: f64,
+    min: f64,
+    max: f64,
+}
+
+fn band(rows: &[SweepRow], value: fn(&SweepRow) -> Option<f64>) -> Option<Band> {
+    let xs: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.skipped.is_none())
+        .filter_map(value)
+        .collect();
+    if xs.is_empty() {
+        return None;
+    }
+    Some(Band {
+        mean: xs.iter().sum::<f64>() / xs.len() as f64,
+        min: xs.iter().copied().fold(f64::INFINITY, f64::min),
+        max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    })
+}
+
+/// The sweep as CSV: over one seed, as the command line writes it
+/// (`sweep_csv`); over several, the swept value, the seeds, then each
+/// metric's mean, lowest and highest over the seeds.
+fn band_csv(param: Param, points: &[Vec<SweepRow>]) -> String {
+    if points.iter().all(|rows| rows.len() <= 1) {
+        let rows: Vec<SweepRow> = points.iter().flatten().cloned().collect();
+        return sweep_csv(param, &rows);
+    }
+    let mut out = format!("{},seeds", param.path());
+    for m in &METRICS {
+        let name = m.csv;
+        out.push_str(&format!(",{name}_mean,{name}_min,{name}_max"));
+    }
+    out.push_str(",skipped_seeds\n");
+    for rows in points {
+        let Some(first) = rows.first() else { continue };
+        out.push_str(&format!("{},{}", shortest(first.value), rows.len()));
+        for m in &METRICS {
+            match band(rows, m.value) {
+                Some(b) => out.push_str(&format!(
+                    ",{},{},{}",
+                    fixed(b.mean, 3),
+                    shortest(b.min),
+                    shortest(b.max)
+                )),
+                None => out.push_str(",,,"),
+            }
+        }
+        let skipped = rows.iter().filter(|r| r.skipped.is_some()).count();
+        out.push_str(&format!(",{skipped}\n"));
+    }
+    out
 }
 
 struct Metric {
     id: &'static str,
     title: &'static str,
     unit: &'static str,
+    /// The CSV column's name over several seeds (`_mean`, `_min`, `_max`
+    /// follow), as `sweep_csv` names it over one.
+    csv: &'static str,
     value: fn(&SweepRow) -> Option<f64>,
     /// What an empty chart says: why this metric has no points.
     empty: &'static str,
@@ -434,6 +604,7 @@ struct Metric {
 const METRICS: [Metric; 5] = [
     Metric {
         id: "completions",
+        csv: "completions_per_min",
         title: "Completions per minute",
         unit: "/min",
         value: |r| Some(r.completions_per_min),
@@ -441,6 +612,7 @@ const METRICS: [Metric; 5] = [
     },
     Metric {
         id: "overlapping",
+        csv: "overlapping_runs",
         title: "Overlapping runs",
         unit: "runs",
         value: |r| Some(r.overlapping_runs as f64),
@@ -448,6 +620,7 @@ const METRICS: [Metric; 5] = [
     },
     Metric {
         id: "duplicates",
+        csv: "duplicate_effects",
         title: "Duplicate effects",
         unit: "effects",
         value: |r| Some(r.duplicate_effects as f64),
@@ -455,6 +628,7 @@ const METRICS: [Metric; 5] = [
     },
     Metric {
         id: "dead-lettered",
+        csv: "dead_lettered",
         title: "Dead-lettered",
         unit: "msgs",
         value: |r| Some(r.dead_lettered as f64),
@@ -462,6 +636,7 @@ const METRICS: [Metric; 5] = [
     },
     Metric {
         id: "recovery",
+        csv: "recovery_s",
         title: "Recovery after the first crash or deploy",
         unit: "s",
         value: |r| r.recovery_ms.map(|ms| ms as f64 / 1000.0),
@@ -500,16 +675,47 @@ fn point_text(label: &str, value: &str, r: &SweepRow) -> String {
     )
 }
 
-fn sweep_charts(rows: &[SweepRow], c: &Chart) -> Html {
+/// One point over several seeds, in words: each metric's mean and range.
+fn band_text(label: &str, value: &str, rows: &[SweepRow]) -> String {
+    let parts: Vec<String> = METRICS
+        .iter()
+        .filter_map(|m| {
+            band(rows, m.value).map(|b| {
+                format!(
+                    "{} {} {} ({} to {})",
+                    m.id,
+                    fixed(b.mean, 1),
+                    m.unit,
+                    fixed(b.min, 1),
+                    fixed(b.max, 1)
+                )
+            })
+        })
+        .collect();
+    format!(
+        "{label} {value}, mean over {} seeds: {}",
+        rows.len(),
+        parts.join("; ")
+    )
+}
+
+fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
     let (current, log, ms) = (c.current, c.log, c.ms);
-    let ran: Vec<&SweepRow> = rows.iter().filter(|r| r.skipped.is_none()).collect();
+    // Points where at least one seed's run ran.
+    let ran: Vec<&[SweepRow]> = points
+        .iter()
+        .filter(|rows| rows.iter().any(|r| r.skipped.is_none()))
+        .map(Vec::as_slice)
+        .collect();
     if ran.is_empty() {
         return html! {};
     }
+    let seeds = ran.iter().map(|rows| rows.len()).max().unwrap_or(1);
+    let value_of = |rows: &[SweepRow]| rows.first().map_or(0.0, |r| r.value);
     let (lo, hi) = ran
         .iter()
         .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), r| {
-            (a.min(r.value), b.max(r.value))
+            (a.min(value_of(r)), b.max(value_of(r)))
         });
     let log = log && lo > 0.0;
     let t = |v: f64| if log { v.max(1e-9).ln() } else { v };
@@ -525,17 +731,30 @@ fn sweep_charts(rows: &[SweepRow], c: &Chart) -> Html {
     let ticks = if log { ticks_125(lo, hi) } else { Vec::new() };
     let readout = c.hovered.and_then(|v| {
         ran.iter()
-            .find(|r| r.value == v)
-            .map(|r| point_text(c.label, &label(r.value), r))
+            .find(|r| value_of(r) == v)
+            .map(|rows| match rows {
+                [one] => point_text(c.label, &label(one.value), one),
+                _ => band_text(c.label, &label(v), rows),
+            })
+    });
+    let legend = (seeds > 1).then(|| {
+        html! {
+            <p class="muted" id="sweep-band-legend">
+                <span class="band-key" aria-hidden="true"></span>
+                {format!("Line: the mean over {seeds} seeds; shaded band: the lowest to the highest seed's value (min..max).")}
+            </p>
+        }
     });
     html! {
         <>
         <p class="muted" id="sweep-readout" aria-live="polite">
             { readout.unwrap_or_else(|| "Point at a dot to read its values; click it to use that value.".into()) }
         </p>
+        {legend}
         <div class="charts sweep-charts">
             { for METRICS.iter().map(|m| {
-                let pts: Vec<(f64, f64)> = ran.iter().filter_map(|r| (m.value)(r).map(|y| (r.value, y))).collect();
+                let bands: Vec<(f64, Band)> = ran.iter().filter_map(|r| band(r, m.value).map(|b| (value_of(r), b))).collect();
+                let pts: Vec<(f64, f64)> = bands.iter().map(|(v, b)| (*v, b.mean)).collect();
                 if pts.is_empty() {
                     return html! {
                         <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
@@ -544,10 +763,18 @@ fn sweep_charts(rows: &[SweepRow], c: &Chart) -> Html {
                         </figure>
                     };
                 }
-                let max = pts.iter().map(|p| p.1).fold(0.0, f64::max);
+                let max = bands.iter().map(|p| p.1.max).fold(0.0, f64::max);
                 let max = lease_ui::axis::nice_max(max);
                 let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
                 let line: Vec<String> = pts.iter().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(*b), 1))).collect();
+                // Over several seeds: the band from each point's lowest to
+                // its highest, drawn under the mean's line.
+                let shade = (seeds > 1).then(|| {
+                    let upper = bands.iter().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(b.max), 1)));
+                    let lower = bands.iter().rev().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(b.min), 1)));
+                    let outline: Vec<String> = upper.chain(lower).collect();
+                    html! { <polygon class="sweep-band" points={outline.join(" ")} /> }
+                });
                 let mark = current.filter(|c| *c >= lo && *c <= hi).map(|c| {
                     let cx = x(c);
                     html! { <line class="current-mark" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
@@ -579,11 +806,13 @@ fn sweep_charts(rows: &[SweepRow], c: &Chart) -> Html {
                             <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{m.unit}</text>
                             <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
                             {x_labels}
+                            {shade}
                             <polyline class="series s-depth" points={line.join(" ")} />
                             {mark}
                             { for pts.iter().map(|(a, b)| {
                                 let v = *a;
-                                let text = format!("{} {}: {} {}. Click to use this value.", c.label, label(v), lease_ui::axis::fmt_value(*b), m.unit);
+                                let mean = if seeds > 1 { "mean " } else { "" };
+                                let text = format!("{} {}: {mean}{} {}. Click to use this value.", c.label, label(v), lease_ui::axis::fmt_value(*b), m.unit);
                                 let (enter, leave, click, key) = (c.hover.clone(), c.hover.clone(), c.pick.clone(), c.pick.clone());
                                 html! {
                                     <circle class="dot" data-value={shortest(v)} cx={fixed(x(v), 1)} cy={fixed(y(*b), 1)} r="2" stroke="transparent" stroke-width="8"
@@ -620,6 +849,78 @@ mod tests {
             vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
         );
         assert!(ticks_125(0.0, 10.0).is_empty());
+    }
+
+    fn row(value: f64, duplicates: u64, recovery_ms: Option<u64>) -> SweepRow {
+        SweepRow {
+            value,
+            completions_per_min: 10.0,
+            overlapping_runs: 0,
+            duplicate_effects: duplicates,
+            dead_lettered: 0,
+            redeliveries: 0,
+            recovery_ms,
+            skipped: None,
+        }
+    }
+
+    #[test]
+    fn a_band_is_the_mean_lowest_and_highest_of_the_seeds_that_ran() {
+        let mut skipped = row(1.0, 100, None);
+        skipped.skipped = Some("too large".into());
+        let rows = [
+            row(1.0, 2, None),
+            row(1.0, 6, None),
+            row(1.0, 1, None),
+            skipped,
+        ];
+        let b = band(&rows, |r| Some(r.duplicate_effects as f64)).unwrap();
+        assert_eq!(
+            b,
+            Band {
+                mean: 3.0,
+                min: 1.0,
+                max: 6.0
+            }
+        );
+        assert_eq!(band(&rows, |r| r.recovery_ms.map(|v| v as f64)), None);
+    }
+
+    #[test]
+    fn a_csv_over_several_seeds_has_each_metrics_mean_min_and_max() {
+        let points = vec![
+            vec![row(5_000.0, 2, Some(1_000)), row(5_000.0, 4, Some(3_000))],
+            vec![row(9_000.0, 0, None), row(9_000.0, 0, None)],
+        ];
+        let csv = band_csv(Param::Timeout, &points);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert!(
+            lines[0].starts_with("broker.visibility_timeout_ms,seeds,completions_per_min_mean,"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[0]
+                .contains(",duplicate_effects_mean,duplicate_effects_min,duplicate_effects_max,"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[0].ends_with(",recovery_s_mean,recovery_s_min,recovery_s_max,skipped_seeds"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with("5000,2,10.000,10,10,"), "{}", lines[1]);
+        assert!(lines[1].contains(",3.000,2,4,"), "{}", lines[1]);
+        assert!(lines[1].ends_with(",2.000,1,3,0"), "{}", lines[1]);
+        assert!(lines[2].ends_with(",,,,0"), "{}", lines[2]);
+        // Over one seed the file is the command line's.
+        let one = vec![vec![row(5_000.0, 2, None)]];
+        assert_eq!(
+            band_csv(Param::Timeout, &one),
+            sweep_csv(Param::Timeout, &one[0])
+        );
     }
 
     #[test]
