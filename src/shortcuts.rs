@@ -22,6 +22,7 @@ pub fn page_command(code: &str, key: &str, shift: bool, open: Option<Panel>) -> 
         ("End", _) => Command::Seek(u64::MAX),
         ("KeyE", _) => Command::Panel(Some(Panel::Export)),
         ("KeyM", _) => Command::Panel(Some(Panel::Embed)),
+        ("KeyR", _) => Command::Panel(Some(Panel::Recommend)),
         ("Escape", _) if open.is_some() => Command::Panel(None),
         _ => return None,
     })
@@ -67,6 +68,14 @@ mod tests {
         assert!(matches!(
             page_command("Comma", ",", false, None),
             Some(Command::Step(false))
+        ));
+    }
+
+    #[test]
+    fn r_opens_recommend() {
+        assert!(is_panel(
+            page_command("KeyR", "r", false, None),
+            Some(Panel::Recommend)
         ));
     }
 

@@ -502,6 +502,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
                     }
                     { for items }
+                    if name == "Broker" {
+                        <button type="button" id="open-recommend" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Recommend)))}>{"Recommend a timeout…"}</button>
+                    }
                     if name == "Heartbeat" { {on_reject.clone()} }
                     if name == "Downstream" { {fence.clone()} }
                 </fieldset>

@@ -17,6 +17,9 @@
 //    (first-load.mjs), and the files of the worker it loads for a sweep or a
 //    large run and of the panels it loads on demand; and the first open of
 //    one of those panels.
+// 5. The pool of background workers: a sweep of clip-surge's timeout (40
+//    points) on one worker and on two (the browser told it has 1 or 2
+//    cores), and the recommendation for clip-surge at 20 seeds on two.
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -146,6 +149,48 @@ async function firstPanelOpen(page) {
   await page.locator('#sweep-panel').waitFor({ timeout: 30000 });
   const t1 = await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(performance.now()))));
   return { ms: t1 - t0, long: await longTasksSince(page, t0) };
+}
+
+/** Tells the page's pool it runs on `cores` cores. */
+function coresProbe(cores) {
+  return `Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${cores}, configurable: true });`;
+}
+
+/** A sweep of clip-surge's timeout, 40 points, on a pool of `cores` workers: seconds. */
+async function poolSweep(browser, url, cores) {
+  const page = await browser.newPage();
+  await page.addInitScript(coresProbe(cores));
+  await page.goto(`${url}?scenario=clip-surge`);
+  await page.locator('#open-sweep').click();
+  await page.locator('#sweep-panel').waitFor({ timeout: 30000 });
+  for (const [id, v] of [['#sweep-from', '5'], ['#sweep-to', '300'], ['#sweep-steps', '40']]) {
+    await page.locator(id).fill(v);
+    await page.locator(id).dispatchEvent('change');
+  }
+  // Once first, so that the workers' wasm is in the cache for the timed one.
+  await page.locator('#sweep-run').click();
+  await page.waitForFunction(() => /40 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 300000 });
+  await page.locator('#sweep-run').click();
+  await page.waitForFunction(() => /40 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 300000 });
+  const text = await page.locator('#sweep-status').innerText();
+  await page.close();
+  return Number(text.match(/in ([\d.]+) s/)[1]);
+}
+
+/** The recommendation for clip-surge at 20 seeds on `cores` workers. */
+async function poolRecommend(browser, url, cores) {
+  const page = await browser.newPage();
+  await page.addInitScript(coresProbe(cores));
+  await page.goto(`${url}?scenario=clip-surge`);
+  await page.locator('#open-recommend').click();
+  await page.locator('#recommend-panel').waitFor({ timeout: 30000 });
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 600000 });
+  const status = await page.locator('#rec-status').innerText();
+  const verdict = await page.locator('#rec-verdict').innerText();
+  await page.close();
+  const [, candidates, seconds] = status.match(/(\d+) candidates in ([\d.]+) s/);
+  return { seconds: Number(seconds), candidates: Number(candidates), verdict };
 }
 
 async function handover(page) {
@@ -304,6 +349,15 @@ try {
     rows.push([`Pan and zoom, ${p.runs.toLocaleString('en')} runs on the timeline`, `${p.fps.toFixed(0)} fps`, '≥ 50 fps']);
     rows.push(['  slowest frame while panning', `${p.worstFrameMs.toFixed(1)} ms`, '']);
     await page.close();
+  }
+  {
+    const one = await poolSweep(browser, server.url, 1);
+    const two = await poolSweep(browser, server.url, 2);
+    rows.push(['Sweep of clip-surge\'s timeout, 40 points, on 1 background worker', `${one.toFixed(2)} s`, '']);
+    rows.push(['  the same on 2 workers (a pool of navigator.hardwareConcurrency, at most 8)', `${two.toFixed(2)} s (speed-up ${(one / two).toFixed(2)}×)`, '']);
+    const r = await poolRecommend(browser, server.url, 2);
+    rows.push([`Recommendation for clip-surge, 20 seeds, on 2 workers (${r.candidates} candidates)`, `${r.seconds.toFixed(2)} s`, '< 5 s on two cores']);
+    console.log(`The recommendation said: ${r.verdict}`);
   }
   // A browser of its own, so that nothing of the runs above is cached.
   const fresh = await launchBrowser();

@@ -1,6 +1,6 @@
 //! Everything the background worker does, as data: one `Job` the page or a
 //! panel posts, one `Reply` the worker posts back, and the worker's side of
-//! each job (`run_job`, `sweep_job`, `export_job`, `import_job`). The worker
+//! each job (`run_job`, `sweep_job`, `seeds_job`, `export_job`, `import_job`). The worker
 //! binary (`crates/lease-worker`) matches on `Job`; the page and the panels
 //! module post through one `WorkerClient` (the `client` feature; it runs in
 //! a browser only). Both ends compile
@@ -20,6 +20,7 @@ pub mod budget;
 pub mod export_job;
 pub mod import_job;
 pub mod run_job;
+pub mod seeds_job;
 pub mod sweep_job;
 
 #[cfg(feature = "client")]
@@ -30,6 +31,7 @@ pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
 pub use import_job::ImportJob;
 pub use run_job::RunJob;
+pub use seeds_job::SeedsJob;
 pub use sweep_job::SweepJob;
 
 /// What the worker is asked to do.
@@ -44,6 +46,8 @@ pub enum Job {
     Export(ExportJob),
     /// Name the field of a scenario file the page could not read.
     Import(ImportJob),
+    /// Run one candidate of a recommendation over some seeds.
+    Seeds(SeedsJob),
 }
 
 /// What the worker answers. Every variant but `Ready` and `Explained`
@@ -92,6 +96,11 @@ pub enum Reply {
     },
     /// The sweep's last point has been sent.
     SweepDone { id: u32 },
+    /// A recommendation's candidate on one or more seeds.
+    SeedResults {
+        id: u32,
+        results: Vec<lease_diagnose::recommend::SeedResult>,
+    },
     /// An export's file is written; sent with it as a `Blob`.
     ExportDone { id: u32, bytes: usize },
     /// Why a scenario file cannot be read, field and all; `None` if the

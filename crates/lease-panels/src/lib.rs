@@ -1,12 +1,13 @@
 //! What the page loads on demand: the side panels share and export, embed,
-//! sweep, tours and the keyboard overlay (`panels`), as a Yew app of their
+//! sweep, Recommend, tours and the keyboard overlay (`panels`), as a Yew app of their
 //! own in a wasm of their own, and the reading of a scenario file dropped on
 //! the page (`import`, `import_run`). The page (`src/panel_host.rs`) imports
 //! this module the first time one of them is wanted, then calls `show` with
 //! a `lease_ui::panel::PanelView` whenever that changes, `hide` when the
 //! panel closes, and `import_file` for a dropped file; the module answers
 //! through the function the page passes, with a `PanelCommand` as JSON.
-//! Exports and sweeps go to the background worker (`lease_jobs`).
+//! Exports, sweeps and a recommendation's seeds go to background workers
+//! (`lease_jobs`).
 
 pub mod download;
 pub mod export_run;
@@ -52,7 +53,9 @@ mod bridge {
     use lease_ui::panel::{dropped_file, PanelCommand, PanelView};
 
     use crate::import_run::{read_scenario_file, FileSlot};
-    use crate::panels::{EmbedPanel, ExportPanel, HelpOverlay, SweepPanel, TourPanel};
+    use crate::panels::{
+        EmbedPanel, ExportPanel, HelpOverlay, RecommendPanel, SweepPanel, TourPanel,
+    };
 
     thread_local! {
         static VIEW: RefCell<Option<Rc<PanelView>>> = const { RefCell::new(None) };
@@ -107,6 +110,7 @@ mod bridge {
             },
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
+            "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }

@@ -39,6 +39,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Open Embed",
     },
     Shortcut {
+        keys: "R",
+        scope: "page",
+        what: "Open Recommend: the visibility timeout that meets your targets",
+    },
+    Shortcut {
         keys: "Escape",
         scope: "page",
         what: "Close the open panel or this list",

@@ -14,6 +14,7 @@ pub enum Panel {
     Sweep,
     Tour,
     Compare,
+    Recommend,
 }
 
 impl Panel {
@@ -33,6 +34,7 @@ impl Panel {
             Panel::Sweep => "sweep",
             Panel::Tour => "tour",
             Panel::Compare => "compare",
+            Panel::Recommend => "recommend",
         }
     }
 
@@ -44,6 +46,7 @@ impl Panel {
             Panel::Sweep,
             Panel::Tour,
             Panel::Compare,
+            Panel::Recommend,
         ]
         .into_iter()
         .find(|p| p.name() == name)

@@ -1,5 +1,6 @@
 //! The background worker (a wasm binary that Trunk builds with
-//! `data-type="worker"`): large runs, sweeps, exports and the explanation of
+//! `data-type="worker"`): large runs, sweeps, a recommendation's seeds,
+//! exports and the explanation of
 //! a scenario file the page cannot read go here so that the page stays live.
 //! It reads one `lease_jobs::Job` per message and does it; replies are
 //! `lease_jobs::Reply` as JSON text, except a finished run, posted as
@@ -14,7 +15,9 @@ fn main() {
 
 #[cfg(target_arch = "wasm32")]
 mod in_worker {
-    use lease_jobs::{export_job, import_job, run_job, sweep_job, ExportJob, Job, Reply};
+    use lease_jobs::{
+        export_job, import_job, run_job, seeds_job, sweep_job, ExportJob, Job, Reply,
+    };
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -74,6 +77,7 @@ mod in_worker {
                 }
             }
             Job::Sweep(job) => sweep_job::run(&job, &mut |r| post(out, &r)),
+            Job::Seeds(job) => seeds_job::run(&job, &mut |r| post(out, &r)),
             Job::Export(job) => post_export(out, &job),
             Job::Import(job) => post(
                 out,

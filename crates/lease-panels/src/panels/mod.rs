@@ -1,17 +1,19 @@
 //! The side panels the page loads on demand, in a wasm of their own
-//! (`crates/lease-panels`): share and export, embed, sweep, tours and the
-//! keyboard overlay. The page's
+//! (`crates/lease-panels`): share and export, embed, sweep, Recommend, tours
+//! and the keyboard overlay. The page's
 //! download is smaller by what they hold; see `src/panel_host.rs`.
 
 mod embed;
 mod export;
 mod help;
+mod recommend;
 mod sweep;
 mod tour;
 
 pub use embed::EmbedPanel;
 pub use export::ExportPanel;
 pub use help::HelpOverlay;
+pub use recommend::RecommendPanel;
 pub use sweep::SweepPanel;
 pub use tour::TourPanel;
 

@@ -518,7 +518,7 @@ fn status_text(p: &Progress) -> String {
 }
 
 /// The points sent so far, in the sweep's order, each with its rows over
-/// the seeds.
+/// every seed it ran over.
 fn point_rows(points: &[Option<Vec<SweepRow>>]) -> Rc<Vec<Vec<SweepRow>>> {
     Rc::new(
         points
@@ -530,7 +530,7 @@ fn point_rows(points: &[Option<Vec<SweepRow>>]) -> Rc<Vec<Vec<SweepRow>>> {
     )
 }
 
-/// A metric over the seeds of one point: mean, lowest and highest; `None`
+/// A metric over every seed of one point: mean, lowest and highest; `None`
 /// when no seed's run has the metric.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Band {
@@ -556,8 +556,8 @@ fn band(rows: &[SweepRow], value: fn(&SweepRow) -> Option<f64>) -> Option<Band> 
 }
 
 /// The sweep as CSV: over one seed, as the command line writes it
-/// (`sweep_csv`); over several, the swept value, the seeds, then each
-/// metric's mean, lowest and highest over the seeds.
+/// (`sweep_csv`); over several, the swept value, the seed count, then each
+/// metric's mean, lowest and highest over its seeds.
 fn band_csv(param: Param, points: &[Vec<SweepRow>]) -> String {
     if points.iter().all(|rows| rows.len() <= 1) {
         let rows: Vec<SweepRow> = points.iter().flatten().cloned().collect();

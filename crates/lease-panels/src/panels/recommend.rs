@@ -1,0 +1,673 @@
+//! Recommend: the window of visibility timeouts that meets a person's
+//! targets (a redelivery rate, a recovery time after a worker crash, a
+//! duplicate-effect rate), found by `lease_diagnose::recommend::Search`,
+//! which this panel keeps while a pool of background workers runs each
+//! candidate over many seeds (`lease_jobs::SeedsJob`). It draws the curve of
+//! the redelivery rate against the timeout with its upper bound and the
+//! window, says the verdict beside the rule of thumb, and "Apply" sets the
+//! timeout (and the heartbeat) through the page's own commands.
+
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use lease_diagnose::recommend::{
+    Candidate, Point, Recommendation, Search, SeedResult, Targets, MIN_SEEDS,
+};
+use lease_format::decimal::{clamp, fixed, shortest};
+use lease_format::units::{format_ms, parse_count, parse_f64, parse_ms};
+use lease_jobs::{pool_size, share_of, Job, Reply, SeedsJob, WorkerPool};
+use lease_sim::Scenario;
+use lease_ui::panel::PanelCommand;
+use lease_ui::scale::fmt_ms;
+use yew::prelude::*;
+
+use super::panel_head;
+
+/// Seeds a recommendation may run every candidate over, in the page: a
+/// smaller cap than the command line's, each seed a whole run in a worker.
+pub const MAX_SEEDS: u64 = 200;
+/// The longest recovery target the panel takes: a day.
+const MAX_RECOVERY_MS: u64 = 86_400_000;
+
+/// The targets as typed, each as its field shows it.
+#[derive(Clone, PartialEq)]
+struct Form {
+    rate: String,
+    recovery: String,
+    duplicates: String,
+    seeds: String,
+}
+
+impl Default for Form {
+    fn default() -> Self {
+        Form {
+            rate: "0.2%".into(),
+            recovery: "2min".into(),
+            duplicates: String::new(),
+            seeds: "20".into(),
+        }
+    }
+}
+
+/// Reads the form, or names the target that is wrong and what it must be.
+fn targets_of(f: &Form) -> Result<(Targets, u32), String> {
+    let rate = parse_f64(&f.rate, 0.0, 1.0, true)
+        .map_err(|why| format!("Max redelivery rate: {why} (0.002 is 0.2%)."))?;
+    let recovery = match f.recovery.trim() {
+        "" => None,
+        t => Some(
+            parse_ms(t, 1, MAX_RECOVERY_MS)
+                .map_err(|why| format!("Max recovery after a worker crash: {why}."))?,
+        ),
+    };
+    let duplicates = match f.duplicates.trim() {
+        "" => None,
+        t => Some(
+            parse_f64(t, 0.0, 1.0, true)
+                .map_err(|why| format!("Max duplicate-effect rate: {why}, or empty for none."))?,
+        ),
+    };
+    let seeds = parse_count(&f.seeds, u64::from(MIN_SEEDS), MAX_SEEDS)
+        .map_err(|why| format!("Seeds: {why}."))? as u32;
+    Ok((
+        Targets {
+            max_redelivery_rate: rate,
+            max_recovery_ms: recovery,
+            max_duplicate_rate: duplicates,
+        },
+        seeds,
+    ))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct RecommendProps {
+    pub scenario: Rc<Scenario>,
+    pub on_command: Callback<PanelCommand>,
+}
+
+#[derive(Clone, PartialEq, Default)]
+struct Progress {
+    /// Candidates tried so far, the one under way included.
+    candidate: usize,
+    seeds_done: usize,
+    seeds: usize,
+    workers: usize,
+    running: bool,
+    result: Option<Recommendation>,
+    target_rate: f64,
+    error: Option<String>,
+    started_ms: f64,
+    took_ms: Option<f64>,
+}
+
+/// The search under way, kept between candidates.
+struct Run {
+    search: Search,
+    scenario: Scenario,
+    /// The id of the candidate under way; replies to another are late.
+    id: u32,
+    candidate: Option<Candidate>,
+    seeds: Vec<u64>,
+    results: Vec<SeedResult>,
+    progress: Progress,
+}
+
+fn now_ms() -> f64 {
+    gloo::utils::window().performance().map_or(0.0, |p| p.now())
+}
+
+/// Posts the search's next candidate, its seeds spread across the pool, or
+/// ends the run when the search is done.
+fn next(run: &mut Run, pool: &WorkerPool) {
+    run.progress.result = Some(run.search.result());
+    let Some(candidate) = run.search.next_candidate() else {
+        run.candidate = None;
+        run.progress.running = false;
+        run.progress.took_ms = Some(now_ms() - run.progress.started_ms);
+        return;
+    };
+    run.id = run.id.wrapping_add(1);
+    run.seeds = run.search.seeds_of();
+    run.results.clear();
+    run.progress.candidate += 1;
+    run.progress.seeds_done = 0;
+    run.progress.seeds = run.seeds.len();
+    let n = pool.len();
+    for k in 0..n {
+        let seeds: Vec<u64> = share_of(run.seeds.len(), k, n)
+            .map(|i| run.seeds[i])
+            .collect();
+        if seeds.is_empty() {
+            continue;
+        }
+        pool.post(
+            k,
+            &Job::Seeds(SeedsJob {
+                id: run.id,
+                scenario: run.scenario.clone(),
+                candidate: candidate.clone(),
+                seeds,
+            }),
+        );
+    }
+    run.candidate = Some(candidate);
+}
+
+/// Hands the candidate's results to the search in the order of its seeds,
+/// whichever worker ran them.
+fn in_seed_order(seeds: &[u64], mut results: Vec<SeedResult>) -> Vec<SeedResult> {
+    results.sort_by_key(|r| {
+        seeds
+            .iter()
+            .position(|&s| s == r.seed)
+            .unwrap_or(usize::MAX)
+    });
+    results
+}
+
+#[function_component(RecommendPanel)]
+pub fn recommend_panel(p: &RecommendProps) -> Html {
+    let form = use_state(Form::default);
+    let progress = use_state(Progress::default);
+    let pool = use_mut_ref(|| None::<WorkerPool>);
+    let run = use_mut_ref(|| None::<Run>);
+    // The workers go when the panel closes.
+    {
+        let pool = pool.clone();
+        use_effect_with((), move |_| move || drop(pool.borrow_mut().take()));
+    }
+    let edit = |set: fn(&mut Form, String)| {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let mut f = (*form).clone();
+            set(
+                &mut f,
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            );
+            form.set(f);
+        })
+    };
+    let start = {
+        let (form, progress, pool, run) =
+            (form.clone(), progress.clone(), pool.clone(), run.clone());
+        let scenario = p.scenario.clone();
+        Callback::from(move |_: MouseEvent| {
+            pool.borrow_mut().take();
+            run.borrow_mut().take();
+            let (targets, seeds) = match targets_of(&form) {
+                Ok(t) => t,
+                Err(why) => {
+                    progress.set(Progress {
+                        error: Some(why),
+                        ..Default::default()
+                    });
+                    return;
+                }
+            };
+            let target_rate = targets.max_redelivery_rate;
+            let search = match Search::new(&scenario, targets, seeds) {
+                Ok(s) => s,
+                Err(why) => {
+                    progress.set(Progress {
+                        error: Some(format!("{why}.")),
+                        ..Default::default()
+                    });
+                    return;
+                }
+            };
+            let workers = pool_size().min(seeds as usize).max(1);
+            *run.borrow_mut() = Some(Run {
+                search,
+                scenario: (*scenario).clone(),
+                id: 0,
+                candidate: None,
+                seeds: Vec::new(),
+                results: Vec::new(),
+                progress: Progress {
+                    running: true,
+                    workers,
+                    target_rate,
+                    started_ms: now_ms(),
+                    ..Default::default()
+                },
+            });
+            // The pool is ended from a task of its own: a worker's listener
+            // cannot drop the worker it is running in.
+            let end_pool = {
+                let pool = pool.clone();
+                move || {
+                    let pool = pool.clone();
+                    gloo::timers::callback::Timeout::new(0, move || drop(pool.borrow_mut().take()))
+                        .forget()
+                }
+            };
+            let on_reply = {
+                let (progress, run, pool, end_pool) = (
+                    progress.clone(),
+                    run.clone(),
+                    pool.clone(),
+                    end_pool.clone(),
+                );
+                move |_k: usize, reply, _| {
+                    let Ok(mut slot) = run.try_borrow_mut() else {
+                        return ControlFlow::Continue(());
+                    };
+                    let Some(r) = slot.as_mut().filter(|r| r.progress.running) else {
+                        return ControlFlow::Break(());
+                    };
+                    match reply {
+                        Reply::SeedResults { id, results } if id == r.id => {
+                            r.results.extend(results);
+                            r.progress.seeds_done = r.results.len();
+                            if r.results.len() >= r.seeds.len() {
+                                let results =
+                                    in_seed_order(&r.seeds, std::mem::take(&mut r.results));
+                                r.search.feed(results);
+                                match pool.try_borrow() {
+                                    Ok(p) => match p.as_ref() {
+                                        Some(p) => next(r, p),
+                                        None => r.progress.running = false,
+                                    },
+                                    Err(_) => r.progress.running = false,
+                                }
+                                if !r.progress.running {
+                                    end_pool();
+                                }
+                            }
+                        }
+                        Reply::Failed { id, why } if id == r.id || id == 0 => {
+                            r.progress.running = false;
+                            r.progress.error = Some(why);
+                            end_pool();
+                        }
+                        _ => return ControlFlow::Continue(()),
+                    }
+                    progress.set(r.progress.clone());
+                    ControlFlow::Continue(())
+                }
+            };
+            let on_error = {
+                let (progress, run, end_pool) = (progress.clone(), run.clone(), end_pool.clone());
+                // A worker that failed holds seeds the search waits for: the
+                // run stops and says so, with what it found so far.
+                move |k: usize| {
+                    let Ok(mut slot) = run.try_borrow_mut() else {
+                        return;
+                    };
+                    let Some(r) = slot.as_mut().filter(|r| r.progress.running) else {
+                        return;
+                    };
+                    r.progress.running = false;
+                    r.progress.error = Some(format!(
+                        "Background worker {} of {} failed to load or stopped; the recommendation stopped at candidate {}. “Recommend” starts it again.",
+                        k + 1,
+                        r.progress.workers,
+                        r.progress.candidate
+                    ));
+                    progress.set(r.progress.clone());
+                    end_pool();
+                }
+            };
+            match WorkerPool::spawn(workers, Reply::from_json, on_reply, on_error) {
+                Ok(p) => {
+                    let mut slot = run.borrow_mut();
+                    if let Some(r) = slot.as_mut() {
+                        next(r, &p);
+                        progress.set(r.progress.clone());
+                    }
+                    *pool.borrow_mut() = Some(p);
+                }
+                Err(e) => progress.set(Progress {
+                    error: Some(e),
+                    ..Default::default()
+                }),
+            }
+        })
+    };
+    let cancel = {
+        let (progress, pool, run) = (progress.clone(), pool.clone(), run.clone());
+        Callback::from(move |_: MouseEvent| {
+            pool.borrow_mut().take();
+            run.borrow_mut().take();
+            let mut p = (*progress).clone();
+            p.running = false;
+            p.error = Some("Cancelled.".into());
+            progress.set(p);
+        })
+    };
+    let result = progress.result.as_ref().filter(|_| !progress.running);
+    let renewing = lease_sim::resolve::resolve(&p.scenario).heartbeat.is_some();
+    let apply = result.and_then(|r| {
+        let timeout = r.visibility_timeout_ms?;
+        let heartbeat = r.heartbeat.clone();
+        let on_command = p.on_command.clone();
+        Some(Callback::from(move |_: MouseEvent| {
+            for (field, value) in apply_commands(timeout, heartbeat.as_ref(), renewing) {
+                on_command.emit(PanelCommand::Set { field, value });
+            }
+        }))
+    });
+    let f = &*form;
+    let pr = &*progress;
+    html! {
+        <section class="panel" id="recommend-panel" aria-labelledby="recommend-title">
+            { panel_head("recommend-title", "Recommend a visibility timeout", "Close Recommend", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
+            <p class="muted">{"Give your targets; each candidate timeout runs over many seeds in background workers, and is judged by the upper bound of its redelivery rate, not only its mean."}</p>
+            <div class="panel-row rec-targets">
+                <label for="rec-rate">{"Max redelivery rate (per arrived message)"}</label>
+                <input id="rec-rate" type="text" inputmode="decimal" value={f.rate.clone()} onchange={edit(|f, v| f.rate = v)}
+                    aria-describedby="rec-rate-hint" />
+                <span class="muted" id="rec-rate-hint">{"0.002 or 0.2%"}</span>
+                <label for="rec-recovery">{"Max recovery after a worker crash"}</label>
+                <input id="rec-recovery" type="text" value={f.recovery.clone()} onchange={edit(|f, v| f.recovery = v)}
+                    aria-describedby="rec-recovery-hint" />
+                <span class="muted" id="rec-recovery-hint">{"how long a crashed worker's message stays invisible, like 2min or 90s"}</span>
+                <label for="rec-duplicates">{"Max duplicate-effect rate (optional)"}</label>
+                <input id="rec-duplicates" type="text" inputmode="decimal" value={f.duplicates.clone()} onchange={edit(|f, v| f.duplicates = v)} />
+                <label for="rec-seeds">{"Seeds"}</label>
+                <input id="rec-seeds" type="number" min={MIN_SEEDS.to_string()} max={MAX_SEEDS.to_string()} value={f.seeds.clone()} onchange={edit(|f, v| f.seeds = v)} />
+            </div>
+            <div class="panel-row">
+                <button type="button" id="rec-run" onclick={start} disabled={pr.running}>{"Recommend"}</button>
+                if pr.running {
+                    <button type="button" id="rec-cancel" onclick={cancel}>{"Cancel"}</button>
+                }
+                <progress id="rec-progress" aria-label="Seeds of this candidate done" max={pr.seeds.max(1).to_string()} value={pr.seeds_done.to_string()}></progress>
+                <span id="rec-status" role="status">{ status_text(pr) }</span>
+            </div>
+            if let Some(e) = &pr.error {
+                <p class="status bad" role="alert" id="rec-error">{e.clone()}</p>
+            }
+            if let Some(r) = pr.result.as_ref() {
+                { curve(r, pr.target_rate) }
+            }
+            if let Some(r) = result {
+                <div class="rec-verdict">
+                    <p id="rec-verdict"><strong>{ r.verdict.clone() }</strong></p>
+                    <p id="rec-rule" class="muted">
+                        {"Rule of thumb: "}{ r.rule_of_thumb.words.clone() }
+                        { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
+                    </p>
+                    if let Some(apply) = apply {
+                        <button type="button" id="rec-apply" onclick={apply}>
+                            { apply_label(r) }
+                        </button>
+                    }
+                </div>
+            }
+        </section>
+    }
+}
+
+/// What "Apply" sets, as a share link writes each field: the timeout, and
+/// the heartbeat's interval, extension and cap when one is recommended. A
+/// static timeout was judged with renewal off, so a scenario that renews
+/// now (`renewing`, its own heartbeat or its client's) has it turned off.
+fn apply_commands(
+    timeout_ms: u64,
+    heartbeat: Option<&lease_sim::scenario::Heartbeat>,
+    renewing: bool,
+) -> Vec<(String, String)> {
+    let mut out = vec![("timeout".to_string(), format_ms(timeout_ms))];
+    if heartbeat.is_none() && renewing {
+        out.push(("hb".into(), "off".into()));
+    }
+    if let Some(h) = heartbeat {
+        out.push(("hb".into(), format_ms(h.interval_ms)));
+        if let Some(ext) = h.extend_by_ms {
+            out.push(("ext".into(), format_ms(ext)));
+        }
+        out.push((
+            "cap".into(),
+            h.max_extensions.map_or("none".into(), |n| n.to_string()),
+        ));
+    }
+    out
+}
+
+fn apply_label(r: &Recommendation) -> String {
+    let t = r
+        .visibility_timeout_ms
+        .map_or(String::new(), |ms| fmt_ms(ms as f64));
+    match &r.heartbeat {
+        Some(h) => format!(
+            "Apply: timeout {t}, heartbeat every {}",
+            fmt_ms(h.interval_ms as f64)
+        ),
+        None => format!("Apply: timeout {t}"),
+    }
+}
+
+fn status_text(p: &Progress) -> String {
+    let workers = match p.workers {
+        0 | 1 => String::new(),
+        n => format!(" on {n} workers"),
+    };
+    match (p.running, p.took_ms) {
+        (true, _) => format!(
+            "Candidate {}: {} of {} seeds{workers}",
+            p.candidate, p.seeds_done, p.seeds
+        ),
+        (false, Some(ms)) => format!(
+            "{} candidates in {} s{workers}",
+            p.candidate,
+            fixed(ms / 1000.0, 2)
+        ),
+        (false, None) if p.candidate == 0 => "Not run yet.".into(),
+        (false, None) => format!("Stopped after {} candidates.", p.candidate),
+    }
+}
+
+const W: f64 = 420.0;
+const H: f64 = 180.0;
+const LEFT: f64 = 46.0;
+const RIGHT: f64 = 8.0;
+const BOTTOM: f64 = 22.0;
+const TOP: f64 = 8.0;
+
+/// The static timeouts tried, by timeout (the search visits them out of
+/// order); heartbeat candidates are listed in the table only.
+fn static_points(r: &Recommendation) -> Vec<&Point> {
+    let mut pts: Vec<&Point> = r
+        .points
+        .iter()
+        .filter(|p| p.candidate.heartbeat.is_none())
+        .collect();
+    pts.sort_by_key(|p| p.candidate.timeout_ms);
+    pts
+}
+
+fn pct(x: f64) -> String {
+    format!("{}%", fixed(x * 100.0, 2))
+}
+
+/// The redelivery rate against the timeout: the mean's line, a band up to
+/// the upper bound, the target as a dashed line and the window shaded; then
+/// every candidate in a table.
+fn curve(r: &Recommendation, target: f64) -> Html {
+    let pts = static_points(r);
+    let table = html! {
+        <table class="rec-points" id="rec-points">
+            <caption>{format!("Candidates, each over {} seeds", r.seeds)}</caption>
+            <thead><tr><th scope="col">{"Timeout"}</th><th scope="col">{"Heartbeat"}</th><th scope="col">{"Redelivery rate (mean)"}</th><th scope="col">{"Upper bound"}</th><th scope="col">{"Meets the targets"}</th></tr></thead>
+            <tbody>
+                { for r.points.iter().map(|p| html! {
+                    <tr>
+                        <td>{fmt_ms(p.candidate.timeout_ms as f64)}</td>
+                        <td>{ p.candidate.heartbeat.as_ref().map_or("none".to_string(), |h| format!("every {}", fmt_ms(h.interval_ms as f64))) }</td>
+                        <td>{pct(p.redelivery_rate_mean)}</td>
+                        <td>{pct(p.redelivery_rate_upper)}</td>
+                        <td>{ if p.meets { "yes" } else { "no" } }</td>
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+    };
+    if pts.is_empty() {
+        return table;
+    }
+    let lo = pts
+        .first()
+        .map_or(1.0, |p| p.candidate.timeout_ms as f64)
+        .max(1.0);
+    let mut hi = pts.last().map_or(1.0, |p| p.candidate.timeout_ms as f64);
+    if let Some([_, w]) = r.window_ms {
+        hi = hi.max(w as f64);
+    }
+    let hi = hi.max(lo * 1.01);
+    let x = move |v: f64| {
+        LEFT + (W - LEFT - RIGHT)
+            * clamp((v.max(1.0).ln() - lo.ln()) / (hi.ln() - lo.ln()), 0.0, 1.0)
+    };
+    let top = pts
+        .iter()
+        .map(|p| p.redelivery_rate_upper)
+        .fold(target * 1.5, f64::max);
+    let max = lease_ui::axis::nice_max(top.max(1e-6));
+    let y = move |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
+    let xy = |t: u64, v: f64| format!("{},{}", fixed(x(t as f64), 1), fixed(y(v), 1));
+    let mean: Vec<String> = pts
+        .iter()
+        .map(|p| xy(p.candidate.timeout_ms, p.redelivery_rate_mean))
+        .collect();
+    let band: Vec<String> = pts
+        .iter()
+        .map(|p| xy(p.candidate.timeout_ms, p.redelivery_rate_upper))
+        .chain(
+            pts.iter()
+                .rev()
+                .map(|p| xy(p.candidate.timeout_ms, p.redelivery_rate_mean)),
+        )
+        .collect();
+    let window = r.window_ms.map(|[a, b]| {
+        let (xa, xb) = (x(a as f64), x(b as f64));
+        html! { <rect class="rec-window" id="rec-window" x={fixed(xa, 1)} y={shortest(TOP)} width={fixed((xb - xa).max(2.0), 1)} height={shortest(H - TOP - BOTTOM)} /> }
+    });
+    let ty = y(target);
+    let label = format!(
+        "Redelivery rate against the visibility timeout, {} candidates from {} to {}",
+        pts.len(),
+        fmt_ms(lo),
+        fmt_ms(hi)
+    );
+    html! {
+        <>
+        <figure class="chart rec-chart" id="rec-curve">
+            <figcaption>{"Redelivery rate per arrived message against the visibility timeout"}</figcaption>
+            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={label}>
+                {window}
+                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{pct(max)}</text>
+                <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
+                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{fmt_ms(lo)}</text>
+                <text class="axis-label" text-anchor="end" x={shortest(W - RIGHT)} y={shortest(H - 5.0)}>{fmt_ms(hi)}</text>
+                <polygon class="rec-band" id="rec-band" points={band.join(" ")} />
+                <polyline class="series s-depth" points={mean.join(" ")} />
+                <line class="rec-target" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={fixed(ty, 1)} y2={fixed(ty, 1)} />
+                { for pts.iter().map(|p| html! {
+                    <circle class={classes!("dot", (!p.meets).then_some("rec-miss"))} cx={fixed(x(p.candidate.timeout_ms as f64), 1)} cy={fixed(y(p.redelivery_rate_mean), 1)} r="2.5">
+                        <title>{format!("{}: mean {}, upper bound {}", fmt_ms(p.candidate.timeout_ms as f64), pct(p.redelivery_rate_mean), pct(p.redelivery_rate_upper))}</title>
+                    </circle>
+                }) }
+            </svg>
+            <p class="muted" id="rec-legend">
+                {format!("Line: the mean over {} seeds; band: up to the one-sided 95% upper bound (mean + t·s/√n); dashed: the target, {}; shaded: the window of timeouts that meets the targets.", r.seeds, pct(target))}
+            </p>
+        </figure>
+        {table}
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn form(rate: &str, recovery: &str, duplicates: &str, seeds: &str) -> Form {
+        Form {
+            rate: rate.into(),
+            recovery: recovery.into(),
+            duplicates: duplicates.into(),
+            seeds: seeds.into(),
+        }
+    }
+
+    #[test]
+    fn the_default_targets_are_a_fifth_of_a_percent_two_minutes_and_twenty_seeds() {
+        let (t, seeds) = targets_of(&Form::default()).unwrap();
+        assert_eq!(t.max_redelivery_rate, 0.002);
+        assert_eq!(t.max_recovery_ms, Some(120_000));
+        assert_eq!(t.max_duplicate_rate, None);
+        assert_eq!(seeds, 20);
+        let (t, _) = targets_of(&form("0.01", "", "1%", "5")).unwrap();
+        assert_eq!(
+            (
+                t.max_redelivery_rate,
+                t.max_recovery_ms,
+                t.max_duplicate_rate
+            ),
+            (0.01, None, Some(0.01))
+        );
+    }
+
+    #[test]
+    fn a_bad_target_is_named_in_its_message() {
+        for (f, names) in [
+            (form("-1", "2min", "", "20"), "Max redelivery rate"),
+            (form("150%", "2min", "", "20"), "Max redelivery rate"),
+            (form("lots", "2min", "", "20"), "Max redelivery rate"),
+            (
+                form("0.2%", "soon", "", "20"),
+                "Max recovery after a worker crash",
+            ),
+            (form("0.2%", "2min", "2", "20"), "Max duplicate-effect rate"),
+            (form("0.2%", "2min", "", "1"), "Seeds"),
+            (form("0.2%", "2min", "", "1000"), "Seeds"),
+        ] {
+            let why = targets_of(&f).err().unwrap_or_default();
+            assert!(why.starts_with(names), "{}: {why}", f.rate);
+        }
+    }
+
+    #[test]
+    fn apply_sets_the_timeout_and_a_recommended_heartbeat_as_a_link_writes_them() {
+        let set = |f: &str, v: &str| (f.to_string(), v.to_string());
+        assert_eq!(
+            apply_commands(45_000, None, false),
+            vec![set("timeout", "45s")]
+        );
+        assert_eq!(
+            apply_commands(45_000, None, true),
+            vec![set("timeout", "45s"), set("hb", "off")],
+            "a static timeout turns the scenario's renewal off, as it was judged"
+        );
+        let h = lease_sim::scenario::Heartbeat {
+            interval_ms: 40_000,
+            extend_by_ms: Some(120_000),
+            max_extensions: Some(30),
+            on_reject: Default::default(),
+        };
+        let set = apply_commands(120_000, Some(&h), true);
+        let fields: Vec<&str> = set.iter().map(|(f, _)| f.as_str()).collect();
+        assert_eq!(fields, ["timeout", "hb", "ext", "cap"]);
+        assert_eq!(set[1].1, "40s");
+        assert_eq!(set[3].1, "30");
+    }
+
+    #[test]
+    fn results_reach_the_search_in_the_order_of_its_seeds() {
+        let r = |seed| SeedResult {
+            seed,
+            arrived: 1,
+            redeliveries: 0,
+            duplicate_effects: 0,
+            recovery_ms: 0,
+        };
+        let got = in_seed_order(&[7, 3, 9], vec![r(9), r(7), r(3)]);
+        assert_eq!(
+            got.iter().map(|r| r.seed).collect::<Vec<_>>(),
+            vec![7, 3, 9]
+        );
+    }
+}

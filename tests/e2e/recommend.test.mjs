@@ -1,0 +1,132 @@
+// Recommend and the pool of background workers: the Recommend panel finds a
+// timeout for the clip-moderation case, draws its curve and says its verdict,
+// and Apply sets the timeout control and the share link; a bad target says
+// which; a sweep over several seeds draws a band; a sweep's points are spread
+// across more than one worker when the browser has two cores or more.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useServerAndBrowser, openPage, fillSweep } from './harness.mjs';
+
+const env = useServerAndBrowser();
+
+// Counts the workers the page starts, and gives the browser `cores` cores.
+function poolProbe(cores) {
+  return `(() => {
+    Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${cores}, configurable: true });
+    const Base = window.Worker;
+    window.__workersStarted = 0;
+    window.Worker = class extends Base {
+      constructor(...args) { super(...args); window.__workersStarted += 1; }
+    };
+  })();`;
+}
+
+async function openRecommend(page) {
+  await page.locator('#open-recommend').click();
+  await page.locator('#recommend-panel').waitFor({ timeout: 30000 });
+}
+
+test('Recommend on the clip-moderation case draws the curve, says the verdict, and Apply sets the timeout', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  const before = await page.locator('#out-timeout').innerText();
+  await openRecommend(page);
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 180000 });
+  assert.match(await page.locator('#rec-status').innerText(), /candidates in [\d.]+ s/);
+  assert.ok(await page.locator('#rec-curve polyline').count() >= 1, 'the curve of the mean');
+  assert.equal(await page.locator('#rec-band').count(), 1, 'the upper-bound band');
+  assert.match(await page.locator('#rec-legend').innerText(), /95% upper bound/);
+  assert.match(await page.locator('#rec-rule').innerText(), /^Rule of thumb: .+/);
+  assert.ok((await page.locator('#rec-verdict').innerText()).length > 20);
+  const rows = await page.locator('#rec-points tbody tr').count();
+  assert.ok(rows >= 3, `${rows} candidates in the table`);
+  const apply = await page.locator('#rec-apply').innerText();
+  const [, timeout, heartbeat] = apply.match(/^Apply: timeout (.+?)(?:, heartbeat every (.+))?$/);
+  await page.locator('#rec-apply').click();
+  await page.waitForFunction((old) => document.querySelector('#out-timeout')?.innerText !== old, before, { timeout: 10000 });
+  assert.match(await page.locator('#out-timeout').innerText(), new RegExp(timeout));
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('timeout'), null, { timeout: 10000 });
+  const link = new URLSearchParams(new URL(page.url()).search);
+  assert.equal(link.get('timeout').replace(/(\d)([a-z])/, '$1 $2'), timeout, `the share link: ${page.url()}`);
+  if (heartbeat) assert.equal(link.get('hb').replace(/(\d)([a-z])/, '$1 $2'), heartbeat, `the share link: ${page.url()}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a bad target says which target and what it must be', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await openRecommend(page);
+  await page.locator('#rec-rate').fill('150%');
+  await page.locator('#rec-rate').dispatchEvent('change');
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-error').waitFor();
+  assert.match(await page.locator('#rec-error').innerText(), /^Max redelivery rate: must be a number from 0 to 1/);
+  await page.locator('#rec-rate').fill('0.2%');
+  await page.locator('#rec-rate').dispatchEvent('change');
+  await page.locator('#rec-recovery').fill('soon');
+  await page.locator('#rec-recovery').dispatchEvent('change');
+  await page.locator('#rec-run').click();
+  await page.waitForFunction(() => /^Max recovery after a worker crash/.test(document.querySelector('#rec-error')?.innerText || ''));
+  assert.equal(await page.locator('#rec-curve').count(), 0, 'nothing ran');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('Recommend opens from the keyboard, and every field of it is labelled', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await page.locator('body').click({ position: { x: 2, y: 2 } });
+  await page.keyboard.press('r');
+  await page.locator('#recommend-panel').waitFor({ timeout: 30000 });
+  const unlabelled = await page.locator('#recommend-panel input').evaluateAll((inputs) =>
+    inputs.filter((i) => !document.querySelector(`label[for="${i.id}"]`)?.innerText.trim()).map((i) => i.id));
+  assert.deepEqual(unlabelled, []);
+  await page.locator('#rec-rate').focus();
+  for (let i = 0; i < 8 && !(await page.evaluate(() => document.activeElement?.id === 'rec-run')); i += 1) {
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'rec-run', 'Tab reaches Recommend');
+  await page.locator('#rec-run').evaluate((b) => b.blur());
+  await page.keyboard.press('Shift+Slash');
+  await page.locator('#help-overlay').waitFor();
+  assert.match(await page.locator('#help-overlay').innerText(), /Open Recommend/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a sweep over five seeds draws the mean with a min..max band and says so', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await fillSweep(page, { param: 'timeout', from: 10, to: 120, steps: 4 });
+  await page.locator('#sweep-seeds').fill('5');
+  await page.locator('#sweep-seeds').dispatchEvent('change');
+  await page.locator('#sweep-run').click();
+  await page.waitForFunction(() => /4 points, 5 seeds each in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 120000 });
+  assert.equal(await page.locator('#sweep-chart-completions polygon.sweep-band').count(), 1);
+  assert.match(await page.locator('#sweep-band-legend').innerText(), /mean over 5 seeds.*min\.\.max/);
+  await page.locator('#sweep-chart-overlapping circle.dot').nth(1).hover();
+  await page.waitForFunction(() => /mean over 5 seeds/.test(document.querySelector('#sweep-readout')?.innerText || ''));
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a sweep spreads its points across two workers on two cores, and one on one', async () => {
+  for (const cores of [2, 1]) {
+    const page = await env.browser.newPage();
+    const errors = [];
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.addInitScript(poolProbe(cores));
+    await page.goto(`${env.server.url}?scenario=clip-surge`);
+    await page.waitForFunction(() => document.getElementById('app')?.children.length > 0, null, { timeout: 30000 });
+    await fillSweep(page, { param: 'timeout', from: 10, to: 120, steps: 6 });
+    const before = await page.evaluate(() => window.__workersStarted);
+    await page.locator('#sweep-run').click();
+    await page.waitForFunction(() => /6 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 60000 });
+    const started = (await page.evaluate(() => window.__workersStarted)) - before;
+    assert.equal(started, cores, `${cores} cores: ${started} workers`);
+    assert.equal(await page.locator('#sweep-chart-completions circle.dot').count(), 6, 'every point, once');
+    const values = await page.locator('#sweep-chart-completions circle.dot').evaluateAll((ds) => ds.map((d) => Number(d.dataset.value)));
+    assert.deepEqual(values, [...values].sort((a, b) => a - b), 'in the order of the sweep');
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
