@@ -134,9 +134,9 @@ test('a sweep whose worker cannot load says so, ends that worker, and the next s
   await page.locator('#sweep-run').click();
   const alert = page.locator('#sweep-error');
   await alert.waitFor({ timeout: 15000 });
-  assert.match(await alert.innerText(), /The background worker failed to load or stopped; “Run the sweep” starts a new one\./);
+  assert.match(await alert.innerText(), /^Background worker \d of \d failed to load or stopped; the sweep stopped with \d+ of \d+ points\. “Run the sweep” starts it again\.$/);
   for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
-  assert.equal(page.workers().length, 0, 'the failed worker is ended');
+  assert.equal(page.workers().length, 0, 'the failed worker, and the rest of its pool, are ended');
   assert.equal(await page.locator('#sweep-run').isEnabled(), true, 'the sweep can be run again');
 
   await page.unroute('**/lease-worker_bg.wasm');

@@ -178,11 +178,12 @@ test('panels chosen while the module loads: the last choice shows, a closed one 
   assert.equal(await page.locator('#embed-panel').count(), 0);
   await page.locator('#sweep-run').click();
   for (let i = 0; i < 50 && page.workers().length === 0; i++) await page.waitForTimeout(50);
-  assert.equal(page.workers().length, 1, 'the sweep runs in a worker');
+  // One per core (the pool), at least one.
+  assert.ok(page.workers().length >= 1, 'the sweep runs in background workers');
   await page.locator('#open-tour').click();
   await page.locator('#tour-panel').waitFor();
   for (let i = 0; i < 50 && page.workers().length > 0; i++) await page.waitForTimeout(50);
-  assert.equal(page.workers().length, 0, 'closing the sweep ends its worker');
+  assert.equal(page.workers().length, 0, 'closing the sweep ends its workers');
   assert.deepEqual(errors, []);
   await page.close();
 });

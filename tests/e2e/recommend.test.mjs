@@ -9,16 +9,31 @@ import { useServerAndBrowser, openPage, fillSweep } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
-// Counts the workers the page starts, and gives the browser `cores` cores.
+// Counts the workers the page starts and those it ends, and gives the
+// browser `cores` cores.
 function poolProbe(cores) {
   return `(() => {
     Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => ${cores}, configurable: true });
     const Base = window.Worker;
     window.__workersStarted = 0;
+    window.__workersEnded = new Set();
     window.Worker = class extends Base {
-      constructor(...args) { super(...args); window.__workersStarted += 1; }
+      constructor(...args) { super(...args); window.__workersStarted += 1; this.__n = window.__workersStarted; }
+      terminate() { window.__workersEnded.add(this.__n); super.terminate(); }
     };
   })();`;
+}
+
+/** Opens `url` with the pool probe for `cores` cores; as openPage, with its errors. */
+async function openProbed(url, cores) {
+  const page = await env.browser.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.addInitScript(poolProbe(cores));
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('app')?.children.length > 0, null, { timeout: 30000 });
+  return { page, errors };
 }
 
 async function openRecommend(page) {
@@ -53,6 +68,23 @@ test('Recommend on the clip-moderation case draws the curve, says the verdict, a
   await page.close();
 });
 
+test('with room to recover, a static timeout is recommended: the window is shaded and Apply sets the timeout alone', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await openRecommend(page);
+  await page.locator('#rec-recovery').fill('10min');
+  await page.locator('#rec-recovery').dispatchEvent('change');
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 180000 });
+  assert.equal(await page.locator('#rec-window').count(), 1, 'the window is shaded');
+  const apply = await page.locator('#rec-apply').innerText();
+  assert.match(apply, /^Apply: timeout [\d.]+ (s|min)$/, 'no heartbeat');
+  await page.locator('#rec-apply').click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('timeout'), null, { timeout: 10000 });
+  assert.equal(new URL(page.url()).searchParams.get('hb'), null, 'the heartbeat is left as it was');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a bad target says which target and what it must be', async () => {
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
   await openRecommend(page);
@@ -69,6 +101,28 @@ test('a bad target says which target and what it must be', async () => {
   await page.waitForFunction(() => /^Max recovery after a worker crash/.test(document.querySelector('#rec-error')?.innerText || ''));
   assert.equal(await page.locator('#rec-curve').count(), 0, 'nothing ran');
   assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a recommendation whose workers cannot load says so, ends them, and the next one runs', async () => {
+  const { page, errors } = await openProbed(`${env.server.url}?scenario=clip-surge`, 2);
+  await openRecommend(page);
+  await page.route('**/lease-worker_bg.wasm', (route) => route.abort());
+  // The page may hold a worker of its own for a run: only the pool's count.
+  const before = await page.evaluate(() => window.__workersStarted);
+  await page.locator('#rec-run').click();
+  const alert = page.locator('#rec-error');
+  await alert.waitFor({ timeout: 15000 });
+  assert.match(await alert.innerText(), /^Background worker \d of \d failed to load or stopped; the recommendation stopped at candidate 1\./);
+  const ended = () => page.evaluate((from) => [window.__workersStarted - from, [...window.__workersEnded].filter((n) => n > from).length], before);
+  for (let i = 0; i < 50 && (await ended())[1] < 2; i++) await page.waitForTimeout(100);
+  assert.deepEqual(await ended(), [2, 2], 'both workers of the pool are started and ended');
+  assert.equal(await page.locator('#rec-run').isEnabled(), true, 'Recommend can be pressed again');
+  await page.unroute('**/lease-worker_bg.wasm');
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 180000 });
+  assert.equal(await page.locator('#rec-error').count(), 0);
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|lease-worker/.test(e)), []);
   await page.close();
 });
 
@@ -108,21 +162,18 @@ test('a sweep over five seeds draws the mean with a min..max band and says so', 
   await page.close();
 });
 
-test('a sweep spreads its points across two workers on two cores, and one on one', async () => {
+test('a sweep spreads its points across two workers on two cores, and one on one, and ends them when done', async () => {
   for (const cores of [2, 1]) {
-    const page = await env.browser.newPage();
-    const errors = [];
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.addInitScript(poolProbe(cores));
-    await page.goto(`${env.server.url}?scenario=clip-surge`);
-    await page.waitForFunction(() => document.getElementById('app')?.children.length > 0, null, { timeout: 30000 });
+    const { page, errors } = await openProbed(`${env.server.url}?scenario=clip-surge`, cores);
     await fillSweep(page, { param: 'timeout', from: 10, to: 120, steps: 6 });
     const before = await page.evaluate(() => window.__workersStarted);
     await page.locator('#sweep-run').click();
     await page.waitForFunction(() => /6 points in/.test(document.querySelector('#sweep-status')?.innerText || ''), null, { timeout: 60000 });
     const started = (await page.evaluate(() => window.__workersStarted)) - before;
     assert.equal(started, cores, `${cores} cores: ${started} workers`);
+    const ended = () => page.evaluate((from) => [...window.__workersEnded].filter((n) => n > from).length, before);
+    for (let i = 0; i < 50 && (await ended()) < started; i++) await page.waitForTimeout(100);
+    assert.equal(await ended(), started, 'a finished sweep ends its workers');
     assert.equal(await page.locator('#sweep-chart-completions circle.dot').count(), 6, 'every point, once');
     const values = await page.locator('#sweep-chart-completions circle.dot').evaluateAll((ds) => ds.map((d) => Number(d.dataset.value)));
     assert.deepEqual(values, [...values].sort((a, b) => a - b), 'in the order of the sweep');
