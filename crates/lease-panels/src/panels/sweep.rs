@@ -128,6 +128,9 @@ struct Progress {
     took_ms: Option<f64>,
 }
 
+/// The longest a sweep's new rows wait to be drawn.
+const DRAW_MS: u32 = 100;
+
 fn now_ms() -> f64 {
     gloo::utils::window().performance().map_or(0.0, |p| p.now())
 }
@@ -271,6 +274,36 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                         .forget()
                 }
             };
+            // Rows are drawn at most every `DRAW_MS`: a pool answers faster
+            // than the page can redraw every chart for each row, and the
+            // page's thread would hold the sweep up.
+            let drawing = Rc::new(std::cell::Cell::new(false));
+            let draw = {
+                let (progress, acc, slot, next_id) =
+                    (progress.clone(), acc.clone(), slot.clone(), next_id.clone());
+                move || {
+                    if drawing.replace(true) {
+                        return;
+                    }
+                    let (progress, acc, drawing, slot, next_id) = (
+                        progress.clone(),
+                        acc.clone(),
+                        drawing.clone(),
+                        slot.clone(),
+                        next_id.clone(),
+                    );
+                    gloo::timers::callback::Timeout::new(DRAW_MS, move || {
+                        drawing.set(false);
+                        let Ok(a) = acc.try_borrow() else { return };
+                        // Not for a sweep cancelled, replaced or ended since.
+                        let current = a.id == *next_id.borrow() && slot.borrow().is_some();
+                        if a.running && current {
+                            progress.set(a.clone());
+                        }
+                    })
+                    .forget();
+                }
+            };
             let on_reply = {
                 let (progress, acc, end_pool) = (progress.clone(), acc.clone(), end_pool.clone());
                 move |_k: usize, reply, _| {
@@ -316,7 +349,11 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                         }
                         _ => return ControlFlow::Continue(()),
                     };
-                    progress.set(a.clone());
+                    if a.running {
+                        draw();
+                    } else {
+                        progress.set(a.clone());
+                    }
                     flow
                 }
             };
