@@ -423,7 +423,16 @@ pub fn controls(props: &ControlsProps) -> Html {
     for field in CONTROLS {
         let Some(c) = field.control() else { continue };
         let g = c.group;
-        let view = slider_view(field, c, &props.scenario, cb);
+        let mut view = slider_view(field, c, &props.scenario, cb);
+        if c.id == "timeout" {
+            // The Recommend panel (loaded on demand) answers what to set here.
+            view = html! {
+                <>
+                {view}
+                <button type="button" id="open-recommend" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Recommend)))}>{"Recommend a timeout…"}</button>
+                </>
+            };
+        }
         match groups.iter_mut().find(|(name, _)| *name == g) {
             Some((_, v)) => v.push(view),
             None => groups.push((g, vec![view])),
@@ -502,9 +511,6 @@ pub fn controls(props: &ControlsProps) -> Html {
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
                     }
                     { for items }
-                    if name == "Broker" {
-                        <button type="button" id="open-recommend" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Recommend)))}>{"Recommend a timeout…"}</button>
-                    }
                     if name == "Heartbeat" { {on_reject.clone()} }
                     if name == "Downstream" { {fence.clone()} }
                 </fieldset>
