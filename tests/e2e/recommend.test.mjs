@@ -5,6 +5,7 @@
 // across more than one worker when the browser has two cores or more.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { useServerAndBrowser, openPage, fillSweep } from './harness.mjs';
 
 const env = useServerAndBrowser();
@@ -147,7 +148,7 @@ test('Recommend opens from the keyboard, and every field of it is labelled', asy
   await page.close();
 });
 
-test('a sweep over five seeds draws the mean with a min..max band and says so', async () => {
+test('a sweep over five seeds draws the mean with a min..max band, says so, and its CSV has each measure\'s mean, min and max', async () => {
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
   await fillSweep(page, { param: 'timeout', from: 10, to: 120, steps: 4 });
   await page.locator('#sweep-seeds').fill('5');
@@ -158,6 +159,11 @@ test('a sweep over five seeds draws the mean with a min..max band and says so', 
   assert.match(await page.locator('#sweep-band-legend').innerText(), /mean over 5 seeds.*min\.\.max/);
   await page.locator('#sweep-chart-overlapping circle.dot').nth(1).hover();
   await page.waitForFunction(() => /mean over 5 seeds/.test(document.querySelector('#sweep-readout')?.innerText || ''));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#sweep-csv').click()]);
+  const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n');
+  assert.match(lines[0], /^broker\.visibility_timeout_ms,seeds,completions_per_min_mean,completions_per_min_min,completions_per_min_max,/);
+  assert.equal(lines.length, 5, 'a header and the four points');
+  assert.match(lines[1], /^\d+,5,/);
   assert.deepEqual(errors, []);
   await page.close();
 });
