@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use lease_jobs::run_job::RunJob;
-use lease_jobs::{Job, Reply, WorkerClient};
+use lease_jobs::{Reply, WorkerClient};
 use lease_sim::{Run, Scenario};
 use lease_view::IndexBuilder;
 use lease_wire::Decoding;
@@ -86,10 +86,13 @@ pub fn use_background_run(job: Option<(u32, Rc<Scenario>)>, dispatch: Callback<C
         }
         s.busy = Some(id);
         if let Some(w) = &s.worker {
-            w.post(&Job::Run(RunJob {
-                id,
-                scenario: (*scenario).clone(),
-            }));
+            w.post_text(
+                RunJob {
+                    id,
+                    scenario: (*scenario).clone(),
+                }
+                .to_job_json(),
+            );
         }
     });
 }

@@ -117,7 +117,12 @@ impl WorkerClient {
 
     /// Posts `job`, now or as soon as the worker has loaded.
     pub fn post(&self, job: &Job) {
-        let text = job.to_json();
+        self.post_text(job.to_json());
+    }
+
+    /// Posts a job written as `Job::to_json` writes it (`RunJob::to_job_json`
+    /// for the page, whose download then holds no writer of other jobs).
+    pub fn post_text(&self, text: String) {
         let mut h = self.handshake.borrow_mut();
         if h.ready {
             let _ = self.worker.post_message(&text.into());
