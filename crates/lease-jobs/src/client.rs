@@ -40,8 +40,9 @@ pub fn spawn_worker() -> Result<Worker, String> {
 #[derive(Default)]
 struct Handshake {
     ready: bool,
-    /// The job posted before the worker said it was ready (the newest).
-    queued: Option<String>,
+    /// The job posted before the worker said it was ready (the newest), as
+    /// its message.
+    queued: Option<JsValue>,
 }
 
 /// One background worker, ended when dropped.
@@ -91,7 +92,7 @@ impl WorkerClient {
                     };
                     h.ready = true;
                     if let Some(job) = h.queued.take() {
-                        let _ = worker2.post_message(&job.into());
+                        let _ = worker2.post_message(&job);
                     }
                     return;
                 }
@@ -123,11 +124,21 @@ impl WorkerClient {
     /// Posts a job written as `Job::to_json` writes it (`RunJob::to_job_json`
     /// for the page, whose download then holds no writer of other jobs).
     pub fn post_text(&self, text: String) {
+        self.post_message(text.into());
+    }
+
+    /// Posts `job` with what it needs beside it (a `File`), as
+    /// `[text, beside]`.
+    pub fn post_with(&self, job: &Job, beside: &JsValue) {
+        self.post_message(js_sys::Array::of2(&job.to_json().into(), beside).into());
+    }
+
+    fn post_message(&self, message: JsValue) {
         let mut h = self.handshake.borrow_mut();
         if h.ready {
-            let _ = self.worker.post_message(&text.into());
+            let _ = self.worker.post_message(&message);
         } else {
-            h.queued = Some(text);
+            h.queued = Some(message);
         }
     }
 }

@@ -11,12 +11,15 @@
 //! finished run (`Reply::RunDone`) comes with the run's bytes (`lease-wire`)
 //! as a transferred `ArrayBuffer`, a finished export (`Reply::ExportDone`)
 //! with the file as a `Blob`; the worker posts those as `[text, attachment]`.
+//! One job comes the same way: a file of durations (`Job::Durations`) is
+//! posted as `[text, File]`, read by the worker a slice at a time.
 //!
 //! Used by the page, the panels module and the background worker.
 
 use serde::{Deserialize, Serialize};
 
 pub mod budget;
+pub mod durations_job;
 pub mod export_job;
 pub mod import_job;
 pub mod run_job;
@@ -28,6 +31,7 @@ mod client;
 #[cfg(feature = "client")]
 pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 
+pub use durations_job::{DurationsJob, DurationsRead};
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
 pub use import_job::ImportJob;
 pub use run_job::RunJob;
@@ -48,6 +52,8 @@ pub enum Job {
     Import(ImportJob),
     /// Run one candidate of a recommendation over some seeds.
     Seeds(SeedsJob),
+    /// Read a file of durations, posted beside the job as a `File`.
+    Durations(DurationsJob),
 }
 
 /// What the worker answers. Every variant but `Ready` and `Explained`
@@ -107,6 +113,15 @@ pub enum Reply {
     /// worker reads it (a page and a worker of different builds could
     /// disagree).
     Explained { why: Option<String> },
+    /// How far the reading of a file of durations has got.
+    DurationsProgress {
+        id: u32,
+        read_bytes: u64,
+        total_bytes: u64,
+        values: u64,
+    },
+    /// A file of durations is read.
+    DurationsDone { id: u32, read: DurationsRead },
     /// A run, a sweep or an export failed (id 0: the job could not be read).
     Failed { id: u32, why: String },
 }
@@ -233,6 +248,12 @@ mod tests {
                 file_name: "a.json".into(),
                 text: "{".into(),
             }),
+            Job::Durations(DurationsJob {
+                id: 5,
+                column: Some("latency (s)".into()),
+                unit: "s".into(),
+                bytes: 12_000_000,
+            }),
         ];
         for job in jobs {
             assert_eq!(Job::from_json(&job.to_json()), Ok(job));
@@ -307,6 +328,23 @@ mod tests {
                 bytes: 34_000_000,
             },
             Reply::SweepDone { id: 2 },
+            Reply::DurationsProgress {
+                id: 5,
+                read_bytes: 100,
+                total_bytes: 1000,
+                values: 50_000,
+            },
+            Reply::DurationsDone {
+                id: 5,
+                read: DurationsRead {
+                    columns: vec!["a".into(), "latency_ms".into()],
+                    column: "latency_ms".into(),
+                    unit: "ms".into(),
+                    unit_from_header: true,
+                    count: 3,
+                    samples_ms: vec![1.0, 2.5, 3.0],
+                },
+            },
             Reply::ExportDone { id: 3, bytes: 10 },
             Reply::Explained { why: None },
             Reply::Explained {

@@ -5,8 +5,9 @@
 //! It reads one `lease_jobs::Job` per message and does it; replies are
 //! `lease_jobs::Reply` as JSON text, except a finished run, posted as
 //! `[text, ArrayBuffer]` with the buffer transferred, and a finished export,
-//! posted as `[text, Blob]`. Natively it does nothing: the jobs' work is
-//! tested in `lease-jobs`.
+//! posted as `[text, Blob]`. A file of durations comes as `[text, File]`
+//! and is read a slice at a time (`FileReaderSync`), never whole. Natively
+//! it does nothing: the jobs' work is tested in `lease-jobs`.
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
@@ -16,7 +17,8 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 mod in_worker {
     use lease_jobs::{
-        export_job, import_job, run_job, seeds_job, sweep_job, ExportJob, Job, Reply,
+        durations_job, export_job, import_job, run_job, seeds_job, sweep_job, DurationsJob,
+        ExportJob, Job, Reply,
     };
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -67,7 +69,65 @@ mod in_worker {
         }
     }
 
-    fn work(out: &DedicatedWorkerGlobalScope, job: Job) {
+    /// A `File` as `std::io::Read`: a slice of at most `want` bytes per
+    /// read, read synchronously (a worker may), so that reading stops where
+    /// the job does and a file of any size never sits whole in memory.
+    struct FileRead {
+        file: web_sys::Blob,
+        reader: web_sys::FileReaderSync,
+        at: f64,
+    }
+
+    impl std::io::Read for FileRead {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let end = (self.at + buf.len() as f64).min(self.file.size());
+            if end <= self.at {
+                return Ok(0);
+            }
+            let slice = self
+                .file
+                .slice_with_f64_and_f64(self.at, end)
+                .and_then(|b| self.reader.read_as_array_buffer(&b))
+                .map_err(|_| std::io::Error::other("the browser could not read the file"))?;
+            let bytes = js_sys::Uint8Array::new(&slice);
+            let n = bytes.length() as usize;
+            bytes.copy_to(&mut buf[..n]);
+            self.at += n as f64;
+            Ok(n)
+        }
+    }
+
+    fn read_durations(out: &DedicatedWorkerGlobalScope, job: &DurationsJob, file: JsValue) {
+        let id = job.id;
+        let read = (|| {
+            let file: web_sys::Blob = file
+                .dyn_into()
+                .map_err(|_| "the page sent no file".to_string())?;
+            let reader = web_sys::FileReaderSync::new()
+                .map_err(|_| "the browser cannot read files in the worker".to_string())?;
+            let mut input = FileRead {
+                file,
+                reader,
+                at: 0.0,
+            };
+            // The first line, for the delimiter: the first 4 KB are plenty.
+            let mut head = vec![0u8; 4096];
+            let n = std::io::Read::read(&mut input, &mut head).map_err(|e| e.to_string())?;
+            head.truncate(n);
+            let first = head.split(|b| *b == b'\n').next().unwrap_or(&[]).to_vec();
+            let rest = std::io::Read::chain(std::io::Cursor::new(head), input);
+            durations_job::read(job, &first, rest, &mut |r| post(out, &r))
+        })();
+        post(
+            out,
+            &match read {
+                Ok(read) => Reply::DurationsDone { id, read },
+                Err(why) => Reply::Failed { id, why },
+            },
+        );
+    }
+
+    fn work(out: &DedicatedWorkerGlobalScope, job: Job, beside: JsValue) {
         match job {
             Job::Run(job) => {
                 let (reply, bytes) = run_job::run(&job, &clock, &mut |r| post(out, &r));
@@ -85,6 +145,7 @@ mod in_worker {
                     why: import_job::explain(&job),
                 },
             ),
+            Job::Durations(job) => read_durations(out, &job, beside),
         }
     }
 
@@ -93,9 +154,13 @@ mod in_worker {
         let scope: DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
         let out = scope.clone();
         let on_message = Closure::<dyn Fn(MessageEvent)>::new(move |e: MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            match Job::from_json(&text) {
-                Ok(job) => work(&out, job),
+            let data = e.data();
+            let (text, beside) = match data.dyn_ref::<js_sys::Array>() {
+                Some(pair) => (pair.get(0).as_string(), pair.get(1)),
+                None => (data.as_string(), JsValue::UNDEFINED),
+            };
+            match Job::from_json(&text.unwrap_or_default()) {
+                Ok(job) => work(&out, job, beside),
                 Err(why) => post(&out, &Reply::Failed { id: 0, why }),
             }
         });
