@@ -99,6 +99,13 @@ fn command_of(text: &str) -> Command {
             }
         }
         PanelCommand::Reject(why) => Command::Reject(why),
+        // An edit of the scenario on screen, run and linked as a control's.
+        PanelCommand::UseWork(scenario) => {
+            match lease_sim::parse_scenario_without_path(&scenario) {
+                Ok(s) => Command::Replace(Box::new(s)),
+                Err(e) => Command::Reject(format!("The latency data did not arrive whole: {e}")),
+            }
+        }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::TourStep(i) => Command::TourStep(i),
         // Read as a link's field is, so a panel cannot set what a link could not.

@@ -1,5 +1,5 @@
 //! What the page loads on demand: the side panels share and export, embed,
-//! sweep, Recommend, tours and the keyboard overlay (`panels`), as a Yew app of their
+//! sweep, Recommend, tours, the keyboard overlay and your latency data (`panels`), as a Yew app of their
 //! own in a wasm of their own, and the reading of a scenario file dropped on
 //! the page (`import`, `import_run`). The page (`src/panel_host.rs`) imports
 //! this module the first time one of them is wanted, then calls `show` with
@@ -10,6 +10,7 @@
 //! (`lease_jobs`).
 
 pub mod download;
+pub mod durations_file;
 pub mod export_run;
 pub mod import;
 pub mod import_run;
@@ -54,7 +55,7 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
-        EmbedPanel, ExportPanel, HelpOverlay, RecommendPanel, SweepPanel, TourPanel,
+        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, RecommendPanel, SweepPanel, TourPanel,
     };
 
     thread_local! {
@@ -110,7 +111,7 @@ mod bridge {
             },
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
-            "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
+        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, RecommendPanel, SweepPanel, TourPanel,
             "help" => html! { <HelpOverlay {on_command} /> },
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }
@@ -190,6 +191,7 @@ mod bridge {
     /// Closes the panel shown (its worker, if any, ends with it).
     #[wasm_bindgen]
     pub fn hide() {
+        crate::durations_file::stop();
         VIEW.with(|v| *v.borrow_mut() = None);
         if let Some(set) = SET_VIEW.with(|s| s.borrow().clone()) {
             set.set(None);

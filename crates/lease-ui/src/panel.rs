@@ -15,6 +15,9 @@ pub enum Panel {
     Tour,
     Compare,
     Recommend,
+    /// "Your latency data": percentiles, durations or a histogram read into
+    /// the scenario's work.
+    Latency,
 }
 
 impl Panel {
@@ -35,6 +38,7 @@ impl Panel {
             Panel::Tour => "tour",
             Panel::Compare => "compare",
             Panel::Recommend => "recommend",
+            Panel::Latency => "latency",
         }
     }
 
@@ -47,6 +51,7 @@ impl Panel {
             Panel::Tour,
             Panel::Compare,
             Panel::Recommend,
+            Panel::Latency,
         ]
         .into_iter()
         .find(|p| p.name() == name)
@@ -83,6 +88,9 @@ pub enum PanelCommand {
         tour: String,
         step: usize,
     },
+    /// The scenario on screen with its work replaced (latency data put to
+    /// use), as JSON: the page reads and checks it as it reads a link's.
+    UseWork(String),
 }
 
 impl PanelCommand {
@@ -119,6 +127,7 @@ impl PanelCommand {
                 })
             })(),
             "reject" => text_of(v).map(PanelCommand::Reject),
+            "use_work" => text_of(v).map(PanelCommand::UseWork),
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
             "tour_demo" => (|| {
@@ -214,6 +223,7 @@ mod tests {
                 field: "timeout".into(),
                 value: "45s".into(),
             },
+            PanelCommand::UseWork(serde_json::to_string(&scenario).unwrap()),
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }

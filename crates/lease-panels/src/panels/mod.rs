@@ -7,6 +7,7 @@ mod embed;
 mod export;
 mod help;
 mod recommend;
+mod latency;
 mod sweep;
 mod tour;
 
@@ -14,6 +15,7 @@ pub use embed::EmbedPanel;
 pub use export::ExportPanel;
 pub use help::HelpOverlay;
 pub use recommend::RecommendPanel;
+pub use latency::LatencyPanel;
 pub use sweep::SweepPanel;
 pub use tour::TourPanel;
 

@@ -501,7 +501,7 @@ fn link_value(v: f64, ms: bool) -> String {
 
 /// Ticks at 1, 2 and 5 times each power of ten within `lo..=hi` (both above
 /// zero), so that a log axis reads like a ruler.
-fn ticks_125(lo: f64, hi: f64) -> Vec<f64> {
+pub(super) fn ticks_125(lo: f64, hi: f64) -> Vec<f64> {
     let mut out = Vec::new();
     if !(lo > 0.0 && hi >= lo && hi.is_finite()) {
         return out;
