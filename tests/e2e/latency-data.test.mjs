@@ -63,7 +63,7 @@ test('pasted percentiles are fitted, shown with their errors, and used as the wo
   assert.match(await page.locator('#latency-candidate-share').innerText(), /% of messages need longer than the 30 s timeout|almost no message/);
   assert.deepEqual(await unlabelled(page), []);
   await page.locator('#latency-use').click();
-  await page.waitForFunction(() => /[?&]points=0\.5:2000,0\.9:7000,0\.99:20000/.test(location.search), null, { timeout: 10000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('points') === '0.5:2000,0.9:7000,0.99:20000', null, { timeout: 10000 });
   const after = await settledUrl(page);
   assert.notEqual(after, before);
   await page.waitForFunction((b) => document.querySelector('#dist-summary')?.innerText !== b, summaryBefore);
@@ -89,7 +89,7 @@ test('a dropped CSV of 100,000 durations is read in the background and kept as 2
   assert.deepEqual(await page.locator('#latency-column option').allTextContents(), ['id', 'latency_ms']);
   assert.deepEqual(await unlabelled(page), []);
   await page.locator('#latency-use').click();
-  await page.waitForFunction(() => /[?&]samples=[0-9]/.test(location.search), null, { timeout: 10000 });
+  await page.waitForFunction(() => (new URLSearchParams(location.search).get('samples') || '').split(',').length === 256, null, { timeout: 10000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -45,7 +45,7 @@ pub enum PercentileError {
         first: usize,
         second: usize,
     },
-    #[error("{count} percentiles: the fit takes {MIN_POINTS} to {MAX_POINTS}")]
+    #[error("the fit takes {MIN_POINTS} to {MAX_POINTS} percentiles, and the text has {count}")]
     Count { count: usize },
     #[error("the durations must grow with the percentile: {lower} is {lower_ms} but {upper} is {upper_ms}")]
     NotIncreasing {
@@ -302,10 +302,13 @@ mod tests {
             ("p0 1s, p50 2s", "p0 is outside"),
             ("p50 -2s, p90 7s", "p50 is a negative duration"),
             ("p50 2s\np50 3s", "p50 is given twice (lines 1 and 2)"),
-            ("p50 2s", "1 percentiles: the fit takes 2 to 9"),
+            (
+                "p50 2s",
+                "the fit takes 2 to 9 percentiles, and the text has 1",
+            ),
             (
                 "p10 1, p20 2, p30 3, p40 4, p50 5, p60 6, p70 7, p80 8, p90 9, p99 10",
-                "10 percentiles",
+                "the text has 10",
             ),
             (
                 "p50 7s, p90 2s",

@@ -51,7 +51,7 @@ impl Tab {
         match self {
             Tab::Percentiles => "Paste what your dashboard shows: p50 2s, p90 7s, p99 20s (one per line, p50=2000ms, 50%: 2 s, or a table's header row with a row of numbers under it). Two to nine percentiles.",
             Tab::Durations => "Paste durations, one per line or separated by commas (250, 1.5s), or choose or drop a CSV or text file of them: up to 1,000,000 values.",
-            Tab::Histogram => "Paste Prometheus buckets (job_seconds_bucket{le=\"0.5\"} 120, cumulative as Prometheus exports them), rows of upper,count, or the JSON of a Cloud Monitoring distribution such as Pub/Sub's subscription/ack_latencies.",
+            Tab::Histogram => "Paste Prometheus buckets (job_seconds_bucket{le=\"0.5\"} 120, cumulative as Prometheus exports them; pick seconds below for its bounds), rows of upper,count, or the JSON of a Cloud Monitoring distribution such as Pub/Sub's subscription/ack_latencies (in ms).",
         }
     }
 }
