@@ -111,7 +111,8 @@ mod bridge {
             },
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
-        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, RecommendPanel, SweepPanel, TourPanel,
+            "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
+            "latency" => html! { <LatencyPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }

@@ -6,16 +6,16 @@
 mod embed;
 mod export;
 mod help;
-mod recommend;
 mod latency;
+mod recommend;
 mod sweep;
 mod tour;
 
 pub use embed::EmbedPanel;
 pub use export::ExportPanel;
 pub use help::HelpOverlay;
-pub use recommend::RecommendPanel;
 pub use latency::LatencyPanel;
+pub use recommend::RecommendPanel;
 pub use sweep::SweepPanel;
 pub use tour::TourPanel;
 
