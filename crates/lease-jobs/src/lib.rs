@@ -1,6 +1,7 @@
 //! Everything the background worker does, as data: one `Job` the page or a
 //! panel posts, one `Reply` the worker posts back, and the worker's side of
-//! each job (`run_job`, `sweep_job`, `seeds_job`, `export_job`, `import_job`). The worker
+//! each job (`run_job`, `diagnose_job`, `sweep_job`, `seeds_job`, `export_job`,
+//! `import_job`, `durations_job`). The worker
 //! binary (`crates/lease-worker`) matches on `Job`; the page and the panels
 //! module post through one `WorkerClient` (the `client` feature; it runs in
 //! a browser only). Both ends compile
@@ -19,6 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod budget;
+pub mod diagnose_job;
 pub mod durations_job;
 pub mod export_job;
 pub mod import_job;
@@ -31,6 +33,7 @@ mod client;
 #[cfg(feature = "client")]
 pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 
+pub use diagnose_job::{DiagnoseJob, FindingText};
 pub use durations_job::{DurationsJob, DurationsRead};
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
 pub use import_job::ImportJob;
@@ -54,6 +57,8 @@ pub enum Job {
     Seeds(SeedsJob),
     /// Read a file of durations, posted beside the job as a `File`.
     Durations(DurationsJob),
+    /// Run a scenario and say what the detectors (and a tour's checks) find.
+    Diagnose(DiagnoseJob),
 }
 
 /// What the worker answers. Every variant but `Ready` and `Explained`
@@ -99,6 +104,14 @@ pub enum Reply {
         /// 1, 2, ...); empty for a sweep over one seed.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         more: Vec<lease_diagnose::SweepRow>,
+    },
+    /// What the detectors find in a run, and whether each step of the tour
+    /// holds (`None`: no tour asked, or not the tour's scenario). A large
+    /// run's come just before its `RunDone`.
+    Findings {
+        id: u32,
+        findings: Vec<FindingText>,
+        tour_done: Option<Vec<bool>>,
     },
     /// The sweep's last point has been sent.
     SweepDone { id: u32 },
@@ -171,8 +184,9 @@ impl Reply {
         serde_json::from_str(text).ok()
     }
 
-    /// Reads the replies to a run (`Ready`, `Progress`, `RunDone`, `Failed`)
-    /// as `from_json` does, and `None` for the others: what the page reads.
+    /// Reads the replies to a run or a diagnosis (`Ready`, `Progress`,
+    /// `RunDone`, `Findings`, `Failed`) as `from_json` does, and `None` for
+    /// the others: what the page reads.
     /// Through `serde_json::Value`, whose reader the page carries for share
     /// links anyway; the derived reader of every reply, a sweep's rows
     /// among them, is the larger code.
@@ -200,6 +214,7 @@ impl Reply {
                 encode_ms: f64_of("encode_ms")?,
                 bytes: usize::try_from(u64_of("bytes")?).ok()?,
             },
+            "findings" => return diagnose_job::findings_from_value(id, fields),
             "failed" => Reply::Failed {
                 id,
                 why: fields.get("why")?.as_str()?.to_string(),
@@ -253,6 +268,11 @@ mod tests {
                 column: Some("latency (s)".into()),
                 unit: "s".into(),
                 bytes: 12_000_000,
+            }),
+            Job::Diagnose(DiagnoseJob {
+                id: 4,
+                scenario: lease_sim::shipped::find("clip-surge").unwrap().scenario,
+                tour: Some("lower-the-timeout".into()),
             }),
         ];
         for job in jobs {
@@ -345,6 +365,28 @@ mod tests {
                     samples_ms: vec![1.0, 2.5, 3.0],
                 },
             },
+            Reply::Findings {
+                id: 5,
+                findings: vec![FindingText {
+                    id: "stuck-lease".into(),
+                    title: "A \"stuck\" lease".into(),
+                    evidence: vec!["one".into(), "two".into()],
+                    at_ms: 3,
+                    until_ms: None,
+                    message: Some(u32::MAX),
+                    fix_text: "Cap it.".into(),
+                    fix: Some((
+                        "Cap".into(),
+                        serde_json::json!({"kind": "extension_cap", "max_extensions": 3}),
+                    )),
+                }],
+                tour_done: Some(vec![true, false]),
+            },
+            Reply::Findings {
+                id: 6,
+                findings: Vec::new(),
+                tour_done: None,
+            },
             Reply::ExportDone { id: 3, bytes: 10 },
             Reply::Explained { why: None },
             Reply::Explained {
@@ -363,6 +405,7 @@ mod tests {
                 Reply::Ready
                     | Reply::Progress { .. }
                     | Reply::RunDone { .. }
+                    | Reply::Findings { .. }
                     | Reply::Failed { .. }
             );
             let read = Reply::run_reply_from_json(&text);
@@ -375,6 +418,8 @@ mod tests {
             r#"{"run_done":{"id":-1,"simulate_ms":1,"encode_ms":1,"bytes":1}}"#,
             r#"{"failed":{"id":4294967296,"why":"x"}}"#,
             r#"{"row":{"id":1}}"#,
+            r#"{"findings":{"id":1,"findings":[{"id":"x"}],"tour_done":null}}"#,
+            r#"{"findings":{"id":1,"findings":[],"tour_done":[1]}}"#,
         ] {
             assert_eq!(Reply::from_json(text), None, "{text}");
             assert_eq!(Reply::run_reply_from_json(text), None, "{text}");

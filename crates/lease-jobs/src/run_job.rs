@@ -70,8 +70,10 @@ pub fn simulate_for_page(
 }
 
 /// Runs one job in the worker. `clock` reads wall-clock ms; `post` takes each
-/// progress reply as it comes. Returns the final reply and, when it is
-/// `RunDone`, the run's bytes.
+/// progress reply as it comes, and the run's findings (`Reply::Findings`)
+/// once it is simulated, so that the page need not have the worker run a
+/// large scenario twice to diagnose it. Returns the final reply and, when it
+/// is `RunDone`, the run's bytes.
 pub fn run(
     job: &RunJob,
     clock: &dyn Fn() -> f64,
@@ -106,6 +108,12 @@ pub fn run(
         }
     };
     let simulated_at = clock();
+    post(crate::diagnose_job::findings_of(
+        job.id,
+        &job.scenario,
+        &run,
+        None,
+    ));
     let bytes = lease_wire::encode(&run);
     let done = Reply::RunDone {
         id: job.id,
@@ -162,6 +170,14 @@ mod tests {
             panic!("{done:?}")
         };
         assert_eq!(n, bytes.len());
+        let Some(Reply::Findings {
+            id: 3,
+            findings,
+            tour_done: None,
+        }) = progress.pop()
+        else {
+            panic!("the findings come last, before the run")
+        };
         assert!(!progress.is_empty());
         assert!(progress
             .iter()
@@ -169,6 +185,14 @@ mod tests {
         let decoded = lease_wire::decode(&bytes).unwrap();
         let whole = lease_sim::simulate(&j.scenario, &lease_sim::Options::default()).unwrap();
         assert_eq!(decoded.report, whole.report);
+        let ids: Vec<String> = lease_diagnose::diagnose(&j.scenario, &decoded)
+            .iter()
+            .map(|f| f.id.to_string())
+            .collect();
+        assert_eq!(
+            findings.iter().map(|f| f.id.clone()).collect::<Vec<_>>(),
+            ids
+        );
         assert!(decoded.deliveries.len() <= PAGE_LIMITS.deliveries);
         assert!(decoded.events.len() <= PAGE_LIMITS.events);
     }

@@ -1,7 +1,7 @@
 //! The background worker (a wasm binary that Trunk builds with
 //! `data-type="worker"`): large runs, sweeps, a recommendation's seeds,
-//! exports and the explanation of
-//! a scenario file the page cannot read go here so that the page stays live.
+//! exports, the explanation of a scenario file the page cannot read, a file
+//! of durations and a run's diagnosis go here so that the page stays live.
 //! It reads one `lease_jobs::Job` per message and does it; replies are
 //! `lease_jobs::Reply` as JSON text, except a finished run, posted as
 //! `[text, ArrayBuffer]` with the buffer transferred, and a finished export,
@@ -17,8 +17,8 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 mod in_worker {
     use lease_jobs::{
-        durations_job, export_job, import_job, run_job, seeds_job, sweep_job, DurationsJob,
-        ExportJob, Job, Reply,
+        diagnose_job, durations_job, export_job, import_job, run_job, seeds_job, sweep_job,
+        DurationsJob, ExportJob, Job, Reply,
     };
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -139,6 +139,7 @@ mod in_worker {
             Job::Sweep(job) => sweep_job::run(&job, &mut |r| post(out, &r)),
             Job::Seeds(job) => seeds_job::run(&job, &mut |r| post(out, &r)),
             Job::Export(job) => post_export(out, &job),
+            Job::Diagnose(job) => post(out, &diagnose_job::run(&job)),
             Job::Import(job) => post(
                 out,
                 &Reply::Explained {
