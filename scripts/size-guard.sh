@@ -28,6 +28,7 @@ check "libm's sin and cos" rem_pio2 "libm's sin, cos or tan (3 KB gzip); lease_v
 check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
 check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_format::decimal::{shortest, fixed, clamp} write the same text"
 check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (lease_jobs::import_job)"
+check "the detectors" 'lease_diagnose8diagnose(6detect|8diagnose)|lease_diagnose4tour5Check4done' "the failure-signature detectors (lease_diagnose::diagnose, detect, a tour's Check::done: 15 KB gzip); the page asks the background worker (lease_jobs::diagnose_job)"
 # Each element type (and key closure) sorted is a copy of the sort code, 1 to
 # 3 KB gzip each; the page needs three (u64, a delivery index by receive time,
 # and select_nth_unstable's).

@@ -130,6 +130,12 @@ pub struct State {
     /// step that is only read, moved on from it. A step that already holds
     /// on arrival is one to look at, not a tick.
     pub tour_earned: Vec<bool>,
+    /// What the background worker found in a run of side A, and the tour's
+    /// checks on it: the Diagnosis and the tours panel show it once it
+    /// answers for the run on screen.
+    pub diagnosed: Option<Rc<crate::diagnosis::Diagnosed>>,
+    /// Why the worker could not diagnose this run.
+    pub diagnosis_failed: Option<(RunHandle, String)>,
     /// Compare: side B; the controls edit B when `edit_b`.
     pub b: Option<Side>,
     pub edit_b: bool,
@@ -204,6 +210,8 @@ impl State {
             host_origin: None,
             tour: None,
             tour_earned: Vec::new(),
+            diagnosed: None,
+            diagnosis_failed: None,
             b: None,
             edit_b: false,
             next_id: 1,
@@ -540,6 +548,20 @@ impl State {
                 s.tour = Some((id, 0));
                 s.panel = Some(Panel::Tour);
             }
+            // A late answer, for a run no longer on screen, changes nothing.
+            Command::Diagnosed(d) if s.a.run.as_ref() == Some(&d.run) => {
+                s.diagnosis_failed = None;
+                s.diagnosed = Some(d);
+            }
+            Command::Diagnosed(_) => return false,
+            // Side B's large runs are not diagnosed on the page.
+            Command::RunDiagnosed(id, d) if s.awaiting(id) == Some(Which::A) => {
+                s.diagnosed = Some(d);
+            }
+            Command::RunDiagnosed(..) => return false,
+            Command::DiagnosisFailed(why) => {
+                s.diagnosis_failed = s.a.run.clone().map(|run| (run, why));
+            }
             Command::TourStep(i) => {
                 if let Some((id, step)) = &mut s.tour {
                     let plan = lease_diagnose::tour(id);
@@ -663,21 +685,19 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         (_, Some(run)) => &run.scenario,
         (_, None) => &*state.a.scenario,
     };
-    // The tours' checks run here, where the run is; the panel shows them.
+    // The tours' checks run in the background worker, with the run's
+    // diagnosis, and only on the tour's own scenario (the run of the page's
+    // last scenario stays on screen until that has run). While the answer
+    // for a newer run of it is on its way, the panel keeps the last one
+    // rather than emptying itself at every change.
     let tour = state.tour.as_ref().map(|(id, step)| (id.as_str(), *step));
-    let done = match (
-        panel,
-        tour.and_then(|(id, _)| lease_diagnose::tour(id)),
-        &state.a.run,
-    ) {
-        // Only once the tour's own scenario has run: the run of the page's
-        // last scenario stays on screen until then.
-        (Panel::Tour, Some(t), Some(run)) if run.scenario.name == t.scenario => Some(
-            t.steps
-                .iter()
-                .map(|s| s.check.done(&state.a.scenario, run))
-                .collect(),
-        ),
+    let done = match (panel, tour, &state.a.run, &state.diagnosed) {
+        (Panel::Tour, Some((id, _)), Some(run), Some(d))
+            if d.tour.as_deref() == Some(id)
+                && lease_diagnose::tour(id).is_some_and(|t| t.scenario == run.scenario.name) =>
+        {
+            d.tour_done.clone()
+        }
         _ => None,
     };
     let (link, query) = match panel {
@@ -754,8 +774,34 @@ pub fn app() -> Html {
             .map(|p| (p.id, p.scenario.clone())),
         dispatch.clone(),
     );
+    // The run's diagnosis, from the worker: once the section has neared the
+    // viewport, or while a tour's panel wants its checks.
+    let near = use_state(|| false);
+    let tour_id = state.tour.as_ref().map(|(id, _)| id.clone());
+    let touring = state.panel == Some(Panel::Tour) && tour_id.is_some();
+    let answered = match (&state.a.run, &state.diagnosed) {
+        (Some(run), Some(d)) => d.answers(run, tour_id.as_deref().filter(|_| touring)),
+        _ => false,
+    };
+    crate::diagnosis::use_diagnosis(
+        state.a.run.clone(),
+        tour_id.filter(|_| touring),
+        (*near && state.parts.shows("diagnosis")) || touring,
+        answered,
+        dispatch.clone(),
+    );
+    let on_near = {
+        let near = near.clone();
+        use_memo((), move |_| {
+            Callback::from(move |()| {
+                if !*near {
+                    near.set(true)
+                }
+            })
+        })
+    };
     // Kept until what the panel shows changes: playback redraws the page
-    // sixty times a second, and a tour's checks may run the diagnosis.
+    // sixty times a second.
     let link_shown =
         matches!(state.panel, Some(Panel::Export | Panel::Embed)).then(|| link.clone());
     let shown = use_memo(
@@ -767,6 +813,7 @@ pub fn app() -> Html {
             state.range,
             state.tour.clone(),
             state.tour_earned.clone(),
+            state.diagnosed.clone(),
             link_shown,
         ),
         |_| panel_view(&state, &link),
@@ -912,7 +959,9 @@ pub fn app() -> Html {
                                 playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width }) }
                         }
                         if parts.shows("diagnosis") {
-                            <Diagnosis run={run.clone()} scenario={state.a.scenario.clone()} on_command={dispatch.clone()} />
+                            <Diagnosis run={run.clone()} diagnosed={state.diagnosed.clone()}
+                                failed={state.diagnosis_failed.as_ref().filter(|(r, _)| *r == run).map(|(_, why)| why.clone())}
+                                on_command={dispatch.clone()} on_near={(*on_near).clone()} />
                         }
                         if parts.shows("charts") {
                             <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} width={chart_width} />
@@ -937,9 +986,34 @@ mod tests {
     /// What the page's effect does after a render: make the wanted runs and
     /// hand their outcomes to the reducer.
     fn effect(st: Rc<State>) -> Rc<State> {
-        st.runs_wanted()
+        let st = st
+            .runs_wanted()
             .into_iter()
-            .fold(st, |st, (id, ran)| st.reduce(Command::Ran(id, ran)))
+            .fold(st, |st, (id, ran)| st.reduce(Command::Ran(id, ran)));
+        diagnosed(st)
+    }
+
+    /// What the worker answers when the page asks: the findings of the run
+    /// on screen and the open tour's checks on it.
+    fn diagnosed(st: Rc<State>) -> Rc<State> {
+        let Some(run) = st.a.run.clone() else {
+            return st;
+        };
+        let tour = st.tour.as_ref().map(|(id, _)| id.clone());
+        let lease_jobs::Reply::Findings {
+            findings,
+            tour_done,
+            ..
+        } = lease_jobs::diagnose_job::findings_of(1, &run.scenario, &run, tour.as_deref())
+        else {
+            panic!("the worker answers with findings")
+        };
+        st.reduce(Command::Diagnosed(Rc::new(crate::diagnosis::Diagnosed {
+            run,
+            tour,
+            findings,
+            tour_done,
+        })))
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The page's side of large runs: it hands the pending run to the background
 //! worker (`lease_jobs::run_job`), passes the worker's progress on, and takes the
-//! finished run. A newer pending run, or none (cancel), stops the worker
+//! finished run, with what the detectors found in it (`diagnosis.rs`). A newer pending run, or none (cancel), stops the worker
 //! mid-run: the engine's loop never yields, so the only way to stop it is to
 //! terminate the worker and start a fresh one.
 
@@ -25,6 +25,9 @@ struct Slot {
     worker: Option<WorkerClient>,
     /// The job posted to it (or waiting for it to load), if not yet answered.
     busy: Option<u32>,
+    /// What the detectors found in the run of this id, which came just
+    /// before the run: given to the page with the run.
+    findings: Option<(u32, Vec<lease_jobs::FindingText>)>,
     /// Bumped when the worker is stopped: a handover under way for an older
     /// worker checks it and gives up.
     generation: u32,
@@ -35,6 +38,7 @@ impl Slot {
         // Dropping the client ends the worker.
         self.worker = None;
         self.busy = None;
+        self.findings = None;
         self.generation = self.generation.wrapping_add(1);
     }
 }
@@ -205,8 +209,26 @@ fn index_step(
         }
         let index = crate::timing::measure("lease:index-run", || builder.finish(&run));
         let run = RunHandle::new(run).with_index(index);
+        let findings = slot2
+            .try_borrow_mut()
+            .ok()
+            .and_then(|mut s| s.findings.take())
+            .filter(|(of, _)| *of == id);
         then(&slot2, generation, move || {
             crate::timing::measure("lease:show-run", || {
+                // The findings first: the page then never asks the worker
+                // to run a large scenario again to diagnose it.
+                if let Some((_, findings)) = findings {
+                    dispatch.emit(Command::RunDiagnosed(
+                        id,
+                        Rc::new(crate::diagnosis::Diagnosed {
+                            run: run.clone(),
+                            tour: None,
+                            findings,
+                            tour_done: None,
+                        }),
+                    ));
+                }
                 dispatch.emit(Command::RunArrived(id, run))
             })
         });
@@ -240,6 +262,13 @@ fn receive(
                 buffer,
                 Vec::new(),
             );
+        }
+        Reply::Findings { id, findings, .. } => {
+            if let Ok(mut s) = slot.try_borrow_mut() {
+                if s.busy == Some(id) {
+                    s.findings = Some((id, findings));
+                }
+            }
         }
         Reply::Progress {
             id,

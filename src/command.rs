@@ -30,6 +30,12 @@ pub enum Command {
     SetAll(Vec<(Field, Value)>),
     /// Apply a diagnosis's fixes (a finding's button, a tour's demonstration).
     Fix(Vec<Fix>),
+    /// What the background worker found in a run (`diagnosis.rs`).
+    Diagnosed(std::rc::Rc<crate::diagnosis::Diagnosed>),
+    /// What it found in the large run of this id, which arrives next.
+    RunDiagnosed(u32, std::rc::Rc<crate::diagnosis::Diagnosed>),
+    /// Why the background worker could not diagnose the run on screen.
+    DiagnosisFailed(String),
     /// Replace the whole scenario (back to the loaded one).
     Replace(Box<Scenario>),
     /// An imported file: it becomes the scenario edits start from. The

@@ -406,6 +406,7 @@ test('the SRE models p50 2 s, p99 20 s, SQS, 8 workers by typing, reads the tota
   // The diagnosis flags overlapping runs: "Show on the timeline" brings the
   // flagged message's lanes into view, clear of the sticky totals.
   const finding = page.locator('.finding', { has: page.locator('.apply-fix', { hasText: 'Heartbeat' }) }).first();
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
   await finding.waitFor();
   await finding.locator('.show-finding').click();
   await page.waitForTimeout(300);

@@ -23,6 +23,7 @@ function ackRatio(page) {
 
 test('the ack p99 names its unit, is red near the end of each ack\'s own lease, and the heartbeat fix reads better', async () => {
   const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
   await page.locator('#finding-lease-health-ratio').waitFor();
   const before = await ackRatio(page);
   assert.match(before.label, /%.*lease|lease.*%/i, `the label says what the number is: ${before.label}`);
@@ -65,6 +66,7 @@ for (const [width, height] of [[1280, 720], [390, 844]]) {
   test(`"Show on the timeline" brings the flagged message's lanes into view clear of the sticky totals at ${width}x${height}`, async () => {
     const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`, { width, height });
     await waitForFrame(page);
+    await page.locator('#diagnosis').scrollIntoViewIfNeeded();
     const show = page.locator('#finding-concurrent-duplicates .show-finding');
     await show.scrollIntoViewIfNeeded();
     await show.click();
