@@ -1086,6 +1086,57 @@ mod tests {
     }
 
     #[test]
+    fn a_diagnosis_of_a_run_no_longer_on_screen_is_dropped() {
+        let first = effect(Rc::new(State::new()));
+        let old_run = first.a.run.clone().expect("a run");
+        assert!(first.diagnosed.as_ref().is_some_and(|d| d.run == old_run));
+        let moved = first.reduce(Command::Set(Field::Timeout, Value::Num(45_000)));
+        let now = moved
+            .runs_wanted()
+            .into_iter()
+            .fold(moved, |st, (id, ran)| st.reduce(Command::Ran(id, ran)));
+        assert!(now.a.run.as_ref() != Some(&old_run));
+        let late = Rc::new(crate::diagnosis::Diagnosed {
+            run: old_run,
+            tour: None,
+            findings: Vec::new(),
+            tour_done: None,
+        });
+        let after = now.clone().reduce(Command::Diagnosed(late));
+        assert!(Rc::ptr_eq(&after, &now), "the late answer changes nothing");
+        let answered = diagnosed(after);
+        let run = answered.a.run.clone().expect("a run");
+        assert!(answered.diagnosed.as_ref().is_some_and(|d| d.run == run));
+    }
+
+    #[test]
+    fn the_tours_panel_keeps_its_checks_while_a_newer_runs_answer_is_on_its_way() {
+        let id = "lower-the-timeout";
+        let plan = lease_diagnose::tour(id).expect("tour");
+        let start = lease_sim::shipped::find(plan.scenario).expect("shipped");
+        let st = effect(Rc::new(State::new()).reduce(Command::Tour(
+            id.into(),
+            Some(Box::new(start.scenario.clone())),
+        )));
+        // The 55 s step.
+        let st = st.reduce(Command::TourStep(3));
+        let before = tour_marks(&st);
+        let moved = st.reduce(Command::Set(Field::Timeout, Value::Num(55_000)));
+        let ran = moved
+            .runs_wanted()
+            .into_iter()
+            .fold(moved, |st, (id, ran)| st.reduce(Command::Ran(id, ran)));
+        let waiting = tour_marks(&ran);
+        assert_eq!(waiting.len(), before.len(), "the steps stay on screen");
+        let answered = tour_marks(&diagnosed(ran));
+        assert_eq!(
+            answered[3],
+            (true, true),
+            "holds in the newer run, and earned"
+        );
+    }
+
+    #[test]
     fn commands_compare_and_print() {
         let a = Command::Set(Field::Timeout, Value::Num(30_000));
         assert_eq!(a, Command::Set(Field::Timeout, Value::Num(30_000)));
