@@ -96,3 +96,16 @@ test("a tour step a detector decides still ticks once the person's change clears
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a diagnosis whose worker cannot load says so in the section instead of waiting for ever', async () => {
+  const { page, errors } = await openRecorded(`${env.server.url}?scenario=ninety-second-message`);
+  await page.route('**/lease-worker_bg.wasm', (route) => route.abort());
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
+  const failed = page.locator('#diagnosis-failed');
+  await failed.waitFor({ timeout: 15000 });
+  assert.match(await failed.innerText(), /background worker failed to load or stopped; reload the page to try again/);
+  assert.equal(await page.locator('#diagnosis').getAttribute('aria-busy'), 'false', 'no longer busy');
+  assert.equal(await page.locator('.finding').count(), 0);
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|lease-worker/.test(e)), []);
+  await page.close();
+});
