@@ -13,7 +13,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use lease_jobs::diagnose_job::{fix_of, DiagnoseJob};
+use lease_jobs::diagnose_job::DiagnoseJob;
 use lease_jobs::{FindingText, Job, Reply, WorkerClient};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -260,9 +260,9 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
         let fix = f
             .fix
             .as_ref()
-            .and_then(|(label, v)| Some((label, fix_of(v)?)))
             .map(|(label, fix)| {
                 let cb = p.on_command.clone();
+                let fix = fix.clone();
                 let apply = Callback::from(move |_: MouseEvent| {
                     cb.emit(Command::Fix(vec![fix.clone()]));
                 });

@@ -377,7 +377,7 @@ mod tests {
                     fix_text: "Cap it.".into(),
                     fix: Some((
                         "Cap".into(),
-                        serde_json::json!({"kind": "extension_cap", "max_extensions": 3}),
+                        lease_diagnose::Fix::ExtensionCap { max_extensions: 3 },
                     )),
                 }],
                 tour_done: Some(vec![true, false]),

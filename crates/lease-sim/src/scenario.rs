@@ -74,7 +74,7 @@ impl Default for Scenario {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum Preset {
     #[default]
     Textbook,
@@ -95,7 +95,7 @@ impl Preset {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum DlqTiming {
     /// Textbook rules, Service Bus: moved when the last lease expires.
     OnExpiry,
@@ -104,14 +104,14 @@ pub enum DlqTiming {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum LateAck {
     Rejected,
     AcceptedIfNotRedelivered,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum CountAt {
     Receive,
     ExpiryOrAbandon,
@@ -152,7 +152,7 @@ pub struct Broker {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum OnReject {
     /// The worker believes it still holds the lease: the hazard.
     #[default]
@@ -161,7 +161,7 @@ pub enum OnReject {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum OnError {
     #[default]
     Release,
@@ -305,7 +305,7 @@ pub struct Downstream {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum Process {
     Fixed,
     #[default]
@@ -340,7 +340,7 @@ impl Default for Arrivals {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum Fence {
     #[default]
     None,
@@ -396,7 +396,7 @@ pub enum Fault {
 
 /// What a delete (ack) with a receipt that is no longer the latest does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum StaleDelete {
     /// As `late_ack` says: only the latest receipt can delete.
     #[default]
@@ -413,7 +413,7 @@ impl StaleDelete {
 
 /// The client library a worker runs its handlers in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", try_from = "String")]
 pub enum Library {
     /// No client help: the heartbeat settings (and the preset's default) apply.
     #[default]
@@ -460,3 +460,48 @@ pub const SERVICE_BUS_MAX_RENEWAL_MS: u64 = 300_000;
 pub const LAMBDA_FUNCTION_TIMEOUT_MS: u64 = 30_000;
 /// AWS: a visibility timeout of at least six times the function timeout.
 pub const LAMBDA_TIMEOUT_FACTOR: u64 = 6;
+
+/// The name a unit variant has in the file, and back. Read through `String`
+/// (`try_from`): serde's derived reader of an enum is about a kilobyte of the
+/// page's download per type, this is one loop over names for all of them
+/// (docs/ARCHITECTURE.md, "The download budget"). The message is serde's own.
+macro_rules! named_variants {
+    ($t:ident { $($v:ident = $name:literal),+ $(,)? }) => {
+        impl $t {
+            pub const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, $name)),+];
+        }
+        impl TryFrom<String> for $t {
+            type Error = String;
+            fn try_from(s: String) -> Result<Self, String> {
+                let names: &[($t, &str)] = Self::NAMES;
+                let i = variant_index(&s, names.len(), &|i| names[i].1)?;
+                Ok(names[i].0)
+            }
+        }
+    };
+}
+
+/// Where `s` is among `n` names, or serde's "unknown variant" message.
+fn variant_index(s: &str, n: usize, name: &dyn Fn(usize) -> &'static str) -> Result<usize, String> {
+    if let Some(i) = (0..n).find(|&i| name(i) == s) {
+        return Ok(i);
+    }
+    let quoted: Vec<String> = (0..n).map(|i| format!("`{}`", name(i))).collect();
+    let expected = match quoted.as_slice() {
+        [one] => one.clone(),
+        [a, b] => format!("{a} or {b}"),
+        _ => format!("one of {}", quoted.join(", ")),
+    };
+    Err(format!("unknown variant `{s}`, expected {expected}"))
+}
+
+named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub" });
+named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
+named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered" });
+named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
+named_variants!(OnReject { Continue = "continue", Abort = "abort" });
+named_variants!(OnError { Release = "release", Expire = "expire" });
+named_variants!(Process { Fixed = "fixed", Poisson = "poisson" });
+named_variants!(Fence { None = "none", CheckThenWrite = "check_then_write", UniqueConstraint = "unique_constraint", FencingToken = "fencing_token" });
+named_variants!(StaleDelete { Strict = "strict", Permissive = "permissive" });
+named_variants!(Library { None = "none", Pubsub = "pubsub", ServiceBus = "service_bus", SqsLambda = "sqs_lambda" });
