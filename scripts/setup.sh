@@ -72,7 +72,7 @@ if node -e '
   const dir = "./tests/e2e/";
   const lock = require(dir + "package-lock.json");
   const stale = Object.entries(lock.packages)
-    .filter(([path, p]) => path.startsWith("node_modules/") && !p.optional && !p.dev)
+    .filter(([path, p]) => path.startsWith("node_modules/") && !p.optional)
     .filter(([path, p]) => {
       try { return require(dir + path + "/package.json").version !== p.version; } catch { return true; }
     })

@@ -394,3 +394,25 @@ export async function fillSweep(page, { param, from, to, steps }) {
     await page.locator(id).dispatchEvent('change');
   }
 }
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * What axe-core finds against WCAG 2.1 A and AA in `page`, or only inside
+ * the first element matching `selector`: one line per rule broken, naming
+ * the elements and, for contrast, the colours. The page's CSP forbids the
+ * inline script axe is injected as: open the page in a browser from
+ * `launchBrowser({ bypassCSP: true })`.
+ */
+export async function axeViolations(page, selector) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) {
+    await page.addScriptTag({ path: join(here, 'node_modules', 'axe-core', 'axe.min.js') });
+  }
+  return page.evaluate(async ([sel, tags]) => {
+    const root = sel ? document.querySelector(sel) : document;
+    if (!root) return [`${sel} is not on the page`];
+    const { violations } = await window.axe.run(root, { runOnly: { type: 'tag', values: tags } });
+    return violations.map((v) => `${v.id} (${v.help}): ` + v.nodes.slice(0, 6)
+      .map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` [${n.any[0].message}]` : ''}`).join('; '));
+  }, [selector ?? null, AXE_TAGS]);
+}
