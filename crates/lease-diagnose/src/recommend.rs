@@ -556,7 +556,7 @@ impl Search {
         beat: Option<&Point>,
     ) -> String {
         let n = self.seeds;
-        let target = shortest(self.targets.max_redelivery_rate);
+        let target = rate_text(self.targets.max_redelivery_rate);
         if !done {
             return format!(
                 "Searching: {} candidates judged so far over {n} seeds each.",
@@ -610,8 +610,18 @@ impl Search {
 }
 
 /// A rate to five decimals, without trailing zeros ("0", "0.00933").
+/// A rate both ways: the page's targets are typed and shown as
+/// percentages, the command line's flags as fractions.
 fn rate_text(x: f64) -> String {
-    shortest((x * 1e5).round() / 1e5)
+    let fraction = (x * 1e5).round() / 1e5;
+    if fraction == 0.0 {
+        return "0".into();
+    }
+    format!(
+        "{}% ({})",
+        shortest((x * 1e5).round() / 1e3),
+        shortest(fraction)
+    )
 }
 
 fn check_targets(t: &Targets, seeds: u32) -> Result<(), TargetError> {
@@ -777,4 +787,16 @@ fn run_seeds(scenario: &Scenario, c: &Candidate, seeds: &[u64]) -> Vec<SeedResul
         .iter()
         .map(|&seed| run_seed(scenario, c, seed))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate_text;
+
+    #[test]
+    fn a_rate_reads_as_a_percentage_and_as_the_fraction_the_flag_takes() {
+        assert_eq!(rate_text(0.002), "0.2% (0.002)");
+        assert_eq!(rate_text(0.01), "1% (0.01)");
+        assert_eq!(rate_text(0.0), "0");
+    }
 }

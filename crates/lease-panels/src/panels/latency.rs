@@ -444,9 +444,11 @@ fn work_chart(
                     <line class="axis renewal" x1={fixed(x(*r), 1)} x2={fixed(x(*r), 1)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} stroke-dasharray="2 3" />
                 }) }
                 <line class="current-mark" id="latency-timeout" x1={fixed(x(timeout), 1)} x2={fixed(x(timeout), 1)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
-                // Left of the line when the line is near the right edge.
+                // Left of the line when the line is near the right edge, and low, where
+                // a distribution's curve has already climbed past.
                 <text class="axis-label" text-anchor={if x(timeout) > W - 90.0 { "end" } else { "start" }}
-                    x={fixed(if x(timeout) > W - 90.0 { x(timeout) - 3.0 } else { x(timeout) + 3.0 }, 1)} y={shortest(TOP + 8.0)}>{format!("timeout {}", fmt_ms(timeout))}</text>
+                    x={fixed(if x(timeout) > W - 90.0 { x(timeout) - 3.0 } else { x(timeout) + 3.0 }, 1)}
+                    y={shortest(if x(timeout) > W - 90.0 { H - BOTTOM - 4.0 } else { TOP + 8.0 })}>{format!("timeout {}", fmt_ms(timeout))}</text>
                 <polyline class="series s-flight" stroke-dasharray="5 3" points={line(&now)} />
                 if let Some(v) = &yours {
                     <polyline class="series s-depth" id="latency-fit-curve" points={line(v)} />

@@ -386,7 +386,7 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
                 <div class="rec-verdict">
                     <p id="rec-verdict"><strong>{ r.verdict.clone() }</strong></p>
                     <p id="rec-rule" class="muted">
-                        {"Rule of thumb: "}{ r.rule_of_thumb.words.clone() }
+                        { r.rule_of_thumb.words.clone() }
                         { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
                     </p>
                     if let Some(apply) = apply {
@@ -478,8 +478,19 @@ fn static_points(r: &Recommendation) -> Vec<&Point> {
     pts
 }
 
+/// A rate as a percentage, with fewer decimals the larger it is: a short
+/// timeout redelivers each message many times over, and "20000.00%" reads
+/// as noise.
 fn pct(x: f64) -> String {
-    format!("{}%", fixed(x * 100.0, 2))
+    let p = x * 100.0;
+    let places = if p >= 100.0 {
+        0
+    } else if p >= 10.0 {
+        1
+    } else {
+        2
+    };
+    format!("{}%", fixed(p, places))
 }
 
 /// The redelivery rate against the timeout: the mean's line, a band up to

@@ -837,7 +837,7 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
                 html! {
                     <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
                         <figcaption>{m.title}</figcaption>
-                        <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
+                        <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="group" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
                             <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{lease_ui::axis::fmt_value(max)}</text>
                             <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
                             <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{m.unit}</text>
