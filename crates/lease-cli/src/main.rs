@@ -72,6 +72,16 @@ enum Command {
         /// Override the file's seed.
         #[arg(long)]
         seed: Option<u64>,
+        /// Run every point over this many seeds (the file's seed and the
+        /// ones after it), from 1 to 1000; over more than one, each
+        /// metric's mean, min and max.
+        #[arg(
+            long,
+            value_name = "N",
+            default_value = "1",
+            allow_hyphen_values = true
+        )]
+        seeds: String,
     },
     /// Find the visibility timeouts that meet the targets, each judged over
     /// many seeds, and say what to set (or which heartbeat, when no static
@@ -127,8 +137,13 @@ Settings (--param, path or short name):
 Columns: the swept field's path (its unit in the name, as
 broker.visibility_timeout_ms), completions_per_min, overlapping_runs,
 duplicate_effects, dead_lettered, redeliveries, recovery_ms, skipped.
+With --seeds above 1 (the page's sweep CSV): the swept field's path,
+seeds, then the mean, min and max of completions_per_min,
+overlapping_runs, duplicate_effects, dead_lettered and recovery_s
+(as completions_per_min_mean, completions_per_min_min, ...), then
+skipped_seeds.
 
-Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12";
+Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12 --seeds 5";
 
 const RECOMMEND_HELP: &str = "\
 Each candidate timeout runs over the same seeds (the file's seed and the
@@ -212,11 +227,13 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             steps,
             log,
             seed,
+            seeds,
         } => {
             let param = sweep::parse_param(&param).map_err(bad_input)?;
             let from = sweep::parse_end("--from", param, &from).map_err(bad_input)?;
             let to = sweep::parse_end("--to", param, &to).map_err(bad_input)?;
             let steps = sweep::parse_steps(&steps).map_err(bad_input)?;
+            let seeds = sweep::parse_seeds(&seeds).map_err(bad_input)?;
             if log && (from <= 0.0 || to <= 0.0) {
                 return Err(bad_input(format!(
                     "--log: a logarithmic sweep needs --from and --to above 0 (got {from} to {to})"
@@ -226,9 +243,9 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             if let Some(seed) = seed {
                 scenario.seed = seed;
             }
-            let rows = lease_diagnose::sweep(&scenario, param, from, to, steps, log)
+            let points = lease_diagnose::sweep_seeds(&scenario, param, from, to, steps, log, seeds)
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
-            print(&lease_diagnose::sweep_csv(param, &rows))
+            print(&lease_diagnose::sweep_band_csv(param, &points))
         }
         Command::Recommend {
             file,

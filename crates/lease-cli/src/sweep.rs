@@ -131,6 +131,17 @@ pub fn parse_steps(s: &str) -> Result<usize, String> {
     }
 }
 
+/// `--seeds`: a whole number from 1 to `MAX_SWEEP_SEEDS`.
+pub fn parse_seeds(s: &str) -> Result<u32, String> {
+    let max = lease_diagnose::sweep::MAX_SWEEP_SEEDS;
+    match s.trim().parse::<u32>() {
+        Ok(n) if (1..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--seeds: `{s}` must be a whole number from 1 to {max} (every point runs once per seed)"
+        )),
+    }
+}
+
 /// One end of the range, for `flag` (`--from` or `--to`): a duration for a
 /// duration setting, else a count.
 pub fn parse_end(flag: &str, param: Param, s: &str) -> Result<f64, String> {
@@ -207,6 +218,19 @@ mod tests {
         for s in ["0", "201", "-3", "2.5", "many", ""] {
             let e = parse_steps(s).unwrap_err();
             assert!(e.starts_with("--steps:"), "{s}: {e}");
+        }
+    }
+
+    #[test]
+    fn seeds_are_1_to_1000() {
+        assert_eq!(parse_seeds("1"), Ok(1));
+        assert_eq!(parse_seeds("1000"), Ok(1000));
+        for s in ["0", "1001", "-3", "2.5", "many", ""] {
+            let e = parse_seeds(s).unwrap_err();
+            assert!(
+                e.starts_with("--seeds:") && e.contains("1 to 1000"),
+                "{s}: {e}"
+            );
         }
     }
 

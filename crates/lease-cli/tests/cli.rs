@@ -466,6 +466,10 @@ fn bad_sweep_input_names_the_flag_and_exits_2() {
     let e = sweep_refused("workers", &[("--from", "2s"), ("--to", "4")], &[], "--from");
     assert!(e.contains("workers.count is a count"), "{e}");
     sweep_refused("timeout", &[("--from", "0")], &["--log"], "--log");
+    for seeds in ["0", "1001", "-1", "2.5", "many"] {
+        let e = sweep_refused("timeout", &[], &["--seeds", seeds], "--seeds");
+        assert!(e.contains("1 to 1000"), "{e}");
+    }
     let e = sweep_refused(
         "timeout",
         &[("FILE", "no/such/file.json")],
@@ -491,6 +495,97 @@ fn bad_sweep_input_names_the_flag_and_exits_2() {
         &[],
         "workers.count",
     );
+}
+
+/// A CSV as its header's names and each row's fields.
+fn csv_table(csv: &str) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut lines = csv.lines();
+    let head = lines.next().unwrap_or_default();
+    let names = head.split(',').map(str::to_string).collect();
+    let rows = lines
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    (names, rows)
+}
+
+#[test]
+fn a_sweep_over_three_seeds_has_the_mean_min_and_max_of_three_single_seed_sweeps() {
+    let base = [
+        "sweep",
+        "clip-surge",
+        "--param",
+        "timeout",
+        "--from",
+        "20s",
+        "--to",
+        "90s",
+        "--steps",
+        "3",
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        let o = lease_sim(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        stdout(&o)
+    };
+    let seed = lease_sim::shipped::find("clip-surge")
+        .unwrap()
+        .scenario
+        .seed;
+    let singles: Vec<(Vec<String>, Vec<Vec<String>>)> = (0..3)
+        .map(|k| csv_table(&with(&["--seed", &(seed + k).to_string()])))
+        .collect();
+    assert_eq!(
+        with(&["--seeds", "1"]),
+        with(&[]),
+        "--seeds 1 is the plain sweep"
+    );
+    let (names, rows) = csv_table(&with(&["--seeds", "3"]));
+    assert_eq!(names[..2], ["broker.visibility_timeout_ms", "seeds"]);
+    assert_eq!(names.last().map(String::as_str), Some("skipped_seeds"));
+    assert_eq!(rows.len(), 3);
+    let column = |names: &[String], name: &str| {
+        names
+            .iter()
+            .position(|n| n == name)
+            .unwrap_or_else(|| panic!("no column {name} in {names:?}"))
+    };
+    let mut differs = false;
+    for (metric, single, scale) in [
+        ("completions_per_min", "completions_per_min", 1.0),
+        ("overlapping_runs", "overlapping_runs", 1.0),
+        ("duplicate_effects", "duplicate_effects", 1.0),
+        ("dead_lettered", "dead_lettered", 1.0),
+        ("recovery_s", "recovery_ms", 1_000.0),
+    ] {
+        for (i, row) in rows.iter().enumerate() {
+            assert_eq!(row[0], singles[0].1[i][0], "the points' values");
+            assert_eq!(row[1], "3");
+            let xs: Vec<f64> = singles
+                .iter()
+                .filter_map(|(n, r)| r[i][column(n, single)].parse::<f64>().ok())
+                .map(|x| x / scale)
+                .collect();
+            let got = |suffix: &str| row[column(&names, &format!("{metric}_{suffix}"))].clone();
+            if xs.is_empty() {
+                assert!(got("mean").is_empty() && got("min").is_empty(), "{metric}");
+                continue;
+            }
+            let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            differs |= hi > lo;
+            for (suffix, want) in [("mean", mean), ("min", lo), ("max", hi)] {
+                let v: f64 = got(suffix).parse().unwrap();
+                assert!(
+                    (v - want).abs() < 1e-3,
+                    "{metric}_{suffix} at row {i}: {v} != {want}"
+                );
+            }
+        }
+    }
+    assert!(differs, "the three seeds should not all agree");
 }
 
 #[test]

@@ -20,5 +20,7 @@ pub use recommend::{
     recommend, run_seed, Candidate, Point, Recommendation, RuleOfThumb, Search, SeedResult,
     TargetError, Targets,
 };
-pub use sweep::{sweep, sweep_csv, sweep_one, sweep_points, Param, SweepRow};
+pub use sweep::{
+    sweep, sweep_band_csv, sweep_csv, sweep_one, sweep_points, sweep_seeds, Param, SweepRow,
+};
 pub use tour::{tour, tour_text, tour_texts, tours, Check, Step, StepText, Tour, TourText};

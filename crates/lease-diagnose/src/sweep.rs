@@ -270,6 +270,56 @@ pub fn sweep(
     steps: usize,
     log: bool,
 ) -> Result<Vec<SweepRow>, String> {
+    check_range(param, from, to, steps, log)?;
+    let points = sweep_points(scenario, param, from, to, steps, log);
+    let rows = run_points(scenario, param, &points);
+    all_skipped(&rows)?;
+    Ok(rows)
+}
+
+/// Most seeds a sweep may run every point over on the command line.
+pub const MAX_SWEEP_SEEDS: u32 = 1_000;
+
+/// The seed of a sweep's `k`th run of every point: the scenario's, then the
+/// next ones up, as the recommendation's search takes them.
+pub fn seed_at(scenario: &Scenario, k: u32) -> u64 {
+    scenario.seed.wrapping_add(u64::from(k))
+}
+
+/// `sweep` with every point run over `seeds` seeds (`seed_at`, 1 to
+/// `MAX_SWEEP_SEEDS`): each point's rows, the scenario's seed first, in the
+/// points' order. Natively every run of every point shares the cores.
+#[allow(clippy::too_many_arguments)]
+pub fn sweep_seeds(
+    scenario: &Scenario,
+    param: Param,
+    from: f64,
+    to: f64,
+    steps: usize,
+    log: bool,
+    seeds: u32,
+) -> Result<Vec<Vec<SweepRow>>, String> {
+    check_range(param, from, to, steps, log)?;
+    if seeds == 0 || seeds > MAX_SWEEP_SEEDS {
+        return Err(format!(
+            "seeds = {seeds}: a sweep runs every point over 1 to {MAX_SWEEP_SEEDS} seeds"
+        ));
+    }
+    let points = sweep_points(scenario, param, from, to, steps, log);
+    let runs: Vec<(f64, u32)> = points
+        .iter()
+        .flat_map(|&v| (0..seeds).map(move |k| (v, k)))
+        .collect();
+    let rows = run_seeded(scenario, param, &runs);
+    all_skipped(&rows)?;
+    let mut rows = rows.into_iter();
+    Ok(points
+        .iter()
+        .map(|_| rows.by_ref().take(seeds as usize).collect())
+        .collect())
+}
+
+fn check_range(param: Param, from: f64, to: f64, steps: usize, log: bool) -> Result<(), String> {
     if !from.is_finite() || !to.is_finite() {
         return Err(format!(
             "{}: the range {} to {} must be finite numbers",
@@ -291,8 +341,10 @@ pub fn sweep(
             shortest(to)
         ));
     }
-    let points = sweep_points(scenario, param, from, to, steps, log);
-    let rows = run_points(scenario, param, &points);
+    Ok(())
+}
+
+fn all_skipped(rows: &[SweepRow]) -> Result<(), String> {
     if rows.iter().all(|r| r.skipped.is_some()) {
         let reason = rows
             .first()
@@ -300,7 +352,28 @@ pub fn sweep(
             .unwrap_or_default();
         return Err(format!("no point of the sweep can run: {reason}"));
     }
-    Ok(rows)
+    Ok(())
+}
+
+fn run_one_seeded(scenario: &Scenario, param: Param, (value, k): (f64, u32)) -> SweepRow {
+    let mut s = scenario.clone();
+    s.seed = seed_at(scenario, k);
+    sweep_one(&s, param, value)
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn run_seeded(scenario: &Scenario, param: Param, runs: &[(f64, u32)]) -> Vec<SweepRow> {
+    use rayon::prelude::*;
+    runs.par_iter()
+        .map(|&r| run_one_seeded(scenario, param, r))
+        .collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn run_seeded(scenario: &Scenario, param: Param, runs: &[(f64, u32)]) -> Vec<SweepRow> {
+    runs.iter()
+        .map(|&r| run_one_seeded(scenario, param, r))
+        .collect()
 }
 
 /// Every point natively across all cores, in the points' order.
@@ -392,6 +465,100 @@ pub fn sweep_csv(param: Param, rows: &[SweepRow]) -> String {
     out
 }
 
+/// A metric over every seed of one point: mean, lowest and highest.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Band {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+}
+
+/// One point's metric over the seeds that ran (skipped rows left out);
+/// `None` when no seed's run has it.
+pub fn band(rows: &[SweepRow], value: fn(&SweepRow) -> Option<f64>) -> Option<Band> {
+    let xs: Vec<f64> = rows
+        .iter()
+        .filter(|r| r.skipped.is_none())
+        .filter_map(value)
+        .collect();
+    if xs.is_empty() {
+        return None;
+    }
+    Some(Band {
+        mean: xs.iter().sum::<f64>() / xs.len() as f64,
+        min: xs.iter().copied().fold(f64::INFINITY, f64::min),
+        max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    })
+}
+
+/// A metric a sweep over several seeds reports per point.
+#[derive(Clone, Copy)]
+pub struct SweepMetric {
+    /// The CSV column's name (`_mean`, `_min`, `_max` follow), as
+    /// `sweep_csv` names it over one seed.
+    pub csv: &'static str,
+    pub value: fn(&SweepRow) -> Option<f64>,
+}
+
+/// The metrics of a sweep over several seeds, in the CSV's order.
+pub const SWEEP_METRICS: [SweepMetric; 5] = [
+    SweepMetric {
+        csv: "completions_per_min",
+        value: |r| Some(r.completions_per_min),
+    },
+    SweepMetric {
+        csv: "overlapping_runs",
+        value: |r| Some(r.overlapping_runs as f64),
+    },
+    SweepMetric {
+        csv: "duplicate_effects",
+        value: |r| Some(r.duplicate_effects as f64),
+    },
+    SweepMetric {
+        csv: "dead_lettered",
+        value: |r| Some(r.dead_lettered as f64),
+    },
+    SweepMetric {
+        csv: "recovery_s",
+        value: |r| r.recovery_ms.map(|ms| ms as f64 / 1000.0),
+    },
+];
+
+/// A sweep as CSV, the page's file and the command line's alike: over one
+/// seed, `sweep_csv`; over several, the swept value, the seed count, then
+/// each metric's mean, lowest and highest over its seeds, and how many
+/// seeds' runs were skipped.
+pub fn sweep_band_csv(param: Param, points: &[Vec<SweepRow>]) -> String {
+    if points.iter().all(|rows| rows.len() <= 1) {
+        let rows: Vec<SweepRow> = points.iter().flatten().cloned().collect();
+        return sweep_csv(param, &rows);
+    }
+    let mut out = format!("{},seeds", param.path());
+    for m in &SWEEP_METRICS {
+        let name = m.csv;
+        out.push_str(&format!(",{name}_mean,{name}_min,{name}_max"));
+    }
+    out.push_str(",skipped_seeds\n");
+    for rows in points {
+        let Some(first) = rows.first() else { continue };
+        out.push_str(&format!("{},{}", shortest(first.value), rows.len()));
+        for m in &SWEEP_METRICS {
+            match band(rows, m.value) {
+                Some(b) => out.push_str(&format!(
+                    ",{},{},{}",
+                    fixed(b.mean, 3),
+                    shortest(b.min),
+                    shortest(b.max)
+                )),
+                None => out.push_str(",,,"),
+            }
+        }
+        let skipped = rows.iter().filter(|r| r.skipped.is_some()).count();
+        out.push_str(&format!(",{skipped}\n"));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -412,6 +579,28 @@ mod tests {
             vec![1.0, 2.0]
         );
         assert!(sweep_points(&s, Param::Workers, f64::NAN, 2.0, 5, false).is_empty());
+    }
+
+    #[test]
+    fn a_sweep_over_seeds_runs_each_point_on_the_scenarios_seed_and_the_ones_after() {
+        let s = scenario("clip-surge");
+        let points = sweep_seeds(&s, Param::Timeout, 20_000.0, 60_000.0, 2, false, 3).unwrap();
+        assert_eq!(points.len(), 2);
+        for rows in &points {
+            assert_eq!(rows.len(), 3);
+            for (k, row) in rows.iter().enumerate() {
+                let mut next = s.clone();
+                next.seed = s.seed + k as u64;
+                assert_eq!(*row, sweep_one(&next, Param::Timeout, row.value));
+            }
+        }
+        for bad in [0, MAX_SWEEP_SEEDS + 1] {
+            let e = sweep_seeds(&s, Param::Timeout, 20_000.0, 60_000.0, 2, false, bad).unwrap_err();
+            assert!(
+                e.contains(&format!("seeds = {bad}")) && e.contains("1 to 1000"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
@@ -542,5 +731,77 @@ mod tests {
         assert_eq!(lines.len(), 3);
         assert!(lines[0].starts_with("broker.visibility_timeout_ms,completions_per_min"));
         assert!(lines[2].contains("\"workers.count"), "{}", lines[2]);
+    }
+
+    fn row(value: f64, duplicates: u64, recovery_ms: Option<u64>) -> SweepRow {
+        SweepRow {
+            value,
+            completions_per_min: 10.0,
+            overlapping_runs: 0,
+            duplicate_effects: duplicates,
+            dead_lettered: 0,
+            redeliveries: 0,
+            recovery_ms,
+            skipped: None,
+        }
+    }
+
+    #[test]
+    fn a_band_is_the_mean_lowest_and_highest_of_the_seeds_that_ran() {
+        let mut skipped = row(1.0, 100, None);
+        skipped.skipped = Some("too large".into());
+        let rows = [
+            row(1.0, 2, None),
+            row(1.0, 6, None),
+            row(1.0, 1, None),
+            skipped,
+        ];
+        let b = band(&rows, |r| Some(r.duplicate_effects as f64)).unwrap();
+        assert_eq!(
+            b,
+            Band {
+                mean: 3.0,
+                min: 1.0,
+                max: 6.0
+            }
+        );
+        assert_eq!(band(&rows, |r| r.recovery_ms.map(|v| v as f64)), None);
+    }
+
+    #[test]
+    fn a_csv_over_several_seeds_has_each_metrics_mean_min_and_max() {
+        let points = vec![
+            vec![row(5_000.0, 2, Some(1_000)), row(5_000.0, 4, Some(3_000))],
+            vec![row(9_000.0, 0, None), row(9_000.0, 0, None)],
+        ];
+        let csv = sweep_band_csv(Param::Timeout, &points);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines.len(), 3, "{csv}");
+        assert!(
+            lines[0].starts_with("broker.visibility_timeout_ms,seeds,completions_per_min_mean,"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[0]
+                .contains(",duplicate_effects_mean,duplicate_effects_min,duplicate_effects_max,"),
+            "{}",
+            lines[0]
+        );
+        assert!(
+            lines[0].ends_with(",recovery_s_mean,recovery_s_min,recovery_s_max,skipped_seeds"),
+            "{}",
+            lines[0]
+        );
+        assert!(lines[1].starts_with("5000,2,10.000,10,10,"), "{}", lines[1]);
+        assert!(lines[1].contains(",3.000,2,4,"), "{}", lines[1]);
+        assert!(lines[1].ends_with(",2.000,1,3,0"), "{}", lines[1]);
+        assert!(lines[2].ends_with(",,,,0"), "{}", lines[2]);
+        // Over one seed the file is the command line's.
+        let one = vec![vec![row(5_000.0, 2, None)]];
+        assert_eq!(
+            sweep_band_csv(Param::Timeout, &one),
+            sweep_csv(Param::Timeout, &one[0])
+        );
     }
 }

@@ -39,11 +39,7 @@ pub struct SweepJob {
     pub share: Option<(usize, usize)>,
 }
 
-/// The seed of a sweep's `k`th run of every point: the scenario's, then the
-/// next ones up.
-pub fn seed_at(scenario: &Scenario, k: u32) -> u64 {
-    scenario.seed.wrapping_add(u64::from(k))
-}
+pub use lease_diagnose::sweep::seed_at;
 
 /// Runs one job, handing each reply to `post` as soon as it is ready.
 pub fn run(job: &SweepJob, post: &mut dyn FnMut(Reply)) {

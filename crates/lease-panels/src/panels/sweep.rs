@@ -10,7 +10,8 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use lease_diagnose::{sweep_csv, Param, SweepRow};
+use lease_diagnose::sweep::{band, Band, SweepMetric, SWEEP_METRICS};
+use lease_diagnose::{sweep_band_csv, Param, SweepRow};
 use lease_format::decimal::{clamp, fixed, shortest};
 use lease_jobs::sweep_job::{SweepJob, MAX_POINTS, MAX_SEEDS};
 use lease_jobs::{pool_size, Job, Reply, WorkerPool};
@@ -415,7 +416,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
             pi.id
         );
         Callback::from(move |_: MouseEvent| {
-            let _ = save_text(&name, "text/csv", &band_csv(param, &rows));
+            let _ = save_text(&name, "text/csv", &sweep_band_csv(param, &rows));
         })
     };
     let done = progress.done;
@@ -567,73 +568,12 @@ fn point_rows(points: &[Option<Vec<SweepRow>>]) -> Rc<Vec<Vec<SweepRow>>> {
     )
 }
 
-/// A metric over every seed of one point: mean, lowest and highest; `None`
-/// when no seed's run has the metric.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Band {
-    mean: f64,
-    min: f64,
-    max: f64,
-}
-
-fn band(rows: &[SweepRow], value: fn(&SweepRow) -> Option<f64>) -> Option<Band> {
-    let xs: Vec<f64> = rows
-        .iter()
-        .filter(|r| r.skipped.is_none())
-        .filter_map(value)
-        .collect();
-    if xs.is_empty() {
-        return None;
-    }
-    Some(Band {
-        mean: xs.iter().sum::<f64>() / xs.len() as f64,
-        min: xs.iter().copied().fold(f64::INFINITY, f64::min),
-        max: xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    })
-}
-
-/// The sweep as CSV: over one seed, as the command line writes it
-/// (`sweep_csv`); over several, the swept value, the seed count, then each
-/// metric's mean, lowest and highest over its seeds.
-fn band_csv(param: Param, points: &[Vec<SweepRow>]) -> String {
-    if points.iter().all(|rows| rows.len() <= 1) {
-        let rows: Vec<SweepRow> = points.iter().flatten().cloned().collect();
-        return sweep_csv(param, &rows);
-    }
-    let mut out = format!("{},seeds", param.path());
-    for m in &METRICS {
-        let name = m.csv;
-        out.push_str(&format!(",{name}_mean,{name}_min,{name}_max"));
-    }
-    out.push_str(",skipped_seeds\n");
-    for rows in points {
-        let Some(first) = rows.first() else { continue };
-        out.push_str(&format!("{},{}", shortest(first.value), rows.len()));
-        for m in &METRICS {
-            match band(rows, m.value) {
-                Some(b) => out.push_str(&format!(
-                    ",{},{},{}",
-                    fixed(b.mean, 3),
-                    shortest(b.min),
-                    shortest(b.max)
-                )),
-                None => out.push_str(",,,"),
-            }
-        }
-        let skipped = rows.iter().filter(|r| r.skipped.is_some()).count();
-        out.push_str(&format!(",{skipped}\n"));
-    }
-    out
-}
-
 struct Metric {
     id: &'static str,
     title: &'static str,
     unit: &'static str,
-    /// The CSV column's name over several seeds (`_mean`, `_min`, `_max`
-    /// follow), as `sweep_csv` names it over one.
-    csv: &'static str,
-    value: fn(&SweepRow) -> Option<f64>,
+    /// Its column in the CSV and its value in a row.
+    of: SweepMetric,
     /// What an empty chart says: why this metric has no points.
     empty: &'static str,
 }
@@ -641,42 +581,37 @@ struct Metric {
 const METRICS: [Metric; 5] = [
     Metric {
         id: "completions",
-        csv: "completions_per_min",
+        of: SWEEP_METRICS[0],
         title: "Completions per minute",
         unit: "/min",
-        value: |r| Some(r.completions_per_min),
         empty: "",
     },
     Metric {
         id: "overlapping",
-        csv: "overlapping_runs",
+        of: SWEEP_METRICS[1],
         title: "Overlapping runs",
         unit: "runs",
-        value: |r| Some(r.overlapping_runs as f64),
         empty: "",
     },
     Metric {
         id: "duplicates",
-        csv: "duplicate_effects",
+        of: SWEEP_METRICS[2],
         title: "Duplicate effects",
         unit: "effects",
-        value: |r| Some(r.duplicate_effects as f64),
         empty: "",
     },
     Metric {
         id: "dead-lettered",
-        csv: "dead_lettered",
+        of: SWEEP_METRICS[3],
         title: "Dead-lettered",
         unit: "msgs",
-        value: |r| Some(r.dead_lettered as f64),
         empty: "",
     },
     Metric {
         id: "recovery",
-        csv: "recovery_s",
+        of: SWEEP_METRICS[4],
         title: "Recovery after the first crash or deploy",
         unit: "s",
-        value: |r| r.recovery_ms.map(|ms| ms as f64 / 1000.0),
         empty: "No points: this scenario has no worker crash or deploy, so there is nothing to recover from. Scenarios with a crash or deploy fill this chart.",
     },
 ];
@@ -717,7 +652,7 @@ fn band_text(label: &str, value: &str, rows: &[SweepRow]) -> String {
     let parts: Vec<String> = METRICS
         .iter()
         .filter_map(|m| {
-            band(rows, m.value).map(|b| {
+            band(rows, m.of.value).map(|b| {
                 format!(
                     "{} {} {} ({} to {})",
                     m.id,
@@ -790,7 +725,7 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
         {legend}
         <div class="charts sweep-charts">
             { for METRICS.iter().map(|m| {
-                let bands: Vec<(f64, Band)> = ran.iter().filter_map(|r| band(r, m.value).map(|b| (value_of(r), b))).collect();
+                let bands: Vec<(f64, Band)> = ran.iter().filter_map(|r| band(r, m.of.value).map(|b| (value_of(r), b))).collect();
                 let pts: Vec<(f64, f64)> = bands.iter().map(|(v, b)| (*v, b.mean)).collect();
                 if pts.is_empty() {
                     return html! {
@@ -886,78 +821,6 @@ mod tests {
             vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
         );
         assert!(ticks_125(0.0, 10.0).is_empty());
-    }
-
-    fn row(value: f64, duplicates: u64, recovery_ms: Option<u64>) -> SweepRow {
-        SweepRow {
-            value,
-            completions_per_min: 10.0,
-            overlapping_runs: 0,
-            duplicate_effects: duplicates,
-            dead_lettered: 0,
-            redeliveries: 0,
-            recovery_ms,
-            skipped: None,
-        }
-    }
-
-    #[test]
-    fn a_band_is_the_mean_lowest_and_highest_of_the_seeds_that_ran() {
-        let mut skipped = row(1.0, 100, None);
-        skipped.skipped = Some("too large".into());
-        let rows = [
-            row(1.0, 2, None),
-            row(1.0, 6, None),
-            row(1.0, 1, None),
-            skipped,
-        ];
-        let b = band(&rows, |r| Some(r.duplicate_effects as f64)).unwrap();
-        assert_eq!(
-            b,
-            Band {
-                mean: 3.0,
-                min: 1.0,
-                max: 6.0
-            }
-        );
-        assert_eq!(band(&rows, |r| r.recovery_ms.map(|v| v as f64)), None);
-    }
-
-    #[test]
-    fn a_csv_over_several_seeds_has_each_metrics_mean_min_and_max() {
-        let points = vec![
-            vec![row(5_000.0, 2, Some(1_000)), row(5_000.0, 4, Some(3_000))],
-            vec![row(9_000.0, 0, None), row(9_000.0, 0, None)],
-        ];
-        let csv = band_csv(Param::Timeout, &points);
-        let lines: Vec<&str> = csv.lines().collect();
-        assert_eq!(lines.len(), 3, "{csv}");
-        assert!(
-            lines[0].starts_with("broker.visibility_timeout_ms,seeds,completions_per_min_mean,"),
-            "{}",
-            lines[0]
-        );
-        assert!(
-            lines[0]
-                .contains(",duplicate_effects_mean,duplicate_effects_min,duplicate_effects_max,"),
-            "{}",
-            lines[0]
-        );
-        assert!(
-            lines[0].ends_with(",recovery_s_mean,recovery_s_min,recovery_s_max,skipped_seeds"),
-            "{}",
-            lines[0]
-        );
-        assert!(lines[1].starts_with("5000,2,10.000,10,10,"), "{}", lines[1]);
-        assert!(lines[1].contains(",3.000,2,4,"), "{}", lines[1]);
-        assert!(lines[1].ends_with(",2.000,1,3,0"), "{}", lines[1]);
-        assert!(lines[2].ends_with(",,,,0"), "{}", lines[2]);
-        // Over one seed the file is the command line's.
-        let one = vec![vec![row(5_000.0, 2, None)]];
-        assert_eq!(
-            band_csv(Param::Timeout, &one),
-            sweep_csv(Param::Timeout, &one[0])
-        );
     }
 
     #[test]
