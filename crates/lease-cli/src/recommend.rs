@@ -65,13 +65,14 @@ pub fn target_message(file: &str, e: &TargetError) -> String {
 }
 
 /// One JSON object: the recommendation, each point with its `timeout_ms`
-/// and `heartbeat` beside its rates.
+/// and `heartbeat` beside its rates (in place of the library's nested
+/// `candidate`, so that each thing is said once).
 pub fn json(rec: &Recommendation) -> String {
     let mut v = serde_json::to_value(rec).unwrap_or_default();
     if let Some(points) = v.get_mut("points").and_then(|p| p.as_array_mut()) {
         for p in points {
-            let c = p.get("candidate").cloned().unwrap_or_default();
             if let Some(o) = p.as_object_mut() {
+                let c = o.remove("candidate").unwrap_or_default();
                 o.insert("timeout_ms".into(), c["timeout_ms"].clone());
                 o.insert("heartbeat".into(), c["heartbeat"].clone());
             }
@@ -122,7 +123,15 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
     out.push_str(&rec.verdict);
     out.push_str("\n\n");
     match rec.visibility_timeout_ms {
-        Some(t) => out.push_str(&format!("visibility timeout: {} ({t} ms)\n", human_ms(t))),
+        Some(t) => {
+            let words = human_ms(t);
+            let exact = format!("{t} ms");
+            if words == exact {
+                out.push_str(&format!("visibility timeout: {words}\n"));
+            } else {
+                out.push_str(&format!("visibility timeout: {words} ({exact})\n"));
+            }
+        }
         None => out.push_str("visibility timeout: none meets the targets\n"),
     }
     match rec.window_ms {
@@ -164,13 +173,16 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
         human_ms(r.window_ms[1]),
         human_ms(r.p99_ms),
         r.p99_over_timeout.map_or(String::new(), |x| format!(
-            ", p99 / timeout {}",
+            ", the work's p99 is {} times the recommended timeout",
             fixed(x, 2)
         )),
-        if r.agrees {
-            "the recommendation agrees"
-        } else {
-            "the recommendation differs"
+        // With a window, the rule is judged against the window (any
+        // timeout in it will do), not against its lowest timeout.
+        match (rec.window_ms.is_some(), r.agrees) {
+            (true, true) => "the window of timeouts that meet the targets includes it",
+            (true, false) => "outside the window of timeouts that meet the targets",
+            (false, true) => "the recommendation agrees",
+            (false, false) => "the recommendation differs",
         }
     ));
     if let Some(l) = r.lambda_minimum_ms {

@@ -853,3 +853,48 @@ fn a_client_parameter_out_of_range_or_of_another_library_exits_2() {
         assert!(e.contains(says), "{e}");
     }
 }
+
+#[test]
+fn recommend_on_the_own_system_example_gives_every_field_of_its_json() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/own-system.json"
+    );
+    let o = lease_sim(&[
+        "recommend",
+        file,
+        "--max-redelivery-rate",
+        "0.002",
+        "--seeds",
+        "5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty(), "no warning: {}", stderr(&o));
+    let v = json_of(&o);
+    let timeout = v["visibility_timeout_ms"].as_u64().expect("a timeout");
+    let window = v["window_ms"].as_array().expect("a window");
+    assert_eq!(window.len(), 2);
+    let (lo, hi) = (window[0].as_u64().unwrap(), window[1].as_u64().unwrap());
+    assert!(lo <= timeout && timeout <= hi, "{timeout} in [{lo}, {hi}]");
+    assert_eq!(v["seeds"], 5);
+    let points = v["points"].as_array().expect("points");
+    assert!(!points.is_empty());
+    for p in points {
+        assert!(p["timeout_ms"].as_u64().is_some(), "{p}");
+        for rate in ["redelivery_rate_mean", "redelivery_rate_upper"] {
+            let r = p[rate].as_f64().unwrap_or(-1.0);
+            assert!((0.0..=1.0).contains(&r), "{rate}: {p}");
+        }
+        assert!(p.get("heartbeat").is_some(), "{p}");
+        assert!(p.get("candidate").is_none(), "said once: {p}");
+    }
+    assert!(v
+        .get("heartbeat")
+        .is_some_and(|h| h.is_null() || h.is_object()));
+    let verdict = v["verdict"].as_str().unwrap_or_default();
+    assert!(
+        verdict.contains("Pub/Sub's client extends every lease"),
+        "{verdict}"
+    );
+}

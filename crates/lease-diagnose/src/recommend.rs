@@ -216,6 +216,12 @@ pub struct Search {
     /// scenario's client is SQS with Lambda.
     #[serde(default)]
     lambda_minimum_ms: Option<u64>,
+    /// What the scenario's client library does to the lease, said after
+    /// the verdict: with a library that extends every lease, a timeout far
+    /// below the work's time meets the targets, which reads as a mistake
+    /// without it.
+    #[serde(default)]
+    client_note: Option<String>,
     phase: Phase,
     points: Vec<Point>,
 }
@@ -239,6 +245,7 @@ impl Search {
                 } => Some(function_timeout_ms.saturating_mul(LAMBDA_TIMEOUT_FACTOR)),
                 _ => None,
             },
+            client_note: client_note(client_policy(scenario.workers.client.as_ref())),
             phase: Phase::Up { next: start },
             points: Vec::new(),
         })
@@ -338,7 +345,11 @@ impl Search {
         };
         let done = self.phase == Phase::Done;
         let rule = self.rule_of_thumb(timeout, window_ms, heartbeat.is_some());
-        let verdict = self.verdict(done, &statics, lowest, window_ms, beat);
+        let mut verdict = self.verdict(done, &statics, lowest, window_ms, beat);
+        if let (true, Some(note)) = (done, &self.client_note) {
+            verdict.push(' ');
+            verdict.push_str(note);
+        }
         let mut points = statics;
         points.extend(beats);
         Recommendation {
@@ -606,6 +617,23 @@ impl Search {
                 "Nothing tried meets the targets: {why}, and no heartbeat tried does either."
             ),
         }
+    }
+}
+
+/// What a lease-managing client library means for the timeout found
+/// (docs/MODEL.md, "Client libraries"); `None` when the file's heartbeat
+/// settings or Lambda's function timeout rule the lease.
+fn client_note(policy: ClientPolicy) -> Option<String> {
+    match policy {
+        ClientPolicy::Pubsub { max_lease_ms } => Some(format!(
+            "Pub/Sub's client extends every lease it holds from the handler's start (by the p99 of its ack delays, 10 s to 10 min, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start; that is why a timeout far below the work's time meets the target. A crashed worker's message stays invisible until the client's last extension runs out, at least 10 s whatever the timeout.",
+            human_ms(max_lease_ms)
+        )),
+        ClientPolicy::ServiceBus { max_renewal_ms } => Some(format!(
+            "Service Bus's processor renews every lock it holds from the handler's start (each renewal for the timeout again, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start and each renewal's round trip; that is why a timeout far below the work's time can meet the target.",
+            human_ms(max_renewal_ms)
+        )),
+        ClientPolicy::None | ClientPolicy::SqsLambda { .. } => None,
     }
 }
 
