@@ -48,3 +48,32 @@ fn the_generator_covers_every_preset_and_fence() {
         .iter()
         .any(|s| matches!(s.workers.heartbeat, Some(None))));
 }
+
+#[test]
+fn the_generator_covers_every_work_shape_from_data_client_library_and_stale_delete() {
+    use lease_sim::scenario::{Dist, Library, StaleDelete};
+    let all = random::scenarios();
+    for (shape, is) in [
+        (
+            "quantiles",
+            (|d| matches!(d, Dist::Quantiles { .. })) as fn(&Dist) -> bool,
+        ),
+        ("empirical", |d| matches!(d, Dist::Empirical { .. })),
+        ("histogram", |d| matches!(d, Dist::Histogram { .. })),
+    ] {
+        assert!(all.iter().any(|s| is(&s.work.dist)), "{shape}");
+    }
+    for l in Library::ALL {
+        assert!(
+            all.iter()
+                .any(|s| s.workers.client.as_ref().is_some_and(|c| c.library == l)),
+            "{l:?}"
+        );
+    }
+    for d in StaleDelete::ALL {
+        assert!(
+            all.iter().any(|s| s.broker.stale_delete == Some(d)),
+            "{d:?}"
+        );
+    }
+}

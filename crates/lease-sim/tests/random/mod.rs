@@ -3,23 +3,39 @@
 //! without shipping them; only their hashes are pinned.
 #![allow(dead_code)]
 
-use lease_sim::scenario::{Dist, Fence, Heartbeat, OnReject, Preset, Scenario};
+use lease_sim::scenario::{
+    Client, Dist, Fence, Heartbeat, Library, OnReject, Preset, Scenario, StaleDelete,
+};
 use lease_sim::{estimate, shipped, validate};
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-/// How many scenarios: enough to cover every preset, fence and switch.
-pub const COUNT: usize = 48;
-/// The generator's seed; change it and regenerate the pinned hashes.
+/// How many scenarios of the first generator: enough to cover every
+/// preset, fence and switch.
+pub const CLASSIC: usize = 48;
+/// How many of the second, which adds the work shapes built from data and
+/// the client libraries. A separate stream, so the first generator's
+/// scenarios, and their pinned hashes, stay as they were.
+pub const FROM_DATA: usize = 24;
+/// All the scenarios, the first generator's first.
+pub const COUNT: usize = CLASSIC + FROM_DATA;
+/// The generators' seeds; change one and regenerate the pinned hashes.
 pub const SEED: u64 = 20_261_203;
+pub const SEED_FROM_DATA: u64 = 20_261_206;
 /// Keeps each run small, so the check runs in seconds in the browser.
 const MAX_EVENTS: u64 = 200_000;
 
 pub fn scenarios() -> Vec<Scenario> {
+    let mut out = classic();
+    out.extend(from_data());
+    out
+}
+
+fn classic() -> Vec<Scenario> {
     let mut rng = Pcg64Mcg::seed_from_u64(SEED);
     let bases = shipped::all();
-    let mut out = Vec::with_capacity(COUNT);
-    while out.len() < COUNT {
+    let mut out = Vec::with_capacity(CLASSIC);
+    while out.len() < CLASSIC {
         let base = &bases[rng.random_range(0..bases.len())];
         let mut s = base.scenario.clone();
         s.name = format!("random-{}", out.len());
@@ -91,6 +107,79 @@ pub fn scenarios() -> Vec<Scenario> {
                 Dist::Lognormal {
                     median_ms: m,
                     p99_ms: m * rng.random_range(1.0..10.0),
+                }
+            }
+        };
+        s.work.attempt_jitter = rng.random_range(0.0..0.5);
+        s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..200));
+        s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..1.0));
+        s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Work from data (percentiles, samples, a histogram) under each client
+/// library and the stale-delete switch, on top of the first generator's
+/// broker and worker settings.
+fn from_data() -> Vec<Scenario> {
+    let mut rng = Pcg64Mcg::seed_from_u64(SEED_FROM_DATA);
+    let bases = shipped::all();
+    let mut out = Vec::with_capacity(FROM_DATA);
+    while out.len() < FROM_DATA {
+        let base = &bases[rng.random_range(0..bases.len())];
+        let mut s = base.scenario.clone();
+        s.name = format!("random-data-{}", out.len());
+        s.seed = rng.random();
+        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+        s.broker.preset = Preset::ALL[rng.random_range(0..Preset::ALL.len())];
+        s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..300_000));
+        s.broker.stale_delete = Some(StaleDelete::ALL[rng.random_range(0..2)]);
+        s.workers.count = rng.random_range(1..9);
+        s.workers.concurrency = rng.random_range(1..4);
+        s.workers.prefetch = Some(s.workers.concurrency + rng.random_range(0..4));
+        let library = Library::ALL[out.len() % Library::ALL.len()];
+        s.workers.client = Some(Client {
+            library,
+            max_lease_ms: (library == Library::Pubsub && rng.random_bool(0.5))
+                .then(|| rng.random_range(10_000..3_600_000)),
+            max_auto_lock_renewal_ms: (library == Library::ServiceBus && rng.random_bool(0.5))
+                .then(|| rng.random_range(0..300_000)),
+            function_timeout_ms: (library == Library::SqsLambda && rng.random_bool(0.5))
+                .then(|| rng.random_range(1_000..50_000)),
+        });
+        // A library manages the lease itself: no heartbeat beside it.
+        s.workers.heartbeat = Some(None);
+        s.workers.error_rate = if rng.random_bool(0.5) {
+            0.0
+        } else {
+            rng.random_range(0.0..0.2)
+        };
+        s.work.dist = match (out.len() / Library::ALL.len()) % 3 {
+            0 => {
+                let p50 = rng.random_range(10.0..10_000.0);
+                let p90 = p50 * rng.random_range(1.0..5.0);
+                let p99 = p90 * rng.random_range(1.0..5.0);
+                Dist::Quantiles {
+                    points: vec![[0.5, p50], [0.9, p90], [0.99, p99]],
+                }
+            }
+            1 => Dist::Empirical {
+                samples_ms: (0..rng.random_range(1..50))
+                    .map(|_| rng.random_range(1.0..60_000.0))
+                    .collect(),
+            },
+            _ => {
+                let mut upper = 0.0;
+                Dist::Histogram {
+                    buckets: (0..rng.random_range(1..8))
+                        .map(|_| {
+                            upper += rng.random_range(1.0..20_000.0);
+                            [upper, f64::from(rng.random_range(0..100u32))]
+                        })
+                        .collect(),
                 }
             }
         };
