@@ -45,6 +45,19 @@ pub struct ArbScenario {
     pub surges: Vec<(u32, u32, u16)>,
     pub fence: u8,
     pub faults: Vec<ArbFault>,
+    pub client: Option<ArbClient>,
+    /// `broker.stale_delete`: `permissive` when true.
+    pub stale_delete: Option<bool>,
+}
+
+/// `workers.client`: the library (modulo 4) and its parameter, written
+/// whatever the library, so a parameter of another library is tried too.
+#[derive(Debug, Arbitrary)]
+pub struct ArbClient {
+    pub library: u8,
+    pub max_lease_ms: Option<u32>,
+    pub max_auto_lock_renewal_ms: Option<u32>,
+    pub function_timeout_ms: Option<u32>,
 }
 
 #[derive(Debug, Arbitrary)]
@@ -64,6 +77,12 @@ pub enum ArbDist {
     /// Median and p99 in 8ths of a ms.
     Lognormal(u32, u32),
     Mix(u8, Box<ArbDist>, Box<ArbDist>),
+    /// (probability in 255ths, ms in 8ths) points.
+    Quantiles(Vec<(u8, u32)>),
+    /// Samples in 8ths of a ms.
+    Empirical(Vec<u32>),
+    /// (upper bound in 8ths of a ms, count) buckets, in any order.
+    Histogram(Vec<(u32, u16)>),
 }
 
 #[derive(Debug, Arbitrary)]
@@ -87,6 +106,8 @@ pub enum ArbFault {
 
 /// Keep lists short: a long one only slows the run.
 const MAX_LIST: usize = 6;
+/// Samples are read in one pass (sorted once), so more of them are cheap.
+const MAX_SAMPLES: usize = 64;
 
 impl ArbDist {
     fn to_json(&self, depth: u32) -> Value {
@@ -103,6 +124,30 @@ impl ArbDist {
                 "slow_fraction": f64::from(*f) / 255.0,
                 "fast": fast.to_json(depth + 1), "slow": slow.to_json(depth + 1)}),
             ArbDist::Mix(..) => json!({"dist": "constant", "ms": 1}),
+            ArbDist::Quantiles(points) => {
+                let points: Vec<[f64; 2]> = points
+                    .iter()
+                    .take(MAX_LIST)
+                    .map(|(p, ms)| [f64::from(*p) / 255.0, f64::from(*ms) / 8.0])
+                    .collect();
+                json!({"dist": "quantiles", "points": points})
+            }
+            ArbDist::Empirical(samples) => {
+                let samples: Vec<f64> = samples
+                    .iter()
+                    .take(MAX_SAMPLES)
+                    .map(|ms| f64::from(*ms) / 8.0)
+                    .collect();
+                json!({"dist": "empirical", "samples_ms": samples})
+            }
+            ArbDist::Histogram(buckets) => {
+                let buckets: Vec<[f64; 2]> = buckets
+                    .iter()
+                    .take(MAX_LIST)
+                    .map(|(upper, n)| [f64::from(*upper) / 8.0, f64::from(*n)])
+                    .collect();
+                json!({"dist": "histogram", "buckets": buckets})
+            }
         }
     }
 }
@@ -157,6 +202,10 @@ impl ArbScenario {
             let v = if c { "expiry_or_abandon" } else { "receive" };
             broker.insert("count_at".into(), json!(v));
         }
+        if let Some(p) = self.stale_delete {
+            let v = if p { "permissive" } else { "strict" };
+            broker.insert("stale_delete".into(), json!(v));
+        }
 
         let mut workers = serde_json::Map::new();
         workers.insert("count".into(), json!(self.workers));
@@ -187,6 +236,24 @@ impl ArbScenario {
             "release"
         };
         workers.insert("on_error".into(), json!(on_error));
+        if let Some(c) = &self.client {
+            let libraries = ["none", "pubsub", "service_bus", "sqs_lambda"];
+            let mut client = serde_json::Map::new();
+            client.insert(
+                "library".into(),
+                json!(libraries[c.library as usize % libraries.len()]),
+            );
+            for (name, v) in [
+                ("max_lease_ms", c.max_lease_ms),
+                ("max_auto_lock_renewal_ms", c.max_auto_lock_renewal_ms),
+                ("function_timeout_ms", c.function_timeout_ms),
+            ] {
+                if let Some(v) = v {
+                    client.insert(name.into(), json!(v));
+                }
+            }
+            workers.insert("client".into(), Value::Object(client));
+        }
 
         let mut work = self.dist.to_json(0);
         work["attempt_jitter"] = json!(f64::from(self.attempt_jitter) / 64.0);
