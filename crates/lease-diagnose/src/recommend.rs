@@ -13,7 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use lease_format::decimal::shortest;
-use lease_sim::resolve::{client_policy, ClientPolicy};
+use lease_sim::resolve::{client_policy, ClientPolicy, PUBSUB_MIN_EXTENSION_MS};
 use lease_sim::scenario::{Heartbeat, OnReject, Scenario, LAMBDA_TIMEOUT_FACTOR};
 use lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS;
 
@@ -222,6 +222,10 @@ pub struct Search {
     /// without it.
     #[serde(default)]
     client_note: Option<String>,
+    /// A client library manages the lease, so the file may not carry a
+    /// heartbeat: the fallback has nothing to try.
+    #[serde(default)]
+    client_library: bool,
     phase: Phase,
     points: Vec<Point>,
 }
@@ -246,6 +250,7 @@ impl Search {
                 _ => None,
             },
             client_note: client_note(client_policy(scenario.workers.client.as_ref())),
+            client_library: client_policy(scenario.workers.client.as_ref()) != ClientPolicy::None,
             phase: Phase::Up { next: start },
             points: Vec::new(),
         })
@@ -449,6 +454,9 @@ impl Search {
         let Some(recovery) = self.targets.max_recovery_ms else {
             return Vec::new();
         };
+        if self.client_library {
+            return Vec::new();
+        }
         let timeout = recovery.clamp(3, MAX_VISIBILITY_TIMEOUT_MS);
         let interval = interval_for(timeout);
         let cap = suggested_cap(self.tail_ms as f64, interval);
@@ -586,6 +594,12 @@ impl Search {
             );
         }
         let why = match statics.iter().find(|p| rates_meet(p, &self.targets)) {
+            Some(p) if p.recovery_ms > p.candidate.timeout_ms => format!(
+                "the lowest timeout that keeps redeliveries within {target} is {}, but a crashed worker's message then stays invisible for up to {}, longer than the recovery target of {}",
+                human_ms(p.candidate.timeout_ms),
+                human_ms(p.recovery_ms),
+                human_ms(self.targets.max_recovery_ms.unwrap_or(0))
+            ),
             Some(p) => format!(
                 "the lowest timeout that keeps redeliveries within {target} is {}, longer than the recovery target of {}",
                 human_ms(p.candidate.timeout_ms),
@@ -613,10 +627,23 @@ impl Search {
                     rate_text(p.redelivery_rate_upper)
                 )
             }
+            None if self.client_library => format!(
+                "Nothing tried meets the targets: {why}; a heartbeat cannot stand in, since the client library manages the lease."
+            ),
             None => format!(
                 "Nothing tried meets the targets: {why}, and no heartbeat tried does either."
             ),
         }
+    }
+}
+
+/// The least a crashed worker's message stays invisible under the client
+/// library whatever the timeout: Pub/Sub's client extends a lease by at
+/// least 10 s from the handler's start (docs/MODEL.md, "Client libraries").
+pub fn client_recovery_floor_ms(policy: ClientPolicy) -> u64 {
+    match policy {
+        ClientPolicy::Pubsub { .. } => PUBSUB_MIN_EXTENSION_MS,
+        _ => 0,
     }
 }
 
@@ -766,7 +793,11 @@ fn judge(candidate: Candidate, results: &[SeedResult], targets: &Targets) -> Poi
 /// never look like a candidate that meets a target.
 pub fn run_seed(scenario: &Scenario, candidate: &Candidate, seed: u64) -> SeedResult {
     let s = candidate.apply(scenario, seed);
-    let recovery_ms = candidate.recovery_ms();
+    let recovery_ms = candidate
+        .recovery_ms()
+        .max(client_recovery_floor_ms(client_policy(
+            scenario.workers.client.as_ref(),
+        )));
     match lease_sim::run_totals(&s) {
         Ok(report) => SeedResult {
             seed,

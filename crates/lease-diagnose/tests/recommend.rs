@@ -141,6 +141,49 @@ fn a_recovery_target_below_every_static_timeout_gets_a_heartbeat() {
 }
 
 #[test]
+fn under_pubsubs_client_recovery_is_at_least_its_shortest_extension() {
+    let mut s = scenario("dependency-slows-3x");
+    s.workers.heartbeat = Some(None);
+    s.workers.client = Some(Client {
+        library: Library::Pubsub,
+        ..Client::default()
+    });
+    let short = Candidate {
+        timeout_ms: 3_000,
+        heartbeat: None,
+    };
+    assert_eq!(run_seed(&s, &short, s.seed).recovery_ms, 10_000);
+    let long = Candidate {
+        timeout_ms: 45_000,
+        heartbeat: None,
+    };
+    assert_eq!(run_seed(&s, &long, s.seed).recovery_ms, 45_000);
+    let rec = recommend(
+        &s,
+        Targets {
+            max_redelivery_rate: 0.01,
+            max_recovery_ms: Some(5_000),
+            max_duplicate_rate: None,
+        },
+        SEEDS,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        rec.points
+            .iter()
+            .all(|p| p.candidate.heartbeat.is_none() && !p.meets),
+        "no static timeout meets a 5 s recovery target under Pub/Sub's client, and no heartbeat is tried beside it"
+    );
+    assert!(
+        rec.verdict.contains("client library manages the lease"),
+        "{}",
+        rec.verdict
+    );
+    assert_eq!(rec.window_ms, None);
+    assert!(rec.verdict.contains("up to 10 s"), "{}", rec.verdict);
+}
+
+#[test]
 fn the_rule_of_thumb_is_always_filled() {
     let s = scenario("dependency-slows-3x");
     let rec = recommend(&s, targets(0.01), SEEDS).unwrap_or_else(|e| panic!("{e}"));
