@@ -653,11 +653,11 @@ pub fn client_recovery_floor_ms(policy: ClientPolicy) -> u64 {
 fn client_note(policy: ClientPolicy) -> Option<String> {
     match policy {
         ClientPolicy::Pubsub { max_lease_ms } => Some(format!(
-            "Pub/Sub's client extends every lease it holds from the handler's start (by the p99 of its ack delays, 10 s to 10 min, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start; that is why a timeout far below the work's time meets the target. A crashed worker's message stays invisible until the client's last extension runs out, at least 10 s whatever the timeout.",
+            "Pub/Sub's client extends every lease it holds from the handler's start (by the p99 of its ack delays, 10 s to 10 min, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start; that is why a timeout far below the work's time can keep redeliveries within the target. A crashed worker's message stays invisible until the client's last extension runs out, at least 10 s whatever the timeout.",
             human_ms(max_lease_ms)
         )),
         ClientPolicy::ServiceBus { max_renewal_ms } => Some(format!(
-            "Service Bus's processor renews every lock it holds from the handler's start (each renewal for the timeout again, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start and each renewal's round trip; that is why a timeout far below the work's time can meet the target.",
+            "Service Bus's processor renews every lock it holds from the handler's start (each renewal for the timeout again, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start and each renewal's round trip; that is why a timeout far below the work's time can keep redeliveries within the target.",
             human_ms(max_renewal_ms)
         )),
         ClientPolicy::None | ClientPolicy::SqsLambda { .. } => None,
