@@ -473,7 +473,7 @@ pub struct Band {
     pub max: f64,
 }
 
-/// One point's metric over the seeds that ran (skipped rows left out);
+/// One point's metric over its runs (skipped rows left out);
 /// `None` when no seed's run has it.
 pub fn band(rows: &[SweepRow], value: fn(&SweepRow) -> Option<f64>) -> Option<Band> {
     let xs: Vec<f64> = rows
