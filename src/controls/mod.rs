@@ -2,6 +2,7 @@
 //! value with units, each change one field of `lease_fields`' table.
 
 pub use lease_ui::scale;
+mod work_chart;
 
 use std::rc::Rc;
 
@@ -498,6 +499,15 @@ pub fn controls(props: &ControlsProps) -> Html {
         html! {}
     };
     let (m, q) = median_p99(&s.work.dist);
+    let config = lease_sim::resolve::resolve(s);
+    let chart = crate::memo::memo(
+        work_chart::WorkChart {
+            dist: s.work.dist.clone(),
+            timeout_ms: config.visibility_timeout_ms,
+            heartbeat: config.heartbeat.map(|h| (h.interval_ms, h.max_extensions)),
+        },
+        work_chart::view,
+    );
     html! {
         <form class="controls" aria-label="Scenario controls" onsubmit={Callback::from(|e: SubmitEvent| e.prevent_default())}>
             {scenario_select(&props.loaded, cb)}
@@ -509,10 +519,10 @@ pub fn controls(props: &ControlsProps) -> Html {
                     if name == "Work" {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
-                        <p class="dist-summary" id="work-vs-timeout">{longer_than_timeout(s)}</p>
                         <button type="button" id="open-latency" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Latency)))}>{"Use your data…"}</button>
                     }
                     { for items }
+                    if name == "Work" { {chart.clone()} }
                     if name == "Heartbeat" { {on_reject.clone()} }
                     if name == "Downstream" { {fence.clone()} }
                 </fieldset>
@@ -521,64 +531,11 @@ pub fn controls(props: &ControlsProps) -> Html {
     }
 }
 
-/// The share of the work (at full speed) longer than the visibility
-/// timeout, in words. The chart of the work against the timeout, with the
-/// heartbeat's renewals, is in the "Your latency data" panel: the page's
-/// first load has no room for it.
-fn longer_than_timeout(s: &Scenario) -> String {
-    let timeout = lease_sim::resolve::resolve(s).visibility_timeout_ms as f64;
-    // The largest q whose quantile fits in the timeout, by bisection: the
-    // quantiles are what every shape answers.
-    let (mut lo, mut hi) = (0.0_f64, 1.0_f64);
-    for _ in 0..30 {
-        let mid = 0.5 * (lo + hi);
-        if lease_diagnose::stats::work_quantile_ms(&s.work.dist, mid) <= timeout {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    let share = (1.0 - lo) * 100.0;
-    let timeout = fmt_ms(timeout);
-    if share < 0.05 {
-        format!("Almost no message needs longer than the {timeout} timeout.")
-    } else {
-        format!(
-            "{}% of messages need longer than the {timeout} timeout.",
-            fixed(share, 1)
-        )
-    }
-}
-
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use lease_sim::shipped;
     use proptest::prelude::*;
-
-    #[test]
-    fn the_share_of_work_past_the_timeout_is_said_in_words() {
-        let mut s = Scenario::default();
-        s.broker.visibility_timeout_ms = Some(30_000);
-        s.work.dist = lease_sim::scenario::Dist::Lognormal {
-            median_ms: 5_000.0,
-            p99_ms: 30_000.0,
-        };
-        assert_eq!(
-            longer_than_timeout(&s),
-            "1.0% of messages need longer than the 30 s timeout."
-        );
-        s.work.dist = lease_sim::scenario::Dist::Constant { ms: 45_000 };
-        assert_eq!(
-            longer_than_timeout(&s),
-            "100.0% of messages need longer than the 30 s timeout."
-        );
-        s.work.dist = lease_sim::scenario::Dist::Constant { ms: 2_000 };
-        assert_eq!(
-            longer_than_timeout(&s),
-            "Almost no message needs longer than the 30 s timeout."
-        );
-    }
 
     /// The numbers in a text, as written.
     fn numbers(text: &str) -> Vec<&str> {
