@@ -41,10 +41,9 @@ pub fn share_past(d: &Dist, timeout: f64) -> f64 {
     (1.0 - lo) * 100.0
 }
 
-/// The share of the work (at full speed) longer than the visibility
-/// timeout, in words.
-pub fn longer_than_timeout(d: &Dist, timeout_ms: u64) -> String {
-    let share = share_past(d, timeout_ms as f64);
+/// The share (in percent) of the work (at full speed) longer than the
+/// visibility timeout, in words.
+pub fn longer_than_timeout(share: f64, timeout_ms: u64) -> String {
     let timeout = fmt_ms(timeout_ms as f64);
     if share < 0.05 {
         format!("Almost no message needs longer than the {timeout} timeout.")
@@ -72,10 +71,11 @@ pub fn view(c: &WorkChart) -> Html {
         })
         .collect();
     let xt = x(t);
+    let share = share_past(&c.dist, t);
     // One path each, not an element per tick: the first load is small.
     let tail = format!(
         "M{xt} 4H260v{}H{xt}z",
-        fixed((BASE - TOP) * share_past(&c.dist, t) / 100.0, 1)
+        fixed((BASE - TOP) * share / 100.0, 1)
     );
     let renewals: String = c
         .heartbeat
@@ -87,7 +87,7 @@ pub fn view(c: &WorkChart) -> Html {
                 .collect()
         })
         .unwrap_or_default();
-    let words = longer_than_timeout(&c.dist, c.timeout_ms);
+    let words = longer_than_timeout(share, c.timeout_ms);
     html! {
         <figure class="work-chart">
             <svg viewBox="0 0 260 64" width="260" height="64" role="img" aria-label={words.clone()}>
@@ -115,15 +115,15 @@ mod tests {
             p99_ms: 30_000.0,
         };
         assert_eq!(
-            longer_than_timeout(&lognormal, 30_000),
+            longer_than_timeout(share_past(&lognormal, 30_000.0), 30_000),
             "1.0% of messages need longer than the 30 s timeout."
         );
         assert_eq!(
-            longer_than_timeout(&Dist::Constant { ms: 45_000 }, 30_000),
+            longer_than_timeout(share_past(&Dist::Constant { ms: 45_000 }, 30_000.0), 30_000),
             "100.0% of messages need longer than the 30 s timeout."
         );
         assert_eq!(
-            longer_than_timeout(&Dist::Constant { ms: 2_000 }, 30_000),
+            longer_than_timeout(share_past(&Dist::Constant { ms: 2_000 }, 30_000.0), 30_000),
             "Almost no message needs longer than the 30 s timeout."
         );
     }
