@@ -15,8 +15,8 @@ async function chart(page) {
     const d = (sel) => svg.querySelector(sel).getAttribute('d');
     return {
       timeoutX: Number(d('.timeout').match(/^M([\d.]+) /)[1]),
-      // The tail's height ('v'): the plot runs from y 4 to y 52, 48 units for the whole work.
-      shadedPercent: (Number(d('.tail').match(/v([\d.]+)/)[1]) / 48) * 100,
+      // The tail's height ('v'): the plot runs from y 4 to y 60, 56 units for the whole work.
+      shadedPercent: (Number(d('.tail').match(/v([\d.]+)/)[1]) / 56) * 100,
       // A move ('M') per tick.
       renewals: (d('.renewal').match(/M/g) || []).length,
       label: svg.getAttribute('aria-label'),
@@ -81,7 +81,7 @@ test('the chart reads in the light and the dark theme', async () => {
     await fig.scrollIntoViewIfNeeded();
     const colors = await page.evaluate(() => {
       const s = (sel) => getComputedStyle(document.querySelector(sel));
-      return { curve: s('.work-chart .series').stroke, background: getComputedStyle(document.body).backgroundColor };
+      return { curve: s('.work-chart polyline').stroke, background: getComputedStyle(document.body).backgroundColor };
     });
     assert.notEqual(colors.curve, colors.background, `the curve stands out in ${colorScheme}`);
     await mkdir(new URL('./output/', import.meta.url), { recursive: true });
