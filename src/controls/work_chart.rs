@@ -91,7 +91,7 @@ pub fn view(c: &WorkChart) -> Html {
     let words = longer_than_timeout(share, c.timeout_ms);
     html! {
         <figure class="work-chart">
-            <svg viewBox="0 0 260 64" width="260" height="64" role="img" aria-label={words.clone()}>
+            <svg viewBox="0 0 260 64" role="img" aria-label={words.clone()}>
                 <path class="tail" d={tail} />
                 <polyline class="series s-depth" points={curve} />
                 <path class="timeout" d={format!("M{xt} 0V60")} />
