@@ -2,8 +2,8 @@
 //! durations, or a histogram's buckets, read (`lease_latency`) into one of
 //! the work shapes (`quantiles`, `empirical`, `histogram`), drawn against
 //! the visibility timeout and the heartbeat's renewals, and put to use as
-//! the scenario's work. The same chart shows the work the scenario has now:
-//! the page's first load has no room for it, only for its sentence.
+//! the scenario's work. The same chart shows the work the scenario has now,
+//! with the axes the small chart under the controls leaves out.
 
 use std::rc::Rc;
 
