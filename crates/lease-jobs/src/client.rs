@@ -70,6 +70,17 @@ impl WorkerClient {
         on_reply: impl Fn(Reply, JsValue) -> ControlFlow<()> + 'static,
         on_error: impl Fn() + 'static,
     ) -> Result<WorkerClient, String> {
+        Self::spawn_boxed(read, Box::new(on_reply), Box::new(on_error))
+    }
+
+    /// One copy of the listeners' code whatever the callers' closures: the
+    /// page starts workers from two places (docs/ARCHITECTURE.md, "The
+    /// download budget").
+    fn spawn_boxed(
+        read: fn(&str) -> Option<Reply>,
+        on_reply: Box<dyn Fn(Reply, JsValue) -> ControlFlow<()>>,
+        on_error: Box<dyn Fn()>,
+    ) -> Result<WorkerClient, String> {
         let worker = spawn_worker()?;
         let handshake = Rc::new(RefCell::new(Handshake::default()));
         let on_message = {

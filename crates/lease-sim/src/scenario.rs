@@ -486,12 +486,18 @@ fn variant_index(s: &str, n: usize, name: &dyn Fn(usize) -> &'static str) -> Res
     if let Some(i) = (0..n).find(|&i| name(i) == s) {
         return Ok(i);
     }
-    let quoted: Vec<String> = (0..n).map(|i| format!("`{}`", name(i))).collect();
-    let expected = match quoted.as_slice() {
-        [one] => one.clone(),
-        [a, b] => format!("{a} or {b}"),
-        _ => format!("one of {}", quoted.join(", ")),
-    };
+    let mut expected = String::new();
+    for i in 0..n {
+        expected.push_str(match (i, n) {
+            (0, 1 | 2) => "",
+            (0, _) => "one of ",
+            (_, 2) => " or ",
+            _ => ", ",
+        });
+        expected.push('`');
+        expected.push_str(name(i));
+        expected.push('`');
+    }
     Err(format!("unknown variant `{s}`, expected {expected}"))
 }
 
@@ -505,3 +511,31 @@ named_variants!(Process { Fixed = "fixed", Poisson = "poisson" });
 named_variants!(Fence { None = "none", CheckThenWrite = "check_then_write", UniqueConstraint = "unique_constraint", FencingToken = "fencing_token" });
 named_variants!(StaleDelete { Strict = "strict", Permissive = "permissive" });
 named_variants!(Library { None = "none", Pubsub = "pubsub", ServiceBus = "service_bus", SqsLambda = "sqs_lambda" });
+
+#[cfg(test)]
+mod named_variant_tests {
+    use super::*;
+
+    #[test]
+    fn a_unit_enum_reads_its_names_and_refuses_others_with_serde_s_message() {
+        for (p, name) in Preset::NAMES {
+            let read: Preset = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            assert_eq!(read, *p);
+            assert_eq!(serde_json::to_string(p).unwrap(), format!("\"{name}\""));
+        }
+        let e = serde_json::from_str::<Preset>("\"sqs\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<StaleDelete>("\"loose\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("unknown variant `loose`, expected `strict` or `permissive`"),
+            "{e}"
+        );
+    }
+}
