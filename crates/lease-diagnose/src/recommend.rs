@@ -222,6 +222,10 @@ pub struct Search {
     /// without it.
     #[serde(default)]
     client_note: Option<String>,
+    /// Messages that arrived over the seeds (the same for every candidate:
+    /// arrivals have their own random stream).
+    #[serde(default)]
+    arrived: u64,
     /// A client library manages the lease, so the file may not carry a
     /// heartbeat: the fallback has nothing to try.
     #[serde(default)]
@@ -250,6 +254,7 @@ impl Search {
                 _ => None,
             },
             client_note: client_note(client_policy(scenario.workers.client.as_ref())),
+            arrived: 0,
             client_library: client_policy(scenario.workers.client.as_ref()) != ClientPolicy::None,
             phase: Phase::Up { next: start },
             points: Vec::new(),
@@ -285,6 +290,7 @@ impl Search {
         let Some(candidate) = self.next_candidate() else {
             return;
         };
+        self.arrived = self.arrived.max(results.iter().map(|r| r.arrived).sum());
         let point = judge(candidate, &results, &self.targets);
         let ok = rates_meet(&point, &self.targets);
         let t = point.candidate.timeout_ms;
@@ -355,6 +361,10 @@ impl Search {
             verdict.push(' ');
             verdict.push_str(note);
         }
+        if let (true, Some(note)) = (done, self.too_few_note()) {
+            verdict.push(' ');
+            verdict.push_str(&note);
+        }
         let mut points = statics;
         points.extend(beats);
         Recommendation {
@@ -366,6 +376,24 @@ impl Search {
             rule_of_thumb: rule,
             verdict,
         }
+    }
+
+    /// When the seeds' messages are too few to show the target rate: with
+    /// none redelivered among n messages, a rate is known only to be below
+    /// about 3 / n (the rule of three, a 95% bound).
+    fn too_few_note(&self) -> Option<String> {
+        let rate = self.targets.max_redelivery_rate;
+        let n = self.arrived;
+        if n > 0 && 3.0 / n as f64 <= rate {
+            return None;
+        }
+        let need = (3.0 / rate).ceil();
+        Some(format!(
+            "Beware: only {n} messages arrived over the {} seeds, too few to show a redelivery rate as low as {}: none redelivered among {n} shows only a rate below about 3 in {n}. Lengthen the run or raise the arrival rate to about {} messages over the seeds before trusting this.",
+            self.seeds,
+            rate_text(rate),
+            shortest(need)
+        ))
     }
 
     /// The highest static timeout a crashed worker's message may wait out.

@@ -225,6 +225,27 @@ fn under_lambda_the_rule_of_thumb_names_six_times_the_function_timeout() {
 }
 
 #[test]
+fn too_few_messages_for_the_target_rate_are_said_in_the_verdict() {
+    // One message a seed: twenty over twenty seeds show a rate no lower than
+    // about 3 in 20, far above a target of 1%.
+    let few = recommend(&scenario("ninety-second-message"), targets(0.01), 20)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        few.verdict
+            .contains("Beware: only 20 messages arrived over the 20 seeds"),
+        "{}",
+        few.verdict
+    );
+    assert!(
+        few.verdict.contains("about 300 messages"),
+        "{}",
+        few.verdict
+    );
+    let many = recommend(&scenario("clip-surge"), targets(0.01), SEEDS).unwrap();
+    assert!(!many.verdict.contains("Beware"), "{}", many.verdict);
+}
+
+#[test]
 fn bad_targets_are_errors_naming_the_target() {
     let s = scenario("clip-surge");
     let cases = [
