@@ -387,7 +387,7 @@ fn seed_input(props: &ControlsProps) -> Html {
 }
 
 /// A select of an enum's words (serde's names), each with its label.
-fn enum_select<T: serde::de::DeserializeOwned + PartialEq + Copy>(
+fn enum_select<T: lease_sim::scenario::Named>(
     id: &'static str,
     label: &'static str,
     field: Field,

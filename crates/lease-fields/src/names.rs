@@ -1,58 +1,27 @@
 //! The words for a scenario's enums (`sqs_standard`, `fencing_token`,
-//! `on_next_receive`) are serde's: the scenario file, the share link, the
-//! page's selects and the command line read them from the enum's own
-//! `Deserialize`, so a renamed variant cannot leave one of them behind.
+//! `on_next_receive`) are the scenario file's: the file, the share link, the
+//! page's selects and the command line read them from the enum's own table
+//! (`lease_sim::scenario::Named`), which serde's reader and writer use too,
+//! so a renamed variant cannot leave one of them behind.
 
-use serde::de::value::{Error, StrDeserializer};
-use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
-
-/// A deserializer that only records the variant names serde asks it for.
-struct Variants<'a>(&'a mut &'static [&'static str]);
-
-impl<'de> Deserializer<'de> for Variants<'_> {
-    type Error = Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
-        Err(de::Error::custom("not an enum of words"))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> Result<V::Value, Error> {
-        *self.0 = variants;
-        Err(de::Error::custom("only the names were wanted"))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct identifier ignored_any
-    }
-}
+use lease_sim::scenario::Named;
 
 /// Every word of a unit-variant enum, in declaration order.
-pub fn words<T: DeserializeOwned>() -> &'static [&'static str] {
-    let mut found: &'static [&'static str] = &[];
-    let _ = T::deserialize(Variants(&mut found));
-    found
+pub fn words<T: Named>() -> &'static [&'static str] {
+    T::WORDS
 }
 
 /// The enum value a word names, as the scenario file reads it.
-pub fn parse<T: DeserializeOwned>(word: &str) -> Option<T> {
-    let d: StrDeserializer<'_, Error> = word.into_deserializer();
-    T::deserialize(d).ok()
+pub fn parse<T: Named>(word: &str) -> Option<T> {
+    T::NAMES.iter().find(|(_, w)| *w == word).map(|(v, _)| *v)
 }
 
 /// The word for an enum value, as the scenario file writes it.
-pub fn name<T: DeserializeOwned + PartialEq>(value: &T) -> &'static str {
-    words::<T>()
+pub fn name<T: Named>(value: &T) -> &'static str {
+    T::NAMES
         .iter()
-        .copied()
-        .find(|w| parse::<T>(w).as_ref() == Some(value))
-        .unwrap_or("")
+        .find(|(v, _)| v == value)
+        .map_or("", |(_, w)| w)
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use lease_format::units::{
     parse_ms_f64, parse_rate, parse_word,
 };
 use lease_sim::resolve::resolve;
+use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     CountAt, Dist, DlqTiming, Fence, Heartbeat, LateAck, Library, OnError, OnReject, Preset,
     Process, Scenario, StaleDelete,
@@ -26,7 +27,6 @@ use lease_sim::validate::{
     MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS,
     MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
-use serde::de::DeserializeOwned;
 
 use crate::edit::{
     choose_client, choose_preset, client_mut, figure, heartbeat, heartbeat_mut, library, on_grid,
@@ -542,7 +542,7 @@ fn float(v: &Value) -> Result<f64, String> {
 }
 
 /// The enum value a word names, by serde's name for it.
-fn word<T: DeserializeOwned>(v: &Value) -> Result<T, String> {
+fn word<T: Named>(v: &Value) -> Result<T, String> {
     match v {
         Value::Word(w) => {
             parse(w).ok_or_else(|| format!("must be one of {}", words::<T>().join(", ")))
@@ -583,7 +583,7 @@ fn nullable_read<T: Copy>(v: Option<Option<T>>, f: impl Fn(T) -> u64) -> Value {
     }
 }
 
-fn optional_word<T: DeserializeOwned + PartialEq>(v: Option<T>) -> Value {
+fn optional_word<T: Named>(v: Option<T>) -> Value {
     v.map_or(Value::Default, |x| Value::Word(name(&x)))
 }
 

@@ -461,19 +461,32 @@ pub const LAMBDA_FUNCTION_TIMEOUT_MS: u64 = 30_000;
 /// AWS: a visibility timeout of at least six times the function timeout.
 pub const LAMBDA_TIMEOUT_FACTOR: u64 = 6;
 
-/// The name a unit variant has in the file, and back. Read through `String`
-/// (`try_from`): serde's derived reader of an enum is about a kilobyte of the
-/// page's download per type, this is one loop over names for all of them
-/// (docs/ARCHITECTURE.md, "The download budget"). The message is serde's own.
+/// A unit-variant enum of the scenario file, with the name each variant has
+/// in it. The file, the share link, the page's selects and the command line
+/// all read and write these names (`lease_fields::names`), and serde's
+/// writer is checked against them, so a renamed variant cannot leave one of
+/// them behind.
+pub trait Named: Copy + PartialEq + 'static {
+    /// Every variant with its name, in declaration order.
+    const NAMES: &'static [(Self, &'static str)];
+    /// The names alone, in the same order.
+    const WORDS: &'static [&'static str];
+}
+
+/// Read through `String` (`try_from`): serde's derived reader of an enum is
+/// about a kilobyte of the page's download per type, this is one loop over
+/// names for all of them (docs/ARCHITECTURE.md, "The download budget"). The
+/// message is serde's own.
 macro_rules! named_variants {
     ($t:ident { $($v:ident = $name:literal),+ $(,)? }) => {
-        impl $t {
-            pub const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, $name)),+];
+        impl Named for $t {
+            const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, $name)),+];
+            const WORDS: &'static [&'static str] = &[$($name),+];
         }
         impl TryFrom<String> for $t {
             type Error = String;
             fn try_from(s: String) -> Result<Self, String> {
-                let names: &[($t, &str)] = Self::NAMES;
+                let names: &[($t, &str)] = <$t as Named>::NAMES;
                 let i = variant_index(&s, names.len(), &|i| names[i].1)?;
                 Ok(names[i].0)
             }
@@ -518,11 +531,29 @@ mod named_variant_tests {
 
     #[test]
     fn a_unit_enum_reads_its_names_and_refuses_others_with_serde_s_message() {
-        for (p, name) in Preset::NAMES {
+        for (p, name) in <Preset as Named>::NAMES {
             let read: Preset = serde_json::from_str(&format!("\"{name}\"")).unwrap();
             assert_eq!(read, *p);
             assert_eq!(serde_json::to_string(p).unwrap(), format!("\"{name}\""));
         }
+        // serde's writer says the same names as the table, for every enum.
+        fn same<T: Named + Serialize>() {
+            for (v, name) in T::NAMES {
+                assert_eq!(serde_json::to_string(v).unwrap(), format!("\"{name}\""));
+            }
+            let words: Vec<&str> = T::NAMES.iter().map(|(_, w)| *w).collect();
+            assert_eq!(T::WORDS, words.as_slice());
+        }
+        same::<Preset>();
+        same::<DlqTiming>();
+        same::<LateAck>();
+        same::<CountAt>();
+        same::<OnReject>();
+        same::<OnError>();
+        same::<Process>();
+        same::<Fence>();
+        same::<StaleDelete>();
+        same::<Library>();
         let e = serde_json::from_str::<Preset>("\"sqs\"")
             .unwrap_err()
             .to_string();
