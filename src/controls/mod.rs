@@ -7,7 +7,7 @@ mod work_chart;
 use std::rc::Rc;
 
 use lease_fields::edit::heartbeat;
-use lease_fields::names::{name, words};
+
 use lease_fields::work::{median_p99, shape, SHAPES};
 use lease_fields::{Control, Field, Range, Step, Unit, Value, CONTROLS};
 use lease_format::decimal::{fixed, shortest};
@@ -386,7 +386,8 @@ fn seed_input(props: &ControlsProps) -> Html {
     }
 }
 
-/// A select of an enum's words (serde's names), each with its label.
+/// A select of an enum's words (the scenario file's names), each with its
+/// label.
 fn enum_select<T: lease_sim::scenario::Named>(
     id: &'static str,
     label: &'static str,
@@ -395,21 +396,33 @@ fn enum_select<T: lease_sim::scenario::Named>(
     text: fn(T) -> &'static str,
     cb: &Callback<Command>,
 ) -> Html {
-    let options = words::<T>()
+    let labels: Vec<&'static str> = T::NAMES.iter().map(|(v, _)| text(*v)).collect();
+    words_select(id, label, field, T::WORDS, &labels, current.index(), cb)
+}
+
+/// Not generic: one copy in the page for every enum's select.
+fn words_select(
+    id: &'static str,
+    label: &'static str,
+    field: Field,
+    words: &'static [&'static str],
+    labels: &[&'static str],
+    current: usize,
+    cb: &Callback<Command>,
+) -> Html {
+    let options = words
         .iter()
-        .filter_map(|w| {
-            let v = lease_fields::names::parse::<T>(w)?;
-            Some((w.to_string(), text(v).to_string()))
-        })
+        .zip(labels)
+        .map(|(w, l)| (w.to_string(), l.to_string()))
         .collect();
     let cb = cb.clone();
     select_view(
         id,
         label,
         options,
-        name(&current),
+        words.get(current).copied().unwrap_or(""),
         Callback::from(move |v: String| {
-            if let Some(w) = words::<T>().iter().find(|w| **w == v) {
+            if let Some(w) = words.iter().find(|w| **w == v) {
                 send(&cb, field, Value::Word(w));
             }
         }),

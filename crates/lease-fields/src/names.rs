@@ -13,15 +13,17 @@ pub fn words<T: Named>() -> &'static [&'static str] {
 
 /// The enum value a word names, as the scenario file reads it.
 pub fn parse<T: Named>(word: &str) -> Option<T> {
-    T::NAMES.iter().find(|(_, w)| *w == word).map(|(v, _)| *v)
+    position(T::WORDS, word).map(|i| T::NAMES[i].0)
+}
+
+/// Not generic: one copy in the page for every enum.
+fn position(words: &[&str], word: &str) -> Option<usize> {
+    words.iter().position(|w| *w == word)
 }
 
 /// The word for an enum value, as the scenario file writes it.
 pub fn name<T: Named>(value: &T) -> &'static str {
-    T::NAMES
-        .iter()
-        .find(|(v, _)| v == value)
-        .map_or("", |(_, w)| w)
+    T::WORDS.get(value.index()).copied().unwrap_or("")
 }
 
 #[cfg(test)]

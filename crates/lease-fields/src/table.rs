@@ -32,7 +32,7 @@ use crate::edit::{
     choose_client, choose_preset, client_mut, figure, heartbeat, heartbeat_mut, library, on_grid,
     round2, set_heartbeat_on,
 };
-use crate::names::{name, parse, words};
+use crate::names::{name, words};
 use crate::work::{build, has_p99, is_data, median_p99, shape, SHAPES};
 use lease_format::decimal::shortest;
 use lease_sim::fit::{compact_samples, scale_data, COMPACT_QUANTILES};
@@ -543,10 +543,16 @@ fn float(v: &Value) -> Result<f64, String> {
 
 /// The enum value a word names, by serde's name for it.
 fn word<T: Named>(v: &Value) -> Result<T, String> {
+    word_index(v, T::WORDS).map(|i| T::NAMES[i].0)
+}
+
+/// Not generic: one copy in the page for every enum.
+fn word_index(v: &Value, words: &[&str]) -> Result<usize, String> {
     match v {
-        Value::Word(w) => {
-            parse(w).ok_or_else(|| format!("must be one of {}", words::<T>().join(", ")))
-        }
+        Value::Word(w) => words
+            .iter()
+            .position(|x| x == w)
+            .ok_or_else(|| format!("must be one of {}", words.join(", "))),
         _ => Err("must be a word".into()),
     }
 }

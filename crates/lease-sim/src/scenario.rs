@@ -471,6 +471,8 @@ pub trait Named: Copy + PartialEq + 'static {
     const NAMES: &'static [(Self, &'static str)];
     /// The names alone, in the same order.
     const WORDS: &'static [&'static str];
+    /// The variant's place in `NAMES` (its declaration order).
+    fn index(self) -> usize;
 }
 
 /// Read through `String` (`try_from`): serde's derived reader of an enum is
@@ -482,25 +484,28 @@ macro_rules! named_variants {
         impl Named for $t {
             const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, $name)),+];
             const WORDS: &'static [&'static str] = &[$($name),+];
+            fn index(self) -> usize {
+                self as usize
+            }
         }
         impl TryFrom<String> for $t {
             type Error = String;
             fn try_from(s: String) -> Result<Self, String> {
-                let names: &[($t, &str)] = <$t as Named>::NAMES;
-                let i = variant_index(&s, names.len(), &|i| names[i].1)?;
-                Ok(names[i].0)
+                let i = variant_index(&s, <$t as Named>::WORDS)?;
+                Ok(<$t as Named>::NAMES[i].0)
             }
         }
     };
 }
 
 /// Where `s` is among `n` names, or serde's "unknown variant" message.
-fn variant_index(s: &str, n: usize, name: &dyn Fn(usize) -> &'static str) -> Result<usize, String> {
-    if let Some(i) = (0..n).find(|&i| name(i) == s) {
+fn variant_index(s: &str, words: &[&str]) -> Result<usize, String> {
+    if let Some(i) = words.iter().position(|w| *w == s) {
         return Ok(i);
     }
+    let n = words.len();
     let mut expected = String::new();
-    for i in 0..n {
+    for (i, w) in words.iter().enumerate() {
         expected.push_str(match (i, n) {
             (0, 1 | 2) => "",
             (0, _) => "one of ",
@@ -508,7 +513,7 @@ fn variant_index(s: &str, n: usize, name: &dyn Fn(usize) -> &'static str) -> Res
             _ => ", ",
         });
         expected.push('`');
-        expected.push_str(name(i));
+        expected.push_str(w);
         expected.push('`');
     }
     Err(format!("unknown variant `{s}`, expected {expected}"))
@@ -543,6 +548,9 @@ mod named_variant_tests {
             }
             let words: Vec<&str> = T::NAMES.iter().map(|(_, w)| *w).collect();
             assert_eq!(T::WORDS, words.as_slice());
+            for (i, (v, _)) in T::NAMES.iter().enumerate() {
+                assert_eq!(v.index(), i, "the table is in declaration order");
+            }
         }
         same::<Preset>();
         same::<DlqTiming>();
