@@ -270,11 +270,8 @@ pub fn sweep(
     steps: usize,
     log: bool,
 ) -> Result<Vec<SweepRow>, String> {
-    check_range(param, from, to, steps, log)?;
-    let points = sweep_points(scenario, param, from, to, steps, log);
-    let rows = run_points(scenario, param, &points);
-    all_skipped(&rows)?;
-    Ok(rows)
+    let rows = sweep_seeds(scenario, param, from, to, steps, log, 1)?;
+    Ok(rows.into_iter().flatten().collect())
 }
 
 /// Most seeds a sweep may run every point over on the command line.
@@ -373,24 +370,6 @@ fn run_seeded(scenario: &Scenario, param: Param, runs: &[(f64, u32)]) -> Vec<Swe
 fn run_seeded(scenario: &Scenario, param: Param, runs: &[(f64, u32)]) -> Vec<SweepRow> {
     runs.iter()
         .map(|&r| run_one_seeded(scenario, param, r))
-        .collect()
-}
-
-/// Every point natively across all cores, in the points' order.
-#[cfg(not(target_arch = "wasm32"))]
-fn run_points(scenario: &Scenario, param: Param, points: &[f64]) -> Vec<SweepRow> {
-    use rayon::prelude::*;
-    points
-        .par_iter()
-        .map(|&v| sweep_one(scenario, param, v))
-        .collect()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn run_points(scenario: &Scenario, param: Param, points: &[f64]) -> Vec<SweepRow> {
-    points
-        .iter()
-        .map(|&v| sweep_one(scenario, param, v))
         .collect()
 }
 
