@@ -222,7 +222,7 @@ pub struct Search {
     /// without it.
     #[serde(default)]
     client_note: Option<String>,
-    /// Messages that arrived over the seeds (the same for every candidate:
+    /// Messages that arrived over its random seeds (the same for every candidate:
     /// arrivals have their own random stream).
     #[serde(default)]
     arrived: u64,
@@ -278,7 +278,7 @@ impl Search {
         }
     }
 
-    /// The seeds every candidate runs: the scenario's seed and the ones after it.
+    /// The random seeds every candidate runs: the scenario's seed and the ones after it.
     pub fn seeds_of(&self) -> Vec<u64> {
         (0..u64::from(self.seeds))
             .map(|i| self.first_seed.wrapping_add(i))
@@ -378,7 +378,7 @@ impl Search {
         }
     }
 
-    /// When the seeds' messages are too few to show the target rate: with
+    /// When the messages of its runs are too few to show the target rate: with
     /// none redelivered among n messages, a rate is known only to be below
     /// about 3 / n (the rule of three, a 95% bound).
     fn too_few_note(&self) -> Option<String> {
@@ -389,7 +389,7 @@ impl Search {
         }
         let need = (3.0 / rate).ceil();
         Some(format!(
-            "Beware: only {n} messages arrived over the {} seeds, too few to show a redelivery rate as low as {}: none redelivered among {n} shows only a rate below about 3 in {n}. Lengthen the run or raise the arrival rate to about {} messages over the seeds before trusting this.",
+            "Beware: only {n} messages arrived over {} seeds, too few to show a redelivery rate as low as {}: none redelivered among {n} shows only a rate below about 3 in {n}. Lengthen the run or raise the arrival rate to about {} messages in all before trusting this.",
             self.seeds,
             rate_text(rate),
             shortest(need)
@@ -844,7 +844,7 @@ pub fn run_seed(scenario: &Scenario, candidate: &Candidate, seed: u64) -> SeedRe
     }
 }
 
-/// Run the search to its end: natively the seeds of a candidate across all
+/// Run the search to its end: natively a candidate's seeds across all
 /// cores, on wasm32 one after another.
 pub fn recommend(
     scenario: &Scenario,

@@ -232,7 +232,7 @@ fn too_few_messages_for_the_target_rate_are_said_in_the_verdict() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(
         few.verdict
-            .contains("Beware: only 20 messages arrived over the 20 seeds"),
+            .contains("Beware: only 20 messages arrived over 20 seeds"),
         "{}",
         few.verdict
     );
