@@ -1059,15 +1059,20 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn a_tour_step_that_holds_on_arrival_is_not_ticked_until_the_person_acts() {
+    /// The page once the lower-the-timeout tour has started and run.
+    fn on_lower_the_timeout_tour() -> Rc<State> {
         let id = "lower-the-timeout";
         let plan = lease_diagnose::tour(id).expect("tour");
         let start = lease_sim::shipped::find(plan.scenario).expect("shipped");
-        let st = effect(Rc::new(State::new()).reduce(Command::Tour(
+        effect(Rc::new(State::new()).reduce(Command::Tour(
             id.into(),
             Some(Box::new(start.scenario.clone())),
-        )));
+        )))
+    }
+
+    #[test]
+    fn a_tour_step_that_holds_on_arrival_is_not_ticked_until_the_person_acts() {
+        let st = on_lower_the_timeout_tour();
         // The 55 s step: the loop already runs at the scenario's own 30 s.
         let st = st.reduce(Command::TourStep(3));
         let marks = tour_marks(&st);
@@ -1111,13 +1116,7 @@ mod tests {
 
     #[test]
     fn the_tours_panel_keeps_its_checks_while_a_newer_runs_answer_is_on_its_way() {
-        let id = "lower-the-timeout";
-        let plan = lease_diagnose::tour(id).expect("tour");
-        let start = lease_sim::shipped::find(plan.scenario).expect("shipped");
-        let st = effect(Rc::new(State::new()).reduce(Command::Tour(
-            id.into(),
-            Some(Box::new(start.scenario.clone())),
-        )));
+        let st = on_lower_the_timeout_tour();
         // The 55 s step.
         let st = st.reduce(Command::TourStep(3));
         let before = tour_marks(&st);

@@ -585,7 +585,7 @@ fn a_sweep_over_three_seeds_has_the_mean_min_and_max_of_three_single_seed_sweeps
             }
         }
     }
-    assert!(differs, "the three seeds should not all agree");
+    assert!(differs, "runs over three random seeds should not all agree");
 }
 
 #[test]

@@ -726,7 +726,7 @@ mod tests {
     }
 
     #[test]
-    fn a_band_is_the_mean_lowest_and_highest_of_the_seeds_that_ran() {
+    fn a_band_is_the_mean_lowest_and_highest_over_the_random_seeds_that_ran() {
         let mut skipped = row(1.0, 100, None);
         skipped.skipped = Some("too large".into());
         let rows = [
