@@ -187,3 +187,21 @@ test('a sweep spreads its points across two workers on two cores, and one on one
     await page.close();
   }
 });
+
+test('on a 400-pixel screen, Recommend and Use your data come to the reader when opened from beside their controls', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge`);
+  await page.setViewportSize({ width: 400, height: 800 });
+  for (const [button, heading] of [['#open-recommend', '#recommend-title'], ['#open-latency', '#latency-title']]) {
+    await page.locator(button).scrollIntoViewIfNeeded();
+    await page.locator(button).click();
+    const title = page.locator(heading);
+    await title.waitFor();
+    await page.waitForFunction((sel) => {
+      const b = document.querySelector(sel)?.getBoundingClientRect();
+      return b && b.top >= 0 && b.bottom <= innerHeight;
+    }, heading, { timeout: 5000 });
+    await page.keyboard.press('Escape');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

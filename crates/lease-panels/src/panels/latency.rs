@@ -177,6 +177,11 @@ pub struct LatencyProps {
 
 #[function_component(LatencyPanel)]
 pub fn latency_panel(p: &LatencyProps) -> Html {
+    // Opened by a button beside a control, which on a narrow screen is far
+    // below where the panels show: the panel comes to the reader.
+    use_effect_with((), |_| {
+        lease_ui::scroll::bring_selector_into_view("#latency-panel")
+    });
     let tab = use_state(|| Tab::Percentiles);
     let texts = use_state(|| [String::new(), String::new(), String::new()]);
     let unit = use_state(|| Unit::Ms);

@@ -167,6 +167,11 @@ fn in_seed_order(seeds: &[u64], mut results: Vec<SeedResult>) -> Vec<SeedResult>
 
 #[function_component(RecommendPanel)]
 pub fn recommend_panel(p: &RecommendProps) -> Html {
+    // Opened by a button beside a control, which on a narrow screen is far
+    // below where the panels show: the panel comes to the reader.
+    use_effect_with((), |_| {
+        lease_ui::scroll::bring_selector_into_view("#recommend-panel")
+    });
     let form = use_state(Form::default);
     let progress = use_state(Progress::default);
     let pool = use_mut_ref(|| None::<WorkerPool>);
