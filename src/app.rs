@@ -31,6 +31,9 @@ use crate::totals::{run_summary, totals, TotalsProps};
 
 /// The scenario a new visitor sees: one message, one picture, the whole lesson.
 pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
+/// How much thicker the timeline's strokes and larger its labels are in
+/// presenter mode: read from the back of a lecture hall.
+const PRESENT_INK: f64 = 1.75;
 
 /// One side of the page: a scenario and its run. The page shows side A; a
 /// comparison adds side B, run the same way.
@@ -123,6 +126,8 @@ pub struct State {
     pub theme: lease_ui::theme::Theme,
     /// `host_origin=`: whose messages the page takes, and where its events go.
     pub host_origin: Option<String>,
+    /// Presenter mode: the tours' panel is the presenter bar.
+    pub present: bool,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
     /// Per step of that tour, whether the person earned its tick: changed
@@ -208,6 +213,7 @@ impl State {
             parts: Parts::all(),
             theme: lease_ui::theme::Theme::Auto,
             host_origin: None,
+            present: false,
             tour: None,
             tour_earned: Vec::new(),
             diagnosed: None,
@@ -529,6 +535,7 @@ impl State {
             }
             Command::Theme(t) => s.theme = t,
             Command::HostOrigin(o) => s.host_origin = o,
+            Command::Present(on) => s.present = on,
             // A link opened afresh: its own state, with its own notices.
             // Read into `Open` by `Command::resolve`.
             Command::OpenLink(_) => return false,
@@ -679,7 +686,7 @@ fn play(s: &mut State) {
 /// What the open panel loaded on demand shows, as JSON (`panel_host.rs`).
 /// Share and export shows only with a run on screen, as it always has.
 fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
-    let panel = state.panel.filter(|p| p.on_demand())?;
+    let panel = presented_panel(state)?;
     let run_scenario = match (panel, &state.a.run) {
         (Panel::Export, None) => return None,
         (_, Some(run)) => &run.scenario,
@@ -721,8 +728,18 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         tour,
         done,
         earned: &state.tour_earned,
+        present: state.present,
     })
     .ok()
+}
+
+/// The panel loaded on demand that shows: in presenter mode, the tours'
+/// panel as the presenter bar.
+fn presented_panel(state: &State) -> Option<Panel> {
+    if state.present {
+        return Some(Panel::Tour);
+    }
+    state.panel.filter(|p| p.on_demand())
 }
 
 #[function_component(App)]
@@ -753,7 +770,7 @@ pub fn app() -> Html {
     // written (a pause after the last change), not on every slider step.
     let link = crate::link::link_of(&state);
     crate::link::use_write_query(link.clone());
-    crate::link::use_page_keys(dispatch.clone(), state.panel);
+    crate::link::use_page_keys(dispatch.clone(), state.panel, state.present);
     crate::link::use_follow_history(dispatch.clone());
     crate::playback::use_frames(state.playing, dispatch.clone());
     let page = use_node_ref();
@@ -778,7 +795,7 @@ pub fn app() -> Html {
     // viewport, or while a tour's panel wants its checks.
     let near = use_state(|| false);
     let tour_id = state.tour.as_ref().map(|(id, _)| id.clone());
-    let touring = state.panel == Some(Panel::Tour) && tour_id.is_some();
+    let touring = presented_panel(&state) == Some(Panel::Tour) && tour_id.is_some();
     let answered = match (&state.a.run, &state.diagnosed) {
         (Some(run), Some(d)) => d.answers(run, tour_id.as_deref().filter(|_| touring)),
         _ => false,
@@ -815,6 +832,7 @@ pub fn app() -> Html {
             state.tour_earned.clone(),
             state.diagnosed.clone(),
             link_shown,
+            state.present,
         ),
         |_| panel_view(&state, &link),
     );
@@ -849,12 +867,13 @@ pub fn app() -> Html {
         String::new()
     };
     let comparing = state.b.is_some();
+    let present = state.present;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
         _ => state.a.scenario.clone(),
     };
     html! {
-        <div class={classes!("page", state.embed.then_some("embedded"))} ref={page}
+        <div class={classes!("page", state.embed.then_some("embedded"), state.present.then_some("presenting"))} ref={page}
             ondrop={on_drop} ondragover={on_drag_over}>
             if state.embed {
                 <header class="embed-head">
@@ -877,6 +896,8 @@ pub fn app() -> Html {
                         </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
+                        <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
+                            onclick={dispatch.reform(move |_: MouseEvent| Command::Present(!present))}>{"Present"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
                     </nav>
                 </header>
@@ -925,7 +946,7 @@ pub fn app() -> Html {
                 </div>
             }
             // Always there, so that the panels' app keeps its place.
-            { crate::panel_host::slot(if state.panel.is_some_and(Panel::on_demand) { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
+            { crate::panel_host::slot(if presented_panel(&state).is_some() { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
             <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
                 if parts.shows("controls") {
                     <aside class="side">
@@ -952,7 +973,7 @@ pub fn app() -> Html {
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
-                                range_ms={state.range} on_range={dispatch.reform(Command::Range)} />
+                                range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }} />
                         }
                         if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,

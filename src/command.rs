@@ -99,6 +99,8 @@ pub enum Command {
     CancelRun,
     /// Stop side B's run in the background; B keeps its last run.
     CancelRunB,
+    /// Enter or leave presenter mode (`present=1`, the P key).
+    Present(bool),
 }
 
 /// How far a background run has got.

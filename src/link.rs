@@ -87,6 +87,9 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if v.host_origin.is_some() {
         cmds.push(Command::HostOrigin(v.host_origin));
     }
+    if v.present {
+        cmds.push(Command::Present(true));
+    }
     if v.embed {
         cmds.push(Command::Embed(Parts::embed(
             v.panels.as_deref().unwrap_or(&[]),
@@ -132,6 +135,7 @@ pub fn link_of(st: &State) -> Link {
             // `auto` is left out when the link is written.
             theme: Some(st.theme.name().to_string()),
             host_origin: st.host_origin.clone(),
+            present: st.present,
         },
     }
 }
@@ -233,8 +237,8 @@ pub fn use_follow_history(dispatch: Callback<Command>) {
 /// Page-wide shortcuts (`shortcuts.rs`), ignored while the visitor types in
 /// a field, moves a slider or steers the timeline, which have keys of their own.
 #[hook]
-pub fn use_page_keys(dispatch: Callback<Command>, open: Option<Panel>) {
-    use_effect_with(open, move |&open| {
+pub fn use_page_keys(dispatch: Callback<Command>, open: Option<Panel>, present: bool) {
+    use_effect_with((open, present), move |&(open, present)| {
         // Not passive: a shortcut's key must not also scroll the page.
         let options = gloo::events::EventListenerOptions::enable_prevent_default();
         let listener = EventListener::new_with_options(
@@ -248,9 +252,13 @@ pub fn use_page_keys(dispatch: Callback<Command>, open: Option<Panel>) {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || owns_keys(e.target()) {
                     return;
                 }
-                if let Some(cmd) =
-                    crate::shortcuts::page_command(&e.code(), &e.key(), e.shift_key(), open)
-                {
+                if let Some(cmd) = crate::shortcuts::page_command(
+                    &e.code(),
+                    &e.key(),
+                    e.shift_key(),
+                    open,
+                    present,
+                ) {
                     e.prevent_default();
                     dispatch.emit(cmd);
                 }

@@ -107,6 +107,7 @@ fn command_of(text: &str) -> Command {
             }
         }
         PanelCommand::StartTour(id) => Command::StartTour(id),
+        PanelCommand::Present(on) => Command::Present(on),
         PanelCommand::TourStep(i) => Command::TourStep(i),
         // Read as a link's field is, so a panel cannot set what a link could not.
         PanelCommand::Set { field, value } => match lease_fields::find(&field) {

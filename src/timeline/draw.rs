@@ -105,6 +105,8 @@ pub struct Frame<'a> {
     pub highlight: Option<u32>,
     pub cursor: Option<u64>,
     pub dark: bool,
+    /// Strokes and labels grow by this (presenter mode).
+    pub ink: f64,
 }
 
 /// What was drawn, for the test hook (`TestHook` in mod.rs) and the browser tests.
@@ -164,7 +166,11 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let p = f.pal();
     ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, f.height);
-    ctx.set_font("11px system-ui, -apple-system, 'Segoe UI', sans-serif");
+    // A whole number of pixels: formatting a float would link its printer.
+    ctx.set_font(&format!(
+        "{}px system-ui, -apple-system, 'Segoe UI', sans-serif",
+        (11.0 * f.ink).round() as u32
+    ));
     ctx.set_text_baseline("middle");
 
     let drawn = match f.view {
@@ -179,7 +185,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let x = f.x(c).round() + 0.5;
             ctx.set_stroke_style_str(&p.cursor);
-            ctx.set_line_width(1.0);
+            ctx.set_line_width(f.ink * 1.0);
             dash(ctx, &[3.0, 3.0]);
             line(ctx, x, AXIS_PX, x, f.height);
             dash(ctx, &[]);
@@ -292,8 +298,8 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     fills[1].paint(ctx, f.dark);
     ctx.set_global_alpha(1.0);
     fills[0].paint(ctx, f.dark);
-    glyphs[1].paint(ctx, p, FADED);
-    glyphs[0].paint(ctx, p, 1.0);
+    glyphs[1].paint(ctx, p, FADED, f.ink);
+    glyphs[0].paint(ctx, p, 1.0, f.ink);
     ctx.set_global_alpha(faded);
     narrow.paint_marks(ctx, p);
     strips.paint_marks(ctx, p);
@@ -422,7 +428,7 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
             let (bx, by) = (f.x(next.received_at), mid(next));
             ctx.set_global_alpha(alpha);
             ctx.set_stroke_style_str(&p.muted);
-            ctx.set_line_width(1.25);
+            ctx.set_line_width(f.ink * 1.25);
             dash(ctx, &[4.0, 3.0]);
             ctx.begin_path();
             ctx.move_to(ax, ay);
@@ -441,7 +447,7 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
                 let x = f.x(s).round() + 0.5;
                 ctx.set_global_alpha(alpha);
                 ctx.set_stroke_style_str(&p.overlap);
-                ctx.set_line_width(1.5);
+                ctx.set_line_width(f.ink * 1.5);
                 dash(ctx, &[2.0, 2.0]);
                 line(ctx, x, mid(d), x, mid(twin));
                 dash(ctx, &[]);
@@ -557,11 +563,14 @@ fn paint_worker_faults(ctx: &CanvasRenderingContext2d, f: &Frame) {
             WorkerMarkKind::Resume => (&p.muted, "resume"),
         };
         ctx.set_stroke_style_str(c);
-        ctx.set_line_width(if m.kind == WorkerMarkKind::Crash {
-            2.5
-        } else {
-            1.5
-        });
+        ctx.set_line_width(
+            f.ink
+                * if m.kind == WorkerMarkKind::Crash {
+                    2.5
+                } else {
+                    1.5
+                },
+        );
         line(ctx, x, top, x, top + lane_h);
         if m.kind != WorkerMarkKind::Resume {
             label(ctx, text, x + 3.0, top + 7.0, c, &p.halo);
@@ -643,7 +652,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                         if f.index.overlapping_by(f.run, delivery, f.playhead) {
                             drawn.overlap_outlines += 1;
                             ctx.set_stroke_style_str(&p.overlap);
-                            ctx.set_line_width(1.5);
+                            ctx.set_line_width(f.ink * 1.5);
                             ctx.stroke_rect(rx0, y + 0.75, rx1 - rx0, inner - 1.5);
                         }
                     }
@@ -678,7 +687,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         if f.highlight == Some(m) {
             drawn.light(y, y + inner);
             ctx.set_stroke_style_str(&p.text);
-            ctx.set_line_width(1.0);
+            ctx.set_line_width(f.ink * 1.0);
             ctx.stroke_rect(
                 GUTTER_PX + 0.5,
                 y + 0.5,
@@ -705,7 +714,7 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
 fn paint_grid(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let (_, ticks) = ticks(&f.scale, 90.0);
     ctx.set_stroke_style_str(&f.pal().grid);
-    ctx.set_line_width(1.0);
+    ctx.set_line_width(f.ink * 1.0);
     for (t, _) in &ticks {
         let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;
         line(ctx, x, AXIS_PX, x, f.height);
@@ -723,7 +732,7 @@ fn paint_unplayed(ctx: &CanvasRenderingContext2d, f: &Frame) {
         ctx.set_fill_style_str(&p.unplayed);
         ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
         ctx.set_stroke_style_str(&p.text);
-        ctx.set_line_width(1.5);
+        ctx.set_line_width(f.ink * 1.5);
         line(ctx, x, AXIS_PX, x, f.height);
     }
 }
@@ -745,7 +754,7 @@ fn paint_not_kept(ctx: &CanvasRenderingContext2d, f: &Frame) {
     ctx.set_fill_style_str(&p.pause);
     ctx.fill_rect(x, AXIS_PX, f.width - x, f.height - AXIS_PX);
     ctx.set_stroke_style_str(&p.muted);
-    ctx.set_line_width(1.0);
+    ctx.set_line_width(f.ink * 1.0);
     dash(ctx, &[4.0, 3.0]);
     line(ctx, x.round() + 0.5, AXIS_PX, x.round() + 0.5, f.height);
     dash(ctx, &[]);
@@ -771,7 +780,7 @@ fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let (_, ticks) = ticks(&f.scale, 90.0);
     ctx.set_stroke_style_str(&p.muted);
     ctx.set_fill_style_str(&p.text);
-    ctx.set_line_width(1.0);
+    ctx.set_line_width(f.ink * 1.0);
     ctx.set_text_align("center");
     for (t, text) in &ticks {
         let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;

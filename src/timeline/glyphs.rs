@@ -50,10 +50,10 @@ const DIAMOND_R: f64 = 3.5;
 impl Layer {
     /// Paints the layer at `alpha` (overlap outlines at least half opaque,
     /// so that they read even on a faded run).
-    pub fn paint(&self, ctx: &CanvasRenderingContext2d, p: &Inks, alpha: f64) {
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, p: &Inks, alpha: f64, ink: f64) {
         ctx.set_global_alpha(alpha);
         if !self.waiting.is_empty() {
-            ctx.set_line_width(1.0);
+            ctx.set_line_width(ink);
             dash(ctx, &[2.0, 2.0]);
             for ((x, y, w, h), colour) in &self.waiting {
                 ctx.set_stroke_style_str(colour);
@@ -61,7 +61,7 @@ impl Layer {
             }
             dash(ctx, &[]);
         }
-        stroke(ctx, &p.text, 1.0, &self.heartbeats, |ctx, &(x, y0, y1)| {
+        stroke(ctx, &p.text, ink, &self.heartbeats, |ctx, &(x, y0, y1)| {
             let x = x.round() + 0.5;
             ctx.move_to(x, y0);
             ctx.line_to(x, y1);
@@ -69,23 +69,27 @@ impl Layer {
         stroke(
             ctx,
             &p.rejected,
-            1.5,
+            ink * 1.5,
             &self.rejected_heartbeats,
             |ctx, &c| cross(ctx, c, 0.0),
         );
-        stroke(ctx, &p.ack, 2.0, &self.acks, |ctx, &(x, y, r)| {
+        stroke(ctx, &p.ack, ink * 2.0, &self.acks, |ctx, &(x, y, r)| {
             ctx.move_to(x - r, y);
             ctx.line_to(x - r / 3.0, y + r * 0.7);
             ctx.line_to(x + r, y - r * 0.8);
         });
-        stroke(ctx, &p.halo, 4.0, &self.rejected_acks, |ctx, &c| {
+        stroke(ctx, &p.halo, ink * 4.0, &self.rejected_acks, |ctx, &c| {
             cross(ctx, c, 1.0)
         });
-        stroke(ctx, &p.rejected, 2.0, &self.rejected_acks, |ctx, &c| {
-            cross(ctx, c, 0.0)
-        });
+        stroke(
+            ctx,
+            &p.rejected,
+            ink * 2.0,
+            &self.rejected_acks,
+            |ctx, &c| cross(ctx, c, 0.0),
+        );
         for (rings, colour) in self.releases.iter().zip([&p.muted, &p.rejected]) {
-            stroke(ctx, colour, 1.5, rings, |ctx, &(x, y)| {
+            stroke(ctx, colour, ink * 1.5, rings, |ctx, &(x, y)| {
                 ctx.move_to(x + RING_R, y);
                 let _ = ctx.arc(x, y, RING_R, 0.0, std::f64::consts::TAU);
             });
@@ -94,10 +98,10 @@ impl Layer {
             // Filled, then ringed with the halo so that a diamond reads over
             // a bar of any colour.
             fill(ctx, colour, diamonds, diamond);
-            stroke(ctx, &p.halo, 1.0, diamonds, diamond);
+            stroke(ctx, &p.halo, ink, diamonds, diamond);
         }
 
-        stroke(ctx, &p.text, 1.5, &self.lit, |ctx, &(x, y, w, h)| {
+        stroke(ctx, &p.text, ink * 1.5, &self.lit, |ctx, &(x, y, w, h)| {
             ctx.rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
         });
 
@@ -105,7 +109,7 @@ impl Layer {
         stroke(
             ctx,
             &p.overlap,
-            2.0,
+            ink * 2.0,
             &self.overlaps,
             |ctx, &(x, y, w, h)| {
                 ctx.rect(x + 1.0, y + 1.0, (w - 2.0).max(1.0), h - 2.0);
@@ -119,10 +123,16 @@ impl Layer {
         });
 
         ctx.set_global_alpha(alpha);
-        stroke(ctx, &p.expiry, 2.0, &self.expiries, |ctx, &(x, y, h)| {
-            ctx.move_to(x, y);
-            ctx.line_to(x, y + h);
-        });
+        stroke(
+            ctx,
+            &p.expiry,
+            ink * 2.0,
+            &self.expiries,
+            |ctx, &(x, y, h)| {
+                ctx.move_to(x, y);
+                ctx.line_to(x, y + h);
+            },
+        );
         fill(ctx, &p.expiry, &self.expiries, |ctx, &(x, y, _)| {
             ctx.move_to(x - 4.0, y);
             ctx.line_to(x + 4.0, y);
@@ -239,7 +249,7 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
         "crash" => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
         _ => {}
     }
-    layer.paint(ctx, p, 1.0);
+    layer.paint(ctx, p, 1.0, 1.0);
 }
 
 /// A crash: a heavy line across the lane and the lane shaded while the

@@ -77,6 +77,9 @@ pub struct TimelineProps {
     /// lengths share one axis.
     #[prop_or_default]
     pub axis_end_ms: u64,
+    /// Strokes and labels grow by this: presenter mode's projector.
+    #[prop_or(1.0)]
+    pub ink: f64,
 }
 
 impl TimelineProps {
@@ -830,6 +833,7 @@ impl Timeline {
             highlight: self.hover.map(|h| h.message).or(props.selected_message),
             cursor: props.cursor_ms,
             dark,
+            ink: props.ink,
         };
         let clock = window.performance();
         let started = clock.as_ref().map_or(0.0, |p| p.now());

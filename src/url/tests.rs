@@ -412,6 +412,7 @@ fn the_view_round_trips() {
             playhead_ms: Some(61_234),
             theme: Some("dark".into()),
             host_origin: Some("https://docs.example.com".into()),
+            present: true,
         },
         LinkView {
             from_ms: Some(0),

@@ -29,7 +29,7 @@ pub const EMBED_PANELS: [&str; 6] = [
 ];
 
 /// The view's parameters, in the order `encode` writes them.
-pub const NAMES: [&str; 10] = [
+pub const NAMES: [&str; 11] = [
     "from",
     "to",
     "t",
@@ -40,6 +40,7 @@ pub const NAMES: [&str; 10] = [
     "panels",
     "theme",
     "host_origin",
+    "present",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -63,6 +64,8 @@ pub struct LinkView {
     /// The only origin whose messages an embed takes, and the one its
     /// events go to (`docs/embedding.md`).
     pub host_origin: Option<String>,
+    /// Presenter mode (`present=1`).
+    pub present: bool,
 }
 
 /// The view parameter a query name means, by name or alias.
@@ -143,10 +146,12 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
             }
         }
     }
-    if let Some(text) = get("embed") {
-        match parse_bool(text) {
-            Ok(b) => view.embed = b,
-            Err(why) => refused.push(("embed", text.to_string(), why)),
+    for (name, slot) in [("embed", &mut view.embed), ("present", &mut view.present)] {
+        if let Some(text) = get(name) {
+            match parse_bool(text) {
+                Ok(b) => *slot = b,
+                Err(why) => refused.push((name, text.to_string(), why)),
+            }
         }
     }
     // Checked where it is used (`static/boot.js`): one that is no origin
@@ -207,6 +212,9 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     }
     if view.embed {
         out.push(("embed", "1".into()));
+    }
+    if view.present {
+        out.push(("present", "1".into()));
     }
     if let Some(w) = word(&view.theme, &THEMES[1..]) {
         out.push(("theme", w));

@@ -55,7 +55,8 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
-        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, RecommendPanel, SweepPanel, TourPanel,
+        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, PresenterBar, RecommendPanel,
+        SweepPanel, TourPanel,
     };
 
     thread_local! {
@@ -114,6 +115,9 @@ mod bridge {
             "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
             "latency" => html! { <LatencyPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
+            "tour" if v.present => html! {
+                <PresenterBar current={v.tour.clone()} scenario={v.scenario.name.clone()} {on_command} />
+            },
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }
             }

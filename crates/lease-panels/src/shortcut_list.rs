@@ -44,6 +44,16 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Open Recommend: the visibility timeout that meets your targets",
     },
     Shortcut {
+        keys: "P",
+        scope: "page",
+        what: "Presenter mode on or off: large type, a tour's steps as slides",
+    },
+    Shortcut {
+        keys: "PageDown / PageUp or → / ←",
+        scope: "presenter mode",
+        what: "Next or previous step of the tour, its demonstration applied",
+    },
+    Shortcut {
         keys: "Escape",
         scope: "page",
         what: "Close the open panel or this list",

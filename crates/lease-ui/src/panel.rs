@@ -91,6 +91,8 @@ pub enum PanelCommand {
     /// The scenario on screen with its work replaced (latency data put to
     /// use), as JSON: the page reads and checks it as it reads a link's.
     UseWork(String),
+    /// Enter or leave presenter mode (the presenter bar's own button).
+    Present(bool),
 }
 
 impl PanelCommand {
@@ -130,6 +132,7 @@ impl PanelCommand {
             "use_work" => text_of(v).map(PanelCommand::UseWork),
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
+            "present" => v.as_bool().map(PanelCommand::Present),
             "tour_demo" => (|| {
                 Some(PanelCommand::TourDemo {
                     tour: text_of(v.get("tour")?)?,
@@ -169,6 +172,8 @@ pub struct PanelViewOf<'a> {
     /// Whether the person earned each step's tick (the page's `tour_earned`):
     /// a step that holds but was not earned is one to look at.
     pub earned: &'a [bool],
+    /// Presenter mode: the tours' panel is the presenter bar.
+    pub present: bool,
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -184,6 +189,8 @@ pub struct PanelView {
     pub tour: Option<(String, usize)>,
     pub done: Option<Vec<bool>>,
     pub earned: Vec<bool>,
+    #[serde(default)]
+    pub present: bool,
 }
 
 /// The first file of a drop (the page and the panels import it), with the
@@ -224,6 +231,7 @@ mod tests {
                 value: "45s".into(),
             },
             PanelCommand::UseWork(serde_json::to_string(&scenario).unwrap()),
+            PanelCommand::Present(false),
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }
@@ -246,6 +254,7 @@ mod tests {
                 "\"import\" without",
             ),
             (r#"{"reject":null}"#, "\"reject\" without its fields"),
+            (r#"{"present":"yes"}"#, "\"present\" without its fields"),
         ] {
             let e = PanelCommand::from_json(text).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
@@ -270,6 +279,7 @@ mod tests {
             tour: Some(("not-a-lock", 2)),
             done: Some(vec![true, false]),
             earned: &[false, true],
+            present: true,
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -285,6 +295,7 @@ mod tests {
                 tour: Some(("not-a-lock".into(), 2)),
                 done: Some(vec![true, false]),
                 earned: vec![false, true],
+                present: true,
             }
         );
     }

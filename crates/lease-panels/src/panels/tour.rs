@@ -28,7 +28,7 @@ pub struct TourProps {
 /// into view (each step, also when two in a row point at the same thing);
 /// closing the panel unmarks it.
 #[hook]
-fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: Option<String>) {
+pub(super) fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: Option<String>) {
     // Again once the tour's scenario has run: its run changes the page's
     // layout under the target.
     use_effect_with((step, ran, selector), |(_, _, selector)| {
