@@ -128,6 +128,10 @@ pub struct State {
     pub host_origin: Option<String>,
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
+    /// Notes on the timeline (`note=` in the link).
+    pub notes: Vec<lease_view::note::Note>,
+    /// The range the notes panel starts a new note on.
+    pub note_draft: Option<(u64, u64)>,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
     /// Per step of that tour, whether the person earned its tick: changed
@@ -214,6 +218,8 @@ impl State {
             theme: lease_ui::theme::Theme::Auto,
             host_origin: None,
             present: false,
+            notes: Vec::new(),
+            note_draft: None,
             tour: None,
             tour_earned: Vec::new(),
             diagnosed: None,
@@ -536,6 +542,15 @@ impl State {
             Command::Theme(t) => s.theme = t,
             Command::HostOrigin(o) => s.host_origin = o,
             Command::Present(on) => s.present = on,
+            Command::Notes(mut notes) => {
+                notes.truncate(lease_view::note::MAX_NOTES);
+                s.notes = notes;
+            }
+            Command::NoteAt(from, to) if from < to => {
+                s.note_draft = Some((from, to));
+                s.panel = Some(Panel::Notes);
+            }
+            Command::NoteAt(..) => return false,
             // A link opened afresh: its own state, with its own notices.
             // Read into `Open` by `Command::resolve`.
             Command::OpenLink(_) => return false,
@@ -729,14 +744,16 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         done,
         earned: &state.tour_earned,
         present: state.present,
+        notes: state.notes.iter().map(|n| n.to_field()).collect(),
+        draft: state.note_draft,
     })
     .ok()
 }
 
 /// The panel loaded on demand that shows: in presenter mode, the tours'
-/// panel as the presenter bar.
+/// panel as the presenter bar, unless a note is being written.
 fn presented_panel(state: &State) -> Option<Panel> {
-    if state.present {
+    if state.present && state.panel != Some(Panel::Notes) {
         return Some(Panel::Tour);
     }
     state.panel.filter(|p| p.on_demand())
@@ -833,6 +850,8 @@ pub fn app() -> Html {
             state.diagnosed.clone(),
             link_shown,
             state.present,
+            state.notes.clone(),
+            state.note_draft,
         ),
         |_| panel_view(&state, &link),
     );
@@ -868,6 +887,9 @@ pub fn app() -> Html {
     };
     let comparing = state.b.is_some();
     let present = state.present;
+    let view_range = state.range.map_or((0, state.end_ms()), |(a, b)| {
+        (a.round() as u64, b.round() as u64)
+    });
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
         _ => state.a.scenario.clone(),
@@ -896,6 +918,8 @@ pub fn app() -> Html {
                         </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
+                        <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)}
+                            onclick={dispatch.reform(move |_: MouseEvent| Command::NoteAt(view_range.0, view_range.1))}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={dispatch.reform(move |_: MouseEvent| Command::Present(!present))}>{"Present"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
@@ -973,7 +997,13 @@ pub fn app() -> Html {
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
-                                range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }} />
+                                range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }}
+                                notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))} />
+                            if !state.notes.is_empty() {
+                                <ul class="timeline-notes" id="timeline-notes" aria-label="Notes on the timeline">
+                                    { for state.notes.iter().map(|n| html! { <li>{format!("Note, {}", n.describe())}</li> }) }
+                                </ul>
+                            }
                         }
                         if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,

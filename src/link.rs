@@ -90,6 +90,9 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if v.present {
         cmds.push(Command::Present(true));
     }
+    if !v.notes.is_empty() {
+        cmds.push(Command::Notes(v.notes));
+    }
     if v.embed {
         cmds.push(Command::Embed(Parts::embed(
             v.panels.as_deref().unwrap_or(&[]),
@@ -136,6 +139,7 @@ pub fn link_of(st: &State) -> Link {
             theme: Some(st.theme.name().to_string()),
             host_origin: st.host_origin.clone(),
             present: st.present,
+            notes: st.notes.clone(),
         },
     }
 }

@@ -108,6 +108,16 @@ fn command_of(text: &str) -> Command {
         }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::Present(on) => Command::Present(on),
+        PanelCommand::Notes(list) => {
+            match list
+                .iter()
+                .map(|n| lease_view::note::Note::from_field(n))
+                .collect()
+            {
+                Ok(notes) => Command::Notes(notes),
+                Err(e) => Command::Reject(format!("The note was not kept: it {e}.")),
+            }
+        }
         PanelCommand::TourStep(i) => Command::TourStep(i),
         // Read as a link's field is, so a panel cannot set what a link could not.
         PanelCommand::Set { field, value } => match lease_fields::find(&field) {

@@ -16,6 +16,7 @@ mod draw;
 mod glyphs;
 mod hover;
 mod input;
+mod notes;
 mod strip;
 
 use std::cell::Cell;
@@ -80,6 +81,12 @@ pub struct TimelineProps {
     /// Strokes and labels grow by this: presenter mode's projector.
     #[prop_or(1.0)]
     pub ink: f64,
+    /// The reader's notes, drawn as labelled bands over their ranges.
+    #[prop_or_default]
+    pub notes: Vec<lease_view::note::Note>,
+    /// A Shift+drag picked this range (ms) to write a note on.
+    #[prop_or_default]
+    pub on_note: Callback<(u64, u64)>,
 }
 
 impl TimelineProps {
@@ -108,6 +115,14 @@ pub enum Msg {
     Escape,
     /// A wheel that would have zoomed scrolled the page: say how to zoom.
     WheelHint(bool),
+}
+
+/// The range of a Shift+drag from `a` to `b` (ms, either way), in whole ms
+/// within the run; `None` for a drag of under three pixels (a click).
+fn picked((a, b): (f64, f64), ms_per_px: f64, limit_ms: f64) -> Option<(u64, u64)> {
+    let (from, to) = (a.min(b).max(0.0), a.max(b).min(limit_ms));
+    (to - from >= 3.0 * ms_per_px && to.round() > from.round())
+        .then(|| (from.round() as u64, to.round() as u64))
 }
 
 pub struct Timeline {
@@ -143,6 +158,8 @@ pub struct Timeline {
     hint_timer: Option<gloo::timers::callback::Timeout>,
     /// The canvas element `listeners` are on.
     listened: Option<HtmlCanvasElement>,
+    /// A Shift+drag under way: where it started and where it is, in ms.
+    marking: Option<(f64, f64)>,
 }
 
 /// The page hears of a zoom or pan this long after the hand's last step.
@@ -176,6 +193,7 @@ impl Component for Timeline {
             view: props.view,
             hover: None,
             pointers: Pointers::default(),
+            marking: None,
             raf: None,
             listeners: Vec::new(),
             css_w: 800.0,
@@ -301,11 +319,21 @@ impl Component for Timeline {
                     let _ = c.focus();
                 }
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if e.shift_key() {
+                    let t = self.scale(ctx).ms_of(x - GUTTER_PX);
+                    self.marking = Some((t, t));
+                    return false;
+                }
                 self.pointers.press(e.pointer_id(), x - GUTTER_PX, y);
                 false
             }
             Msg::PointerMove(e) => {
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if let Some((from, _)) = self.marking {
+                    self.marking = Some((from, self.scale(ctx).ms_of(x - GUTTER_PX)));
+                    self.schedule(ctx);
+                    return false;
+                }
                 if !self.pointers.is_empty() {
                     let cmds = self.pointers.moved(e.pointer_id(), x - GUTTER_PX, y);
                     for cmd in cmds {
@@ -330,6 +358,14 @@ impl Component for Timeline {
             }
             Msg::PointerUp(e) => {
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if let Some(range) = self.marking.take() {
+                    self.schedule(ctx);
+                    let scale = self.scale(ctx);
+                    if let Some(r) = picked(range, scale.ms_per_px(), scale.limit_ms) {
+                        ctx.props().on_note.emit(r);
+                    }
+                    return false;
+                }
                 if self.pointers.release(e.pointer_id()) {
                     let hit = self.hit(ctx, x, y);
                     ctx.props().on_select.emit(hit.map(|h| h.message));
@@ -338,6 +374,7 @@ impl Component for Timeline {
             }
             Msg::PointerLeave => {
                 self.engaged.set(false);
+                self.marking = None;
                 self.pointers.clear();
                 self.emit_cursor(ctx, f64::NEG_INFINITY);
                 if self.hover.take().is_some() {
@@ -834,6 +871,8 @@ impl Timeline {
             cursor: props.cursor_ms,
             dark,
             ink: props.ink,
+            notes: &props.notes,
+            marking: self.marking,
         };
         let clock = window.performance();
         let started = clock.as_ref().map_or(0.0, |p| p.now());
@@ -891,7 +930,7 @@ impl TestHook<'_> {
         };
         format!(
             "{{\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit}}}",
+             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}",
             self.paints,
             fixed(self.paint_ms, 2),
             self.drawn.runs,
@@ -904,6 +943,7 @@ impl TestHook<'_> {
             self.runs,
             fixed(self.axis_end_px, 1),
             self.drawn.overlap_outlines,
+            self.drawn.notes,
         )
     }
 }

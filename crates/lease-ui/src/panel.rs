@@ -18,6 +18,8 @@ pub enum Panel {
     /// "Your latency data": percentiles, durations or a histogram read into
     /// the scenario's work.
     Latency,
+    /// Notes on the timeline: write, edit and delete them.
+    Notes,
 }
 
 impl Panel {
@@ -39,6 +41,7 @@ impl Panel {
             Panel::Compare => "compare",
             Panel::Recommend => "recommend",
             Panel::Latency => "latency",
+            Panel::Notes => "notes",
         }
     }
 
@@ -52,6 +55,7 @@ impl Panel {
             Panel::Compare,
             Panel::Recommend,
             Panel::Latency,
+            Panel::Notes,
         ]
         .into_iter()
         .find(|p| p.name() == name)
@@ -93,6 +97,9 @@ pub enum PanelCommand {
     UseWork(String),
     /// Enter or leave presenter mode (the presenter bar's own button).
     Present(bool),
+    /// The notes on the timeline, all of them, each in its link form
+    /// (`lease_view::note`): the page reads them as it reads a link's.
+    Notes(Vec<String>),
 }
 
 impl PanelCommand {
@@ -133,6 +140,10 @@ impl PanelCommand {
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
             "present" => v.as_bool().map(PanelCommand::Present),
+            "notes" => v
+                .as_array()
+                .and_then(|list| list.iter().map(text_of).collect::<Option<_>>())
+                .map(PanelCommand::Notes),
             "tour_demo" => (|| {
                 Some(PanelCommand::TourDemo {
                     tour: text_of(v.get("tour")?)?,
@@ -174,6 +185,10 @@ pub struct PanelViewOf<'a> {
     pub earned: &'a [bool],
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
+    /// The notes on the timeline, in their link form.
+    pub notes: Vec<String>,
+    /// The range a new note starts on (a Shift+drag on the timeline).
+    pub draft: Option<(u64, u64)>,
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -191,6 +206,10 @@ pub struct PanelView {
     pub earned: Vec<bool>,
     #[serde(default)]
     pub present: bool,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    #[serde(default)]
+    pub draft: Option<(u64, u64)>,
 }
 
 /// The first file of a drop (the page and the panels import it), with the
@@ -232,6 +251,8 @@ mod tests {
             },
             PanelCommand::UseWork(serde_json::to_string(&scenario).unwrap()),
             PanelCommand::Present(false),
+            PanelCommand::Notes(vec!["60s-90s~w1~a ~ & \"note\"".into()]),
+            PanelCommand::Notes(vec![]),
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }
@@ -255,6 +276,7 @@ mod tests {
             ),
             (r#"{"reject":null}"#, "\"reject\" without its fields"),
             (r#"{"present":"yes"}"#, "\"present\" without its fields"),
+            (r#"{"notes":["a",3]}"#, "\"notes\" without its fields"),
         ] {
             let e = PanelCommand::from_json(text).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
@@ -280,6 +302,8 @@ mod tests {
             done: Some(vec![true, false]),
             earned: &[false, true],
             present: true,
+            notes: vec!["1s-2s~~x".into()],
+            draft: Some((1, 2)),
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -296,6 +320,8 @@ mod tests {
                 done: Some(vec![true, false]),
                 earned: vec![false, true],
                 present: true,
+                notes: vec!["1s-2s~~x".into()],
+                draft: Some((1, 2)),
             }
         );
     }
