@@ -1049,3 +1049,33 @@ fn legend(view: TimelineView, density: bool) -> Html {
     }
     html! { <ul class="timeline-legend" aria-label="Legend">{ for items }</ul> }
 }
+
+#[cfg(test)]
+mod note_range_tests {
+    use super::picked;
+
+    #[test]
+    fn a_shift_drag_picks_its_range_either_way_within_the_run() {
+        assert_eq!(
+            picked((60_000.4, 90_000.0), 100.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        assert_eq!(
+            picked((90_000.0, 60_000.0), 100.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        assert_eq!(
+            picked((-50.0, 400_000.0), 100.0, 300_000.0),
+            Some((0, 300_000))
+        );
+    }
+
+    #[test]
+    fn a_drag_of_under_three_pixels_is_a_click_not_a_range() {
+        assert_eq!(picked((1_000.0, 1_250.0), 100.0, 300_000.0), None);
+        assert_eq!(
+            picked((1_000.0, 1_300.0), 100.0, 300_000.0),
+            Some((1_000, 1_300))
+        );
+    }
+}
