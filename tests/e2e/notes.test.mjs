@@ -94,6 +94,20 @@ test('Shift+drag and a few words make a note: in the link, on the timeline after
   await page.close();
 });
 
+test('the notes panel in the dark scheme has no WCAG 2.1 A or AA violation', async () => {
+  const { page, errors } = await openPage(
+    env.browser,
+    `${env.server.url}?scenario=ninety-second-message&theme=dark&note=${encodeURIComponent('10s-20s~m0~a note')}`,
+  );
+  await page.locator('#open-notes').click();
+  await page.locator('#note-list li').waitFor();
+  await page.locator('#note-on').selectOption('m');
+  await page.locator('#note-message').waitFor();
+  assert.deepEqual(await axeViolations(page, '#notes-panel'), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('deleting a note takes it off the timeline and out of the link', async () => {
   const { page, errors } = await openPage(
     env.browser,
