@@ -124,6 +124,7 @@ pub struct State {
     pub parts: Parts,
     /// The colour scheme the link or the host chose.
     pub theme: lease_ui::theme::Theme,
+    pub palette_cb: bool,
     /// `host_origin=`: whose messages the page takes, and where its events go.
     pub host_origin: Option<String>,
     /// Presenter mode: the tours' panel is the presenter bar.
@@ -216,6 +217,7 @@ impl State {
             embed: false,
             parts: Parts::all(),
             theme: lease_ui::theme::Theme::Auto,
+            palette_cb: false,
             host_origin: None,
             present: false,
             notes: Vec::new(),
@@ -540,6 +542,7 @@ impl State {
                 s.parts = parts;
             }
             Command::Theme(t) => s.theme = t,
+            Command::PaletteCb(on) => s.palette_cb = on,
             Command::HostOrigin(o) => s.host_origin = o,
             Command::Present(on) => s.present = on,
             Command::Notes(mut notes) => {
@@ -890,6 +893,7 @@ pub fn app() -> Html {
     let view_range = state.range.map_or((0, state.end_ms()), |(a, b)| {
         (a.round() as u64, b.round() as u64)
     });
+    let cb = state.palette_cb;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
         _ => state.a.scenario.clone(),
@@ -922,6 +926,8 @@ pub fn app() -> Html {
                             onclick={dispatch.reform(move |_: MouseEvent| Command::NoteAt(view_range.0, view_range.1))}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={dispatch.reform(move |_: MouseEvent| Command::Present(!present))}>{"Present"}</button>
+                        <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
+                            onclick={dispatch.reform(move |_: MouseEvent| Command::PaletteCb(!cb))}>{"Colour-blind palette"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
                     </nav>
                 </header>

@@ -69,6 +69,8 @@ pub enum Command {
     Embed(Parts),
     /// The colour scheme (a link's `theme=`, a host's `set-theme`).
     Theme(Theme),
+    /// The colour-blind-safe palette on or off (`palette=cb`, its toggle).
+    PaletteCb(bool),
     /// The only origin an embed takes messages from and posts events to.
     HostOrigin(Option<String>),
     /// The address changed under the page (back, forward): open that link.

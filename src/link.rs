@@ -84,6 +84,9 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if let Some(t) = v.theme.as_deref().and_then(|t| Theme::parse(t).ok()) {
         cmds.push(Command::Theme(t));
     }
+    if v.palette_cb {
+        cmds.push(Command::PaletteCb(true));
+    }
     if v.host_origin.is_some() {
         cmds.push(Command::HostOrigin(v.host_origin));
     }
@@ -137,6 +140,7 @@ pub fn link_of(st: &State) -> Link {
             playhead_ms: (!st.playing && !at_end).then_some(st.playhead_ms),
             // `auto` is left out when the link is written.
             theme: Some(st.theme.name().to_string()),
+            palette_cb: st.palette_cb,
             host_origin: st.host_origin.clone(),
             present: st.present,
             notes: st.notes.clone(),
@@ -185,6 +189,10 @@ pub fn use_write_query(link: Link) {
         // The scheme is part of the link: `index.html`'s script puts it on
         // `<html data-theme>` at once (and does nothing if it is the same).
         crate::host::call("__leaseTheme", link.view.theme.as_deref().unwrap_or("auto"));
+        crate::host::call(
+            "__leasePalette",
+            if link.view.palette_cb { "cb" } else { "" },
+        );
         let link = link.clone();
         let timeout = Timeout::new(WRITE_DELAY_MS, move || {
             let query = crate::url::encode(&link);
@@ -435,5 +443,14 @@ mod tests {
         let st = std::rc::Rc::new(state_from_query("scenario=ninety-second-message"))
             .reduce(Command::NoteAt(5, 5));
         assert_eq!(st.panel, None);
+    }
+
+    #[test]
+    fn the_palette_toggle_writes_palette_cb_into_the_link_and_back() {
+        let st = std::rc::Rc::new(state_from_query("scenario=clip-surge&palette=cb"));
+        assert!(st.palette_cb);
+        assert!(query_of(&st).contains("palette=cb"));
+        let st = yew::Reducible::reduce(st, Command::PaletteCb(false));
+        assert!(!query_of(&st).contains("palette"), "{}", query_of(&st));
     }
 }

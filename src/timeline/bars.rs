@@ -148,6 +148,7 @@ impl NarrowBars {
     /// Overlaps and expiries, over every bar.
     pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Inks) {
         fill_all(ctx, &p.overlap, &self.overlaps);
+        fill_all(ctx, &p.halo, &striped(&self.overlaps));
         fill_all(ctx, &p.expiry, &self.expiries);
         fill_all(ctx, &p.halo, &grown(&self.rejected));
         fill_all(ctx, &p.rejected, &self.rejected);
@@ -169,6 +170,15 @@ fn bad_marks<'a>(f: &'a Frame, ix: u32, d: &'a Delivery) -> impl Iterator<Item =
     })
 }
 
+/// A line of halo along the middle of each overlap: told from a plain bar
+/// by its stripe, not by its colour alone.
+pub(super) fn striped(rects: &[Rect]) -> Vec<Rect> {
+    rects
+        .iter()
+        .map(|&(x, y, w, h)| (x, y + h / 2.0 - 0.5, w, 1.0))
+        .collect()
+}
+
 /// A halo a pixel around each dot, so red reads over a red-filled bar.
 fn grown(rects: &[Rect]) -> Vec<Rect> {
     rects
@@ -177,7 +187,12 @@ fn grown(rects: &[Rect]) -> Vec<Rect> {
         .collect()
 }
 
-fn colour(hue: usize, dark: bool, a: f64) -> String {
+/// Message hue `hue` at opacity `a`, in the page's palette.
+pub fn colour(hue: usize, dark: bool, a: f64) -> String {
+    if super::draw::colour_blind() {
+        let c = lease_view::palette::cb_hue(hue, dark);
+        return format!("rgba({},{})", c.rgb_triple(), shortest(a));
+    }
     let (h, s, l) = hue_hsl(hue, dark);
     let (h, s, l, a) = (fixed(h, 1), shortest(s), shortest(l), shortest(a));
     format!("hsla({h},{s}%,{l}%,{a})")

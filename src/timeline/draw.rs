@@ -3,12 +3,13 @@
 //! pixel are binned into a density strip per row (`strip.rs`), so 100k
 //! deliveries cost a few hundred rectangles, not one each.
 
-use lease_format::decimal::{clamp, fixed, shortest};
+use lease_format::decimal::clamp;
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
-    bar_of, message_hsl, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
+    bar_of, message_hue, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
     Outages, Palette, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
 };
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 use lease_view::palette::{DEAD_LETTERED_OPACITY, IN_FLIGHT_OPACITY};
@@ -82,11 +83,26 @@ impl Inks {
     }
 
     pub fn of_scheme(dark: bool) -> &'static Inks {
-        static LIGHT: OnceLock<Inks> = OnceLock::new();
-        static DARK: OnceLock<Inks> = OnceLock::new();
-        let cell = if dark { &DARK } else { &LIGHT };
-        cell.get_or_init(|| Inks::of(Palette::of(dark)))
+        static INKS: [OnceLock<Inks>; 4] = [const { OnceLock::new() }; 4];
+        let cb = colour_blind();
+        INKS[usize::from(dark) + 2 * usize::from(cb)]
+            .get_or_init(|| Inks::of(Palette::of_cb(dark, cb)))
     }
+}
+
+thread_local! {
+    /// The palette of the paint under way (`<html data-palette>`), read
+    /// from the page once a paint rather than at every fill.
+    static COLOUR_BLIND: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Reads the page's palette for the paints that follow.
+pub fn read_palette() {
+    COLOUR_BLIND.with(|c| c.set(lease_ui::theme::colour_blind()));
+}
+
+pub fn colour_blind() -> bool {
+    COLOUR_BLIND.with(Cell::get)
 }
 
 /// Everything one paint needs.
@@ -144,9 +160,7 @@ impl Drawn {
 }
 
 pub fn hsla(id: u32, dark: bool, a: f64) -> String {
-    let (h, s, l) = message_hsl(id, dark);
-    let (h, s, l, a) = (fixed(h, 1), shortest(s), shortest(l), shortest(a));
-    format!("hsla({h},{s}%,{l}%,{a})")
+    super::bars::colour(message_hue(id), dark, a)
 }
 
 impl Frame<'_> {

@@ -94,12 +94,32 @@ impl Layer {
                 let _ = ctx.arc(x, y, RING_R, 0.0, std::f64::consts::TAU);
             });
         }
-        for (diamonds, colour) in self.commits.iter().zip([&p.text, &p.rejected, &p.muted]) {
+        // Not by colour alone: a rejected release's ring is struck through.
+        stroke(ctx, &p.rejected, 1.5, &self.releases[1], |ctx, &(x, y)| {
+            ctx.move_to(x - RING_R, y + RING_R);
+            ctx.line_to(x + RING_R, y - RING_R);
+        });
+        for (i, (diamonds, colour)) in self
+            .commits
+            .iter()
+            .zip([&p.text, &p.rejected, &p.muted])
+            .enumerate()
+        {
             // Filled, then ringed with the halo so that a diamond reads over
-            // a bar of any colour.
+            // a bar of any colour; one with no effect is hollow, one that did
+            // harm is cut across, so that neither is told by colour alone.
+            if i == 2 {
+                stroke(ctx, &p.halo, 3.0, diamonds, diamond);
+                stroke(ctx, colour, 1.5, diamonds, diamond);
+                continue;
+            }
             fill(ctx, colour, diamonds, diamond);
             stroke(ctx, &p.halo, ink, diamonds, diamond);
         }
+        stroke(ctx, &p.halo, 1.5, &self.commits[1], |ctx, &(x, y)| {
+            ctx.move_to(x - DIAMOND_R, y);
+            ctx.line_to(x + DIAMOND_R, y);
+        });
 
         stroke(ctx, &p.text, ink * 1.5, &self.lit, |ctx, &(x, y, w, h)| {
             ctx.rect(x - 0.75, y - 0.75, w + 1.5, h + 1.5);
@@ -245,7 +265,10 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
         "ack" => layer.acks.push((mx, my, 4.0)),
         "ack-rejected" => layer.rejected_acks.push((mx, my, 3.5)),
         "commit" => layer.commits[0].push((mx, my)),
+        "commit-duplicate" => layer.commits[1].push((mx, my)),
+        "commit-none" => layer.commits[2].push((mx, my)),
         "release" => layer.releases[0].push((mx, my)),
+        "release-rejected" => layer.releases[1].push((mx, my)),
         "crash" => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
         _ => {}
     }

@@ -583,6 +583,8 @@ impl Timeline {
         let window = gloo::utils::window();
         let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
         let dark = lease_ui::theme::dark();
+        draw::read_palette();
+        let scheme = format!("{dark}{}", draw::colour_blind());
         for i in 0..list.length() {
             let Some(c) = list
                 .item(i)
@@ -590,12 +592,11 @@ impl Timeline {
             else {
                 continue;
             };
-            // Painted once per element and scheme: the legend re-renders with every hover.
-            let scheme = if dark { "dark" } else { "light" };
-            if c.get_attribute("data-painted").as_deref() == Some(scheme) {
+            // Painted once per element, scheme and palette: the legend re-renders with every hover.
+            if c.get_attribute("data-painted") == Some(scheme.clone()) {
                 continue;
             }
-            let _ = c.set_attribute("data-painted", scheme);
+            let _ = c.set_attribute("data-painted", &scheme);
             let (w, h) = (glyphs::SWATCH_W, glyphs::SWATCH_H);
             c.set_width((w * dpr).round() as u32);
             c.set_height((h * dpr).round() as u32);
@@ -856,6 +857,7 @@ impl Timeline {
         };
         let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         let dark = lease_ui::theme::dark();
+        draw::read_palette();
         let (lanes, rows) = self.layout(ctx);
         let frame = draw::Frame {
             run: &props.run,
@@ -1018,8 +1020,11 @@ fn legend(view: TimelineView, density: bool) -> Html {
             drawn("heartbeat-rejected", "heartbeat rejected"),
             drawn("ack", "ack"),
             drawn("ack-rejected", "ack rejected"),
-            drawn("commit", "commit (red: duplicate)"),
+            drawn("commit", "commit"),
+            drawn("commit-duplicate", "commit, duplicate (cut across)"),
+            drawn("commit-none", "commit, no effect (hollow)"),
             drawn("release", "release"),
+            drawn("release-rejected", "release rejected (struck through)"),
             item("lg-glyph", "⤳", "redelivery"),
             item("lg-dlq", "DLQ", "dead-lettered, with cause"),
             drawn("crash", "crash, shaded while down"),
@@ -1042,7 +1047,11 @@ fn legend(view: TimelineView, density: bool) -> Html {
                 "",
                 "runs under a pixel wide, binned per pixel (darker: more run time)",
             ),
-            item("lg-strip-overlap", "", "pixel with an overlapping run"),
+            item(
+                "lg-strip-overlap",
+                "",
+                "pixel with an overlapping run (striped)",
+            ),
             item("lg-strip-expiry", "", "pixel with a lease expiry"),
             item("lg-strip-dlq", "", "pixel with a dead letter"),
         ]);

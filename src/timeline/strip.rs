@@ -70,6 +70,7 @@ impl Batches {
     /// Overlaps, expiries and dead letters, over the shades and the bars.
     pub fn paint_marks(&self, ctx: &CanvasRenderingContext2d, p: &Inks) {
         fill_all(ctx, &p.overlap, &self.overlaps);
+        fill_all(ctx, &p.halo, &super::bars::striped(&self.overlaps));
         fill_all(ctx, &p.expiry, &self.expiries);
         fill_all(ctx, &p.dead_letter, &self.dead_letters);
     }

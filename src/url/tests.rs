@@ -411,6 +411,7 @@ fn the_view_round_trips() {
             panels: Some(vec!["timeline".into(), "totals".into()]),
             playhead_ms: Some(61_234),
             theme: Some("dark".into()),
+            palette_cb: true,
             host_origin: Some("https://docs.example.com".into()),
             present: true,
             notes: vec![lease_view::note::Note {
@@ -482,6 +483,33 @@ fn a_link_carries_its_theme_and_host_origin_but_not_auto() {
     let auto = auto.expect("a link");
     assert_eq!(auto.view.theme.as_deref(), Some("auto"));
     assert_eq!(encode(&auto), "scenario=clip-surge", "auto is not written");
+}
+
+#[test]
+fn a_link_carries_the_colour_blind_palette_and_not_the_default() {
+    let (l, notices) = decode("scenario=clip-surge&palette=CB&theme=dark");
+    assert!(notices.is_empty(), "{notices:?}");
+    let l = l.expect("a link");
+    assert!(l.view.palette_cb);
+    assert_eq!(encode(&l), "scenario=clip-surge&theme=dark&palette=cb");
+    let (plain, _) = decode("scenario=clip-surge&palette=default");
+    let plain = plain.expect("a link");
+    assert!(!plain.view.palette_cb);
+    assert_eq!(
+        encode(&plain),
+        "scenario=clip-surge",
+        "the default is not written"
+    );
+}
+
+#[test]
+fn a_bad_palette_is_a_notice_naming_it() {
+    let (l, notices) = decode("scenario=clip-surge&timeout=45s&palette=sepia");
+    let l = l.expect("a link");
+    let said: Vec<String> = notices.iter().map(|n| n.to_string()).collect();
+    assert_eq!(said, ["palette = \"sepia\": must be one of: default, cb"]);
+    assert!(!l.view.palette_cb);
+    assert_eq!(l.scenario.broker.visibility_timeout_ms, Some(45_000));
 }
 
 #[test]

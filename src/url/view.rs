@@ -6,7 +6,7 @@
 use lease_sim::validate::MAX_DURATION_MS;
 
 use lease_format::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
-use lease_ui::theme::THEMES;
+use lease_ui::theme::{PALETTES, THEMES};
 use lease_view::note::{Note, MAX_NOTES};
 
 /// The panels `panel=` may open.
@@ -31,7 +31,7 @@ pub const EMBED_PANELS: [&str; 6] = [
 ];
 
 /// The view's parameters, in the order `encode` writes them.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 12] = [
     "from",
     "to",
     "t",
@@ -41,6 +41,7 @@ pub const NAMES: [&str; 11] = [
     "embed",
     "panels",
     "theme",
+    "palette",
     "host_origin",
     "present",
 ];
@@ -63,6 +64,8 @@ pub struct LinkView {
     pub playhead_ms: Option<u64>,
     /// The colour scheme, one of `lease_ui::theme::THEMES`; `auto` is not written.
     pub theme: Option<String>,
+    /// `palette=cb`: the colour-blind-safe palette.
+    pub palette_cb: bool,
     /// The only origin whose messages an embed takes, and the one its
     /// events go to (`docs/embedding.md`).
     pub host_origin: Option<String>,
@@ -148,6 +151,12 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
                 Ok(w) => *slot = Some(w.to_string()),
                 Err(why) => refused.push((name, text.to_string(), why)),
             }
+        }
+    }
+    if let Some(text) = get("palette") {
+        match parse_word(text, &PALETTES) {
+            Ok(w) => view.palette_cb = w == "cb",
+            Err(why) => refused.push(("palette", text.to_string(), why)),
         }
     }
     for (name, slot) in [("embed", &mut view.embed), ("present", &mut view.present)] {
@@ -247,6 +256,9 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     }
     if let Some(w) = word(&view.theme, &THEMES[1..]) {
         out.push(("theme", w));
+    }
+    if view.palette_cb {
+        out.push(("palette", "cb".into()));
     }
     if let Some(o) = &view.host_origin {
         out.push(("host_origin", o.clone()));

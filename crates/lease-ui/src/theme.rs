@@ -3,7 +3,8 @@
 //! resolves it to `<html data-theme="light|dark">` before the page paints:
 //! the stylesheet's dark rules hang on that attribute, and the canvases and
 //! exports read it here, so every part of the page agrees on one scheme.
-//! When it changes, the script fires `resize` on `window`, on which every
+//! The palette (`palette=cb`) goes the same way, on `<html data-palette>`.
+//! When either changes, the script fires `resize` on `window`, on which every
 //! canvas already repaints.
 
 use lease_format::units::parse_word;
@@ -41,10 +42,23 @@ impl Theme {
 
 /// Whether the page is dark now, as the stylesheet sees it.
 pub fn dark() -> bool {
+    root_says("data-theme", "dark")
+}
+
+/// The values `palette=` takes: `cb` is colour-blind-safe (`index.html`'s
+/// script puts it on `<html data-palette>`, as it does the scheme).
+pub const PALETTES: [&str; 2] = ["default", "cb"];
+
+/// Whether the page shows the colour-blind-safe palette now.
+pub fn colour_blind() -> bool {
+    root_says("data-palette", "cb")
+}
+
+fn root_says(attribute: &str, value: &str) -> bool {
     document()
         .and_then(|d| d.document_element())
-        .and_then(|e| e.get_attribute("data-theme"))
-        .is_some_and(|t| t == "dark")
+        .and_then(|e| e.get_attribute(attribute))
+        .is_some_and(|t| t == value)
 }
 
 fn document() -> Option<web_sys::Document> {

@@ -178,12 +178,80 @@ pub const DARK: Palette = Palette {
     strip: Colour::hex(0xaab8d4),
 };
 
+/// The colour-blind-safe palette (`palette=cb`), light: Okabe and Ito's
+/// colours, darkened where they would not reach 3:1 on the lanes. Red and
+/// green never tell two things apart: an accepted ack is blue, what went
+/// wrong vermillion. What it does not change is `LIGHT`'s.
+pub const CB_LIGHT: Palette = Palette {
+    run: Colour::hex(0x0072b2),
+    overlap: Colour::hex(0xb34a00),
+    rejected: Colour::hex(0xb34a00),
+    crash: Colour::hex(0xb34a00),
+    down: Colour::rgba(179, 74, 0, 0.10),
+    ack: Colour::hex(0x0072b2),
+    restart: Colour::hex(0x0072b2),
+    expiry: Colour::hex(0xa86a00),
+    dead_letter: Colour::hex(0xa8558a),
+    // Opaque: in the Messages view these are a state's only mark.
+    available: Colour::hex(0xa86a00),
+    deleted: Colour::hex(0x0072b2),
+    ..LIGHT
+};
+
+pub const CB_DARK: Palette = Palette {
+    run: Colour::hex(0x56b4e9),
+    overlap: Colour::hex(0xf07a3a),
+    rejected: Colour::hex(0xf07a3a),
+    crash: Colour::hex(0xf07a3a),
+    down: Colour::rgba(240, 122, 58, 0.14),
+    ack: Colour::hex(0x56b4e9),
+    restart: Colour::hex(0x56b4e9),
+    expiry: Colour::hex(0xe69f00),
+    dead_letter: Colour::hex(0xcc79a7),
+    available: Colour::hex(0xe69f00),
+    deleted: Colour::hex(0x56b4e9),
+    ..DARK
+};
+
+/// Message colours of the colour-blind-safe palette, light then dark: six
+/// of Okabe and Ito's hues (vermillion left for what went wrong). Four
+/// neighbouring `message_hue`s share one, so neighbouring ids still differ.
+pub const CB_MESSAGES: [[Colour; 6]; 2] = [
+    [
+        Colour::hex(0x0072b2),
+        Colour::hex(0xa86a00),
+        Colour::hex(0x007a5a),
+        Colour::hex(0xa8558a),
+        Colour::hex(0x2f80b8),
+        Colour::hex(0x7f7300),
+    ],
+    [
+        Colour::hex(0x56b4e9),
+        Colour::hex(0xe69f00),
+        Colour::hex(0x1fb58a),
+        Colour::hex(0xcc79a7),
+        Colour::hex(0x7fa6ff),
+        Colour::hex(0xf0e442),
+    ],
+];
+
+/// Message hue `index`'s colour in the colour-blind-safe palette.
+pub fn cb_hue(index: usize, dark: bool) -> Colour {
+    CB_MESSAGES[usize::from(dark)][index.min(MESSAGE_HUES - 1) * 6 / MESSAGE_HUES]
+}
+
 impl Palette {
     pub fn of(dark: bool) -> &'static Palette {
-        if dark {
-            &DARK
-        } else {
-            &LIGHT
+        Palette::of_cb(dark, false)
+    }
+
+    /// The scheme's palette, colour-blind-safe or not.
+    pub fn of_cb(dark: bool, cb: bool) -> &'static Palette {
+        match (dark, cb) {
+            (false, false) => &LIGHT,
+            (true, false) => &DARK,
+            (false, true) => &CB_LIGHT,
+            (true, true) => &CB_DARK,
         }
     }
 
@@ -219,10 +287,15 @@ impl Palette {
     }
 
     /// `--tl-NAME` (the colour as the canvas paints it) and `--tl-NAME-rgb`
-    /// (its `r, g, b`, for an opacity of the stylesheet's own), one role a line.
-    fn custom_properties(&self, indent: &str) -> String {
+    /// (its `r, g, b`, for an opacity of the stylesheet's own), one role a
+    /// line; only the roles that differ from `base`'s, if given.
+    fn custom_properties(&self, indent: &str, base: Option<&Palette>) -> String {
         let mut out = String::new();
-        for (name, c) in self.roles() {
+        let base = base.map(Palette::roles);
+        for (i, (name, c)) in self.roles().into_iter().enumerate() {
+            if base.is_some_and(|b| b[i].1 == c) {
+                continue;
+            }
             out.push_str(&format!(
                 "{indent}--tl-{name}: {}; --tl-{name}-rgb: {}, {}, {};\n",
                 c.css(),
@@ -240,17 +313,21 @@ pub const CSS_BEGIN: &str = "/* palette: begin (written by `cargo run -p lease-v
 pub const CSS_END: &str = "/* palette: end */";
 
 /// The stylesheet's block: the timeline's custom properties for both
-/// schemes, with its first and last lines.
+/// schemes, then what the colour-blind-safe palette (`<html
+/// data-palette="cb">`) changes in each, with its first and last lines.
 pub fn css_block() -> String {
     let opacity = |name: &str, v: f64| format!("  --tl-{name}-opacity: {};\n", shortest(v));
     format!(
-        "{CSS_BEGIN}\n:root {{\n{}{}{}{}{}}}\n:root[data-theme=dark] {{\n{}}}\n{CSS_END}",
-        LIGHT.custom_properties("  "),
+        "{CSS_BEGIN}\n:root {{\n{}{}{}{}{}}}\n:root[data-theme=dark] {{\n{}}}\n\
+         :root[data-palette=cb] {{\n{}}}\n:root[data-palette=cb][data-theme=dark] {{\n{}}}\n{CSS_END}",
+        LIGHT.custom_properties("  ", None),
         opacity("lease", LEASE_OPACITY),
         opacity("buffered", BUFFERED_OPACITY),
         opacity("in-flight", IN_FLIGHT_OPACITY),
         opacity("dead-lettered", DEAD_LETTERED_OPACITY),
-        DARK.custom_properties("  "),
+        DARK.custom_properties("  ", None),
+        CB_LIGHT.custom_properties("  ", Some(&LIGHT)),
+        CB_DARK.custom_properties("  ", Some(&DARK)),
     )
 }
 
