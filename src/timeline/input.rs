@@ -80,18 +80,24 @@ pub struct Pointers {
     down: Vec<(i32, f64, f64)>,
     /// Total distance moved since the first pointer went down: a press
     /// that moved less than a few pixels is a click.
-    pub travel: f64,
+    travel: f64,
+    /// How far a press may move and still be a click: a fingertip wobbles
+    /// more than a mouse.
+    slop: f64,
 }
 
 pub const CLICK_SLOP_PX: f64 = 4.0;
+pub const TAP_SLOP_PX: f64 = 12.0;
 
 impl Pointers {
     pub fn is_empty(&self) -> bool {
         self.down.is_empty()
     }
-    pub fn press(&mut self, id: i32, x: f64, y: f64) {
+    /// Pointer `id` went down at `x`, `y`; `touch`: a finger.
+    pub fn press(&mut self, id: i32, x: f64, y: f64, touch: bool) {
         if self.down.is_empty() {
             self.travel = 0.0;
+            self.slop = if touch { TAP_SLOP_PX } else { CLICK_SLOP_PX };
         }
         self.down.retain(|p| p.0 != id);
         self.down.push((id, x, y));
@@ -140,7 +146,12 @@ impl Pointers {
     pub fn release(&mut self, id: i32) -> bool {
         let was_single = self.down.len() == 1;
         self.down.retain(|p| p.0 != id);
-        was_single && self.down.is_empty() && self.travel < CLICK_SLOP_PX
+        was_single && self.down.is_empty() && self.travel < self.slop
+    }
+
+    /// Moved far enough that this press is no longer a click or a tap.
+    pub fn dragging(&self) -> bool {
+        self.travel >= self.slop
     }
     pub fn clear(&mut self) {
         self.down.clear();
@@ -162,10 +173,34 @@ mod tests {
     }
 
     #[test]
+    fn a_finger_that_wobbles_a_few_pixels_still_taps_but_a_mouse_that_does_drags() {
+        for (touch, tapped) in [(true, true), (false, false)] {
+            let mut p = Pointers::default();
+            p.press(1, 100.0, 100.0, touch);
+            p.moved(1, 104.0, 103.0);
+            assert_eq!(p.release(1), tapped, "touch: {touch}");
+        }
+        let mut p = Pointers::default();
+        p.press(1, 100.0, 100.0, true);
+        p.moved(1, 130.0, 100.0);
+        assert!(p.dragging());
+        assert!(!p.release(1), "a swipe is no tap");
+    }
+
+    #[test]
+    fn one_finger_sideways_pans_the_time_axis() {
+        let mut p = Pointers::default();
+        p.press(1, 100.0, 200.0, true);
+        let (dx, dy, zoom) = total(&p.moved(1, 160.0, 200.0));
+        assert_eq!((dx, dy), (60.0, 0.0));
+        assert!((zoom - 1.0).abs() < 1e-9);
+    }
+
+    #[test]
     fn two_fingers_dragged_together_scroll_the_lanes_without_zooming() {
         let mut p = Pointers::default();
-        p.press(1, 100.0, 200.0);
-        p.press(2, 180.0, 200.0);
+        p.press(1, 100.0, 200.0, true);
+        p.press(2, 180.0, 200.0, true);
         let mut cmds = p.moved(1, 100.0, 160.0);
         cmds.extend(p.moved(2, 180.0, 160.0));
         let (dx, dy, zoom) = total(&cmds);
@@ -176,8 +211,8 @@ mod tests {
     #[test]
     fn two_fingers_spread_apart_zoom_in_and_do_not_pan() {
         let mut p = Pointers::default();
-        p.press(1, 100.0, 200.0);
-        p.press(2, 180.0, 200.0);
+        p.press(1, 100.0, 200.0, true);
+        p.press(2, 180.0, 200.0, true);
         let mut cmds = p.moved(1, 60.0, 200.0);
         cmds.extend(p.moved(2, 220.0, 200.0));
         let (dx, dy, zoom) = total(&cmds);

@@ -324,7 +324,8 @@ impl Component for Timeline {
                     self.marking = Some((t, t));
                     return false;
                 }
-                self.pointers.press(e.pointer_id(), x - GUTTER_PX, y);
+                let touch = e.pointer_type() == "touch";
+                self.pointers.press(e.pointer_id(), x - GUTTER_PX, y, touch);
                 false
             }
             Msg::PointerMove(e) => {
@@ -339,7 +340,7 @@ impl Component for Timeline {
                     for cmd in cmds {
                         self.apply(ctx, cmd);
                     }
-                    if self.pointers.travel >= input::CLICK_SLOP_PX && self.hover.is_some() {
+                    if self.pointers.dragging() && self.hover.is_some() {
                         self.hover = None;
                         return true;
                     }
