@@ -241,8 +241,8 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
     let mut layer = Layer::default();
     match kind {
         "run" => {
-            // Three messages, three hues.
-            for (i, id) in [0, 5, 10].into_iter().enumerate() {
+            // Three messages, three hues in either palette.
+            for (i, id) in [0, 1, 2].into_iter().enumerate() {
                 run(id, (1.0 + i as f64 * 7.0, 3.0, 6.0, 6.0));
             }
         }
@@ -264,11 +264,17 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
         "heartbeat-rejected" => layer.rejected_heartbeats.push((mx, my, 3.0)),
         "ack" => layer.acks.push((mx, my, 4.0)),
         "ack-rejected" => layer.rejected_acks.push((mx, my, 3.5)),
-        "commit" => layer.commits[0].push((mx, my)),
-        "commit-duplicate" => layer.commits[1].push((mx, my)),
-        "commit-none" => layer.commits[2].push((mx, my)),
-        "release" => layer.releases[0].push((mx, my)),
-        "release-rejected" => layer.releases[1].push((mx, my)),
+        // Side by side, as the legend names them: applied, duplicate, no effect.
+        "commit" => {
+            for (kind, x) in [4.0, 11.0, 18.0].into_iter().enumerate() {
+                layer.commits[kind].push((x, my));
+            }
+        }
+        // Accepted, then rejected.
+        "release" => {
+            layer.releases[0].push((5.0, my));
+            layer.releases[1].push((16.0, my));
+        }
         "crash" => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
         _ => {}
     }
