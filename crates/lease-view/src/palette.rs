@@ -286,9 +286,10 @@ impl Palette {
         ]
     }
 
-    /// `--tl-NAME` (the colour as the canvas paints it) and `--tl-NAME-rgb`
-    /// (its `r, g, b`, for an opacity of the stylesheet's own), one role a
-    /// line; only the roles that differ from `base`'s, if given.
+    /// `--tl-NAME` (the colour as the canvas paints it) and, for the
+    /// `RGB_ROLES`, `--tl-NAME-rgb` (its `r, g, b`, for an opacity of the
+    /// stylesheet's own), one role a line; only the roles that differ from
+    /// `base`'s, if given.
     fn custom_properties(&self, indent: &str, base: Option<&Palette>) -> String {
         let mut out = String::new();
         let base = base.map(Palette::roles);
@@ -296,17 +297,27 @@ impl Palette {
             if base.is_some_and(|b| b[i].1 == c) {
                 continue;
             }
-            out.push_str(&format!(
-                "{indent}--tl-{name}: {}; --tl-{name}-rgb: {}, {}, {};\n",
-                c.css(),
-                c.r,
-                c.g,
-                c.b
-            ));
+            out.push_str(&format!("{indent}--tl-{name}: {};", c.css()));
+            if RGB_ROLES.contains(&name) {
+                out.push_str(&format!(" --tl-{name}-rgb: {}, {}, {};", c.r, c.g, c.b));
+            }
+            out.push('\n');
         }
         out
     }
 }
+
+/// The roles the stylesheet takes at an opacity of its own
+/// (`rgba(var(--tl-NAME-rgb), …)`): only these are written with their
+/// `r, g, b`, since every other line is bytes of the page's first load.
+pub const RGB_ROLES: [&str; 6] = [
+    "run",
+    "pause",
+    "available",
+    "dead-letter",
+    "deleted",
+    "strip",
+];
 
 /// The first and last lines of the palette's block in `static/style.css`.
 pub const CSS_BEGIN: &str = "/* palette: begin (written by `cargo run -p lease-view --example palette-css`; edit crates/lease-view/src/palette.rs) */";

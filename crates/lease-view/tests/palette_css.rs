@@ -2,7 +2,7 @@
 //! properties: the legend, the hover card and the toolbar must show the
 //! colours the canvas paints.
 
-use lease_view::palette::{css_block, css_block_in};
+use lease_view::palette::{css_block, css_block_in, RGB_ROLES};
 
 const STYLESHEET: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/style.css");
 
@@ -63,4 +63,22 @@ fn the_timeline_rules_name_no_colour_of_their_own() {
         stray.is_empty(),
         "timeline colours written out in the stylesheet, not read from the palette: {stray:?}"
     );
+}
+
+#[test]
+fn every_rgb_triple_the_stylesheet_reads_is_written() {
+    let sheet =
+        std::fs::read_to_string(STYLESHEET).unwrap_or_else(|e| panic!("reading {STYLESHEET}: {e}"));
+    let read: Vec<&str> = sheet
+        .match_indices("var(--tl-")
+        .filter_map(|(i, _)| sheet[i + "var(--tl-".len()..].split(')').next())
+        .filter_map(|name| name.strip_suffix("-rgb"))
+        .collect();
+    assert!(!read.is_empty(), "the stylesheet reads no --tl-*-rgb");
+    for name in read {
+        assert!(
+            RGB_ROLES.contains(&name),
+            "static/style.css reads --tl-{name}-rgb, which the palette does not write: add {name} to RGB_ROLES"
+        );
+    }
 }
