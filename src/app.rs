@@ -1004,7 +1004,8 @@ pub fn app() -> Html {
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }}
-                                notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))} />
+                                notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))}
+                                on_table={(!state.embed).then(|| open(Panel::Table))} />
                             if !state.notes.is_empty() {
                                 <ul class="timeline-notes" id="timeline-notes" aria-label="Notes on the timeline">
                                     { for state.notes.iter().map(|n| html! { <li>{format!("Note, {}", n.describe())}</li> }) }

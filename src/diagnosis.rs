@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use lease_jobs::diagnose_job::DiagnoseJob;
-use lease_jobs::{FindingText, Job, Reply, WorkerClient};
+use lease_jobs::{FindingText, Reply, WorkerClient};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -98,11 +98,14 @@ pub fn use_diagnosis(
             let id = s.next_id;
             s.asked = Some((id, run.clone(), tour.clone()));
             if let Some(w) = &s.worker {
-                w.post(&Job::Diagnose(DiagnoseJob {
-                    id,
-                    scenario: run.scenario.clone(),
-                    tour: tour.clone(),
-                }));
+                w.post_text(
+                    DiagnoseJob {
+                        id,
+                        scenario: run.scenario.clone(),
+                        tour: tour.clone(),
+                    }
+                    .to_job_json(),
+                );
             }
         },
     );

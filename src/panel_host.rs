@@ -118,6 +118,7 @@ fn command_of(text: &str) -> Command {
                 Err(e) => Command::Reject(format!("The note was not kept: it {e}.")),
             }
         }
+        PanelCommand::Select(m) => Command::Select(Some(m)),
         PanelCommand::TourStep(i) => Command::TourStep(i),
         // Read as a link's field is, so a panel cannot set what a link could not.
         PanelCommand::Set { field, value } => match lease_fields::find(&field) {

@@ -1,6 +1,7 @@
 //! Keys and pointers -> view commands. Keys go by `KeyboardEvent.code` (the
 //! physical key) for W/A/S/D, so they sit under the left hand on AZERTY and
-//! Dvorak keyboards too; `+`/`-` go by the character typed.
+//! Dvorak keyboards too; `+`/`-` go by the character typed. The arrow keys
+//! move between runs (`keys.rs`), not the view.
 
 /// One way to change the view: buttons, keys, wheel and pinch all become one
 /// of these, and `Timeline::apply` is the only place that moves the view.
@@ -32,12 +33,12 @@ const KEY_SCROLL_PX: f64 = 40.0;
 pub fn key_command(code: &str, key: &str, plot_width: f64) -> Option<ViewCommand> {
     let pan = plot_width * KEY_PAN_FRACTION;
     Some(match (code, key) {
-        ("KeyA" | "ArrowLeft", _) => ViewCommand::Pan { dx_px: pan },
-        ("KeyD" | "ArrowRight", _) => ViewCommand::Pan { dx_px: -pan },
-        ("KeyW" | "ArrowUp", _) => ViewCommand::Scroll {
+        ("KeyA", _) => ViewCommand::Pan { dx_px: pan },
+        ("KeyD", _) => ViewCommand::Pan { dx_px: -pan },
+        ("KeyW", _) => ViewCommand::Scroll {
             dy_px: KEY_SCROLL_PX,
         },
-        ("KeyS" | "ArrowDown", _) => ViewCommand::Scroll {
+        ("KeyS", _) => ViewCommand::Scroll {
             dy_px: -KEY_SCROLL_PX,
         },
         ("KeyF", _) => ViewCommand::Fit,

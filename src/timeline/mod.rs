@@ -17,6 +17,7 @@ mod glyphs;
 mod hover;
 mod input;
 mod notes;
+mod keys;
 mod strip;
 
 use std::cell::Cell;
@@ -39,6 +40,7 @@ use crate::run_handle::RunHandle;
 use draw::{AXIS_PX, GUTTER_PX};
 use hover::Hover;
 use input::{key_command, wheel_command, Pointers, ViewCommand, KEY_ZOOM};
+use keys::{focus_key, FocusKey};
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -87,6 +89,9 @@ pub struct TimelineProps {
     /// A Shift+drag picked this range (ms) to write a note on.
     #[prop_or_default]
     pub on_note: Callback<(u64, u64)>,
+    /// "As a table": opens every delivery as a table (`None`: no button).
+    #[prop_or_default]
+    pub on_table: Option<Callback<MouseEvent>>,
 }
 
 impl TimelineProps {
@@ -160,6 +165,11 @@ pub struct Timeline {
     listened: Option<HtmlCanvasElement>,
     /// A Shift+drag under way: where it started and where it is, in ms.
     marking: Option<(f64, f64)>,
+    /// The run the arrow keys are on (a delivery index): ringed on the
+    /// canvas and read out in the live region.
+    pub focus: Option<u32>,
+    /// What the live region says: the focused run's story.
+    announced: String,
 }
 
 /// The page hears of a zoom or pan this long after the hand's last step.
@@ -208,6 +218,8 @@ impl Component for Timeline {
             wheel_hint: false,
             hint_timer: None,
             listened: None,
+            focus: None,
+            announced: String::new(),
         }
     }
 
@@ -218,6 +230,9 @@ impl Component for Timeline {
             self.summary = summary(&props.run);
             self.hover = None;
             self.runs += 1;
+            self.focus = self
+                .focus
+                .filter(|ix| (*ix as usize) < props.run.deliveries.len());
             // A slider moved: paint right after this render rather than on
             // the next animation frame, so the picture follows the hand.
             self.paint_after_render = true;
@@ -290,6 +305,11 @@ impl Component for Timeline {
             Msg::Key(e) => {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return false;
+                }
+                if let Some(k) = focus_key(&e.key()) {
+                    e.prevent_default();
+                    self.move_focus(ctx, k);
+                    return true;
                 }
                 if let Some(cmd) = key_command(&e.code(), &e.key(), self.plot_w()) {
                     e.prevent_default();
@@ -476,8 +496,11 @@ impl Component for Timeline {
                             onclick={cmd(ViewCommand::Zoom { factor: KEY_ZOOM, at_px: None })}>{ "+" }</button>
                         <button type="button" title="Show the whole run (F)" onclick={cmd(ViewCommand::Fit)}>{ "Fit" }</button>
                     </div>
+                    if let Some(open) = props.on_table.clone() {
+                        <button type="button" id="open-table" onclick={open}>{ "As a table" }</button>
+                    }
                     // The style sheet shows the one for the device's pointer.
-                    <span class="timeline-hint">{ "Ctrl + scroll or pinch to zoom (or click, then scroll) · drag, W A S D or arrows to pan · F fits" }</span>
+                    <span class="timeline-hint">{ "Ctrl + scroll or pinch to zoom (or click, then scroll) · drag or W A S D to pan · arrows move between runs, Enter opens one · F fits" }</span>
                     <span class="timeline-hint touch-hint">{ "One finger sideways pans · two fingers pinch to zoom or drag the lanes · tap a run for its story" }</span>
                 </div>
                 <div class="timeline-stage">
@@ -486,7 +509,8 @@ impl Component for Timeline {
                         class="timeline-canvas"
                         style={format!("height:{}px", shortest(self.css_h))}
                         tabindex="0"
-                        role="img"
+                        role="application"
+                        aria-roledescription="timeline"
                         aria-label={self.summary.clone()}
                         onpointerdown={link.callback(Msg::PointerDown)}
                         onpointermove={link.callback(Msg::PointerMove)}
@@ -495,13 +519,17 @@ impl Component for Timeline {
                         onpointerleave={link.callback(|_| Msg::PointerLeave)}
                         onkeydown={link.callback(Msg::Key)}
                     ></canvas>
-                    { for hover_card }
+                    <p class="sr-only" id="timeline-live" aria-live="polite">{ self.announced.clone() }</p>
+                    // One node whether or not there is a card: a child that came
+                    // and went would shift the canvas, and Yew would replace it
+                    // (and its keyboard focus) rather than move it.
+                    { hover_card.unwrap_or_default() }
                     { for empty_note(&props.run) }
                     if self.wheel_hint {
                         <p class="timeline-wheel-hint" role="status">{ "Ctrl + scroll to zoom, or click the timeline first" }</p>
                     }
                 </div>
-                { for details }
+                { details.unwrap_or_default() }
                 { legend(self.view, self.density_shown) }
             </div>
         }
@@ -676,6 +704,88 @@ impl Timeline {
         let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
         self.scroll_px = clamp(self.scroll_px + first - top - 4.0, 0.0, max);
         self.paint_after_render = true;
+    }
+
+    /// An arrow, Home, End or Enter on the canvas. The first press starts
+    /// at the run nearest the left edge of the view.
+    fn move_focus(&mut self, ctx: &Context<Self>, key: FocusKey) {
+        let props = ctx.props();
+        let run = &props.run;
+        let upto = props.playhead_ms;
+        let from = self
+            .focus
+            .filter(|ix| (*ix as usize) < run.deliveries.len());
+        let to = match (from, key) {
+            (Some(ix), FocusKey::Open) => {
+                props
+                    .on_select
+                    .emit(Some(run.deliveries[ix as usize].message));
+                return;
+            }
+            (Some(ix), FocusKey::Move(step)) => {
+                lease_view::focus::step(run, &self.index, ix, step, upto)
+            }
+            (None, _) => {
+                let t = self.scale(ctx).start_ms.max(0.0) as u64;
+                lease_view::focus::start(run, &self.index, t, upto)
+            }
+        };
+        let Some(ix) = to else {
+            self.announced = if from.is_some() {
+                "No run that way.".into()
+            } else {
+                "No run has been received yet.".into()
+            };
+            return;
+        };
+        self.focus = Some(ix);
+        self.announced = keys::announcement(run, &self.index, ix, upto);
+        let d = &run.deliveries[ix as usize];
+        // In view, in time: a run off either edge is brought to a quarter
+        // of the way in.
+        let bar = lease_view::bar_of(d, run.end_ms);
+        let scale = self.scale(ctx);
+        let x = scale.x_of(bar.start as f64);
+        if x < 0.0 || x > self.plot_w() - 8.0 {
+            self.apply(
+                ctx,
+                ViewCommand::Pan {
+                    dx_px: self.plot_w() * 0.25 - x,
+                },
+            );
+        }
+        // ...and in view across the lanes.
+        let (lanes, rows) = self.layout(ctx);
+        let (y, h) = match self.view {
+            TimelineView::Workers => lanes.row_span(lease_view::row_of(d, self.index.slots)),
+            TimelineView::Messages => (rows.row_top(d.message), rows.row_px),
+        };
+        let (top, bottom) = (AXIS_PX + 2.0, self.css_h - 2.0);
+        if y < top || y + h > bottom {
+            let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
+            let shift = if y < top {
+                y - top - 4.0
+            } else {
+                y + h - bottom + 4.0
+            };
+            self.scroll_px = clamp(self.scroll_px + shift, 0.0, max);
+        }
+        // The hover card tells the same story to a sighted keyboard user.
+        let x = GUTTER_PX + clamp(self.scale(ctx).x_of(bar.start as f64), 0.0, self.plot_w());
+        let (y, h) = {
+            let (lanes, rows) = self.layout(ctx);
+            match self.view {
+                TimelineView::Workers => lanes.row_span(lease_view::row_of(d, self.index.slots)),
+                TimelineView::Messages => (rows.row_top(d.message), rows.row_px),
+            }
+        };
+        self.hover = Some(Hover {
+            message: d.message,
+            delivery: Some(ix),
+            x,
+            y: y + h,
+        });
+        self.schedule(ctx);
     }
 
     fn content_px(&self, ctx: &Context<Self>) -> f64 {
@@ -880,6 +990,7 @@ impl Timeline {
         let clock = window.performance();
         let started = clock.as_ref().map_or(0.0, |p| p.now());
         let drawn = draw::paint(&c2d, &frame);
+        let ring = self.focus.and_then(|ix| keys::paint_ring(&c2d, &frame, ix));
         // What a frame costs the timeline itself, apart from the page
         // around it: the pan benchmark reads it.
         let paint_ms = clock.map_or(0.0, |p| p.now()) - started;
@@ -896,6 +1007,8 @@ impl Timeline {
             dark,
             runs: self.runs,
             axis_end_px: GUTTER_PX + scale.x_of(props.axis_end() as f64),
+            focus: self.focus,
+            ring,
         };
         let _ = canvas.set_attribute("data-frame", &hook.to_json());
         resized || strip_changed
@@ -919,6 +1032,9 @@ struct TestHook<'a> {
     runs: u64,
     /// Where the end of the run is drawn, in CSS pixels of the canvas.
     axis_end_px: f64,
+    /// The run the arrow keys are on, and its ring (x, y, width, height).
+    focus: Option<u32>,
+    ring: Option<(f64, f64, f64, f64)>,
 }
 
 impl TestHook<'_> {
@@ -931,8 +1047,19 @@ impl TestHook<'_> {
             Some((top, bottom)) => format!("[{},{}]", fixed(top, 1), fixed(bottom, 1)),
             None => "null".to_string(),
         };
+        let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
+        let ring = match self.ring {
+            Some((x, y, w, h)) => format!(
+                "[{},{},{},{}]",
+                fixed(x, 1),
+                fixed(y, 1),
+                fixed(w, 1),
+                fixed(h, 1)
+            ),
+            None => "null".to_string(),
+        };
         format!(
-            "{{\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
+            "{{\"focus\":{focus},\"focusRing\":{ring},\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
              \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}",
             self.paints,
             fixed(self.paint_ms, 2),
@@ -989,7 +1116,9 @@ fn summary(run: &RunHandle) -> String {
         .count();
     format!(
         "Timeline of {} deliveries of {} messages on {} workers over {}: {} overlapping runs, {} dead-lettered. \
-         Arrow keys or W A S D pan, plus and minus zoom, F fits; hover or click a run for its story.",
+         Arrow keys move between runs: left and right along a worker's lane, up and down between lanes; \
+         Home and End go to the first and last run; Enter opens the run's message. \
+         W A S D pan, plus and minus zoom, F fits; hover or click a run for its story.",
         run.deliveries.len(),
         run.messages.len(),
         run.worker_count,

@@ -10,7 +10,7 @@ use lease_ui::theme::{PALETTES, THEMES};
 use lease_view::note::{Note, MAX_NOTES};
 
 /// The panels `panel=` may open.
-pub const PANELS: [&str; 9] = [
+pub const PANELS: [&str; 10] = [
     "details",
     "diagnosis",
     "compare",
@@ -20,6 +20,7 @@ pub const PANELS: [&str; 9] = [
     "help",
     "tour",
     "notes",
+    "table",
 ];
 
 /// The timeline's two layouts (`view=`).

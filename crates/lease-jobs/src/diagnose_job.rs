@@ -27,6 +27,20 @@ pub struct DiagnoseJob {
     pub tour: Option<String>,
 }
 
+impl DiagnoseJob {
+    /// The job as `Job::Diagnose(self).to_json()` writes it, without the
+    /// code that writes every other job (as `RunJob::to_job_json`): the
+    /// page posts only runs and diagnoses.
+    pub fn to_job_json(&self) -> String {
+        #[derive(Serialize)]
+        struct AsJob<'a> {
+            diagnose: &'a DiagnoseJob,
+        }
+        // Plain data; it always serialises.
+        serde_json::to_string(&AsJob { diagnose: self }).unwrap_or_default()
+    }
+}
+
 /// A finding as the page shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FindingText {
@@ -213,6 +227,18 @@ pub(crate) fn findings_from_value(id: u32, fields: &Value) -> Option<Reply> {
 mod tests {
     use super::*;
     use crate::Job;
+
+    #[test]
+    fn a_diagnose_job_is_written_as_the_job_enum_writes_it() {
+        let job = DiagnoseJob {
+            id: 4,
+            scenario: lease_sim::shipped::find("clip-surge").unwrap().scenario,
+            tour: Some("lower-the-timeout".into()),
+        };
+        let text = job.to_job_json();
+        assert_eq!(text, Job::Diagnose(job.clone()).to_json());
+        assert_eq!(Job::from_json(&text), Ok(Job::Diagnose(job)));
+    }
 
     fn job(name: &str, tour: Option<&str>) -> DiagnoseJob {
         DiagnoseJob {

@@ -20,6 +20,7 @@
 use serde::{Deserialize, Serialize};
 
 pub mod budget;
+pub mod deliveries_job;
 pub mod diagnose_job;
 pub mod durations_job;
 pub mod export_job;
@@ -33,6 +34,7 @@ mod client;
 #[cfg(feature = "client")]
 pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 
+pub use deliveries_job::{DeliveriesJob, DeliveriesPage};
 pub use diagnose_job::{DiagnoseJob, FindingText};
 pub use durations_job::{DurationsJob, DurationsRead};
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
@@ -59,6 +61,8 @@ pub enum Job {
     Durations(DurationsJob),
     /// Run a scenario and say what the detectors (and a tour's checks) find.
     Diagnose(DiagnoseJob),
+    /// One page of the run's deliveries, sorted: the timeline as a table.
+    Deliveries(DeliveriesJob),
 }
 
 /// What the worker answers. Every variant but `Ready` and `Explained`
@@ -137,6 +141,8 @@ pub enum Reply {
     DurationsDone { id: u32, read: DurationsRead },
     /// A run, a sweep or an export failed (id 0: the job could not be read).
     Failed { id: u32, why: String },
+    /// One page of the run's deliveries and how many there are.
+    Deliveries { id: u32, page: DeliveriesPage },
 }
 
 /// Most workers a pool starts: beyond eight the page's memory grows faster

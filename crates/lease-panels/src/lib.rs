@@ -56,7 +56,7 @@ mod bridge {
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
         EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, NotesPanel, PresenterBar,
-        RecommendPanel, SweepPanel, TourPanel,
+        RecommendPanel, SweepPanel, TablePanel, TourPanel,
     };
 
     thread_local! {
@@ -122,6 +122,9 @@ mod bridge {
             "tour" if v.present => html! {
                 <PresenterBar current={v.tour.clone()} scenario={v.scenario.name.clone()} {on_command} />
             },
+            "table" => {
+                html! { <TablePanel run_scenario={Rc::new(v.run_scenario.clone())} {on_command} /> }
+            }
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }
             }

@@ -59,9 +59,29 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Close the open panel or this list",
     },
     Shortcut {
-        keys: "W A S D or arrows",
+        keys: "W A S D",
         scope: "timeline",
         what: "Pan in time, scroll the lanes",
+    },
+    Shortcut {
+        keys: "← and →",
+        scope: "timeline",
+        what: "Previous or next run on the same worker's lane; its story is read out",
+    },
+    Shortcut {
+        keys: "↑ and ↓",
+        scope: "timeline",
+        what: "The run nearest in time on the lane above or below",
+    },
+    Shortcut {
+        keys: "Home / End",
+        scope: "timeline",
+        what: "The run's first or last run",
+    },
+    Shortcut {
+        keys: "Enter",
+        scope: "timeline",
+        what: "Open the focused run's message: every delivery of it",
     },
     Shortcut {
         keys: "+ and −",

@@ -20,6 +20,8 @@ pub enum Panel {
     Latency,
     /// Notes on the timeline: write, edit and delete them.
     Notes,
+    /// Every delivery of the run on screen as a table, sorted and paged.
+    Table,
 }
 
 impl Panel {
@@ -42,6 +44,7 @@ impl Panel {
             Panel::Recommend => "recommend",
             Panel::Latency => "latency",
             Panel::Notes => "notes",
+            Panel::Table => "table",
         }
     }
 
@@ -56,6 +59,7 @@ impl Panel {
             Panel::Recommend,
             Panel::Latency,
             Panel::Notes,
+            Panel::Table,
         ]
         .into_iter()
         .find(|p| p.name() == name)
@@ -100,6 +104,8 @@ pub enum PanelCommand {
     /// The notes on the timeline, all of them, each in its link form
     /// (`lease_view::note`): the page reads them as it reads a link's.
     Notes(Vec<String>),
+    /// Select that message on the timeline (a row of the table shown).
+    Select(u32),
 }
 
 impl PanelCommand {
@@ -137,6 +143,10 @@ impl PanelCommand {
             })(),
             "reject" => text_of(v).map(PanelCommand::Reject),
             "use_work" => text_of(v).map(PanelCommand::UseWork),
+            "select" => v
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(PanelCommand::Select),
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
             "present" => v.as_bool().map(PanelCommand::Present),
@@ -253,6 +263,7 @@ mod tests {
             PanelCommand::Present(false),
             PanelCommand::Notes(vec!["60s-90s~w1~a ~ & \"note\"".into()]),
             PanelCommand::Notes(vec![]),
+            PanelCommand::Select(7),
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }
@@ -277,6 +288,7 @@ mod tests {
             (r#"{"reject":null}"#, "\"reject\" without its fields"),
             (r#"{"present":"yes"}"#, "\"present\" without its fields"),
             (r#"{"notes":["a",3]}"#, "\"notes\" without its fields"),
+            (r#"{"select":-2}"#, "\"select\" without its fields"),
         ] {
             let e = PanelCommand::from_json(text).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");

@@ -175,6 +175,17 @@ impl RunIndex {
             .is_some_and(|s| s <= t)
     }
 
+    /// The rows of one worker's lane, each its deliveries in receive order.
+    pub(crate) fn lane_rows(&self, worker: u32) -> impl Iterator<Item = &[DeliveryIx]> + '_ {
+        let per_lane = self.slots as usize + 1;
+        let from = (worker as usize).saturating_mul(per_lane);
+        self.rows
+            .get(from..(from + per_lane).min(self.rows.len()))
+            .unwrap_or_default()
+            .iter()
+            .map(|r| r.items.as_slice())
+    }
+
     /// Every row of the Workers view, top to bottom.
     pub fn all_rows(&self) -> impl Iterator<Item = Row> + '_ {
         let slots = self.slots;

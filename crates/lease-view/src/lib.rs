@@ -6,6 +6,7 @@
 pub mod arrow;
 pub mod density;
 pub mod export;
+pub mod focus;
 pub mod format;
 pub mod hit;
 pub mod index;

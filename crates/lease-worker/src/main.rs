@@ -17,8 +17,8 @@ fn main() {
 #[cfg(target_arch = "wasm32")]
 mod in_worker {
     use lease_jobs::{
-        diagnose_job, durations_job, export_job, import_job, run_job, seeds_job, sweep_job,
-        DurationsJob, ExportJob, Job, Reply,
+        deliveries_job, diagnose_job, durations_job, export_job, import_job, run_job, seeds_job,
+        sweep_job, DurationsJob, ExportJob, Job, Reply,
     };
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
@@ -140,6 +140,13 @@ mod in_worker {
             Job::Seeds(job) => seeds_job::run(&job, &mut |r| post(out, &r)),
             Job::Export(job) => post_export(out, &job),
             Job::Diagnose(job) => post(out, &diagnose_job::run(&job)),
+            Job::Deliveries(job) => post(
+                out,
+                &match deliveries_job::run(&job) {
+                    Ok(page) => Reply::Deliveries { id: job.id, page },
+                    Err(why) => Reply::Failed { id: job.id, why },
+                },
+            ),
             Job::Import(job) => post(
                 out,
                 &Reply::Explained {

@@ -1,6 +1,6 @@
 //! The side panels the page loads on demand, in a wasm of their own
 //! (`crates/lease-panels`): share and export, embed, sweep, Recommend, tours
-//! and the keyboard overlay. The page's
+//! the keyboard overlay and the timeline as a table. The page's
 //! download is smaller by what they hold; see `src/panel_host.rs`.
 
 mod embed;
@@ -11,6 +11,7 @@ mod notes;
 mod presenter;
 mod recommend;
 mod sweep;
+mod table;
 mod tour;
 
 pub use embed::EmbedPanel;
@@ -21,6 +22,7 @@ pub use notes::NotesPanel;
 pub use presenter::PresenterBar;
 pub use recommend::RecommendPanel;
 pub use sweep::SweepPanel;
+pub use table::TablePanel;
 pub use tour::TourPanel;
 
 use yew::prelude::*;
