@@ -52,32 +52,22 @@ pub fn announcement(run: &RunHandle, index: &RunIndex, ix: DeliveryIx, upto: u64
     )
 }
 
-/// The focused run's box on the canvas (x, y, width, height in CSS pixels)
-/// and the time its bar starts, whether or not it is in view.
-pub fn run_box(f: &Frame, ix: DeliveryIx) -> Option<(f64, f64, f64, f64, u64)> {
-    let d = f.run.deliveries.get(ix as usize)?;
+/// A ring two strokes wide (the text colour outside, the background
+/// inside) around the focused run, so that it shows on any run's colour and
+/// is a shape, not a hue. False when the run is out of view.
+pub fn paint_ring(ctx: &CanvasRenderingContext2d, f: &Frame, ix: DeliveryIx) -> bool {
+    let Some(d) = f.run.deliveries.get(ix as usize) else {
+        return false;
+    };
     let bar = bar_of(d, f.run.end_ms);
     let (y, h) = match f.view {
         TimelineView::Workers => f.lanes.row_span(row_of(d, f.index.slots)),
         TimelineView::Messages => (f.rows.row_top(d.message), f.rows.row_px),
     };
-    let x0 = f.x(bar.start);
-    let x1 = f.x(bar.end.min(f.playhead).max(bar.start)).max(x0 + 2.0);
-    Some((x0, y, x1 - x0, h, bar.start))
-}
-
-/// A ring two strokes wide (the text colour outside, the background
-/// inside), so it shows on any run's colour and is a shape, not a hue.
-/// Returns the ring's box, or `None` when the run is out of view.
-pub fn paint_ring(
-    ctx: &CanvasRenderingContext2d,
-    f: &Frame,
-    ix: DeliveryIx,
-) -> Option<(f64, f64, f64, f64)> {
-    let (x, y, w, h, _) = run_box(f, ix)?;
-    let off = x + w < GUTTER_PX || x > f.width || y + h < AXIS_PX || y > f.height;
-    if off {
-        return None;
+    let x = f.x(bar.start);
+    let w = (f.x(bar.end.min(f.playhead).max(bar.start)) - x).max(2.0);
+    if x + w < GUTTER_PX || x > f.width || y + h < AXIS_PX || y > f.height {
+        return false;
     }
     let p = super::draw::Inks::of_scheme(f.dark);
     ctx.save();
@@ -91,7 +81,7 @@ pub fn paint_ring(
     ctx.set_stroke_style_str(&p.background);
     ctx.stroke_rect(x - 1.5, y - 1.5, w + 3.0, h + 3.0);
     ctx.restore();
-    Some((x - 3.0, y - 3.0, w + 6.0, h + 6.0))
+    true
 }
 
 #[cfg(test)]

@@ -710,8 +710,7 @@ impl Timeline {
     /// at the run nearest the left edge of the view.
     fn move_focus(&mut self, ctx: &Context<Self>, key: FocusKey) {
         let props = ctx.props();
-        let run = &props.run;
-        let upto = props.playhead_ms;
+        let (run, upto) = (&props.run, props.playhead_ms);
         let from = self
             .focus
             .filter(|ix| (*ix as usize) < run.deliveries.len());
@@ -731,59 +730,44 @@ impl Timeline {
             }
         };
         let Some(ix) = to else {
-            self.announced = if from.is_some() {
-                "No run that way.".into()
-            } else {
-                "No run has been received yet.".into()
-            };
+            self.announced = "No run that way.".into();
             return;
         };
         self.focus = Some(ix);
         self.announced = keys::announcement(run, &self.index, ix, upto);
         let d = &run.deliveries[ix as usize];
-        // In view, in time: a run off either edge is brought to a quarter
-        // of the way in.
-        let bar = lease_view::bar_of(d, run.end_ms);
-        let scale = self.scale(ctx);
-        let x = scale.x_of(bar.start as f64);
+        // A run off either edge comes a quarter of the way in...
+        let mut x = self
+            .scale(ctx)
+            .x_of(lease_view::bar_of(d, run.end_ms).start as f64);
         if x < 0.0 || x > self.plot_w() - 8.0 {
-            self.apply(
-                ctx,
-                ViewCommand::Pan {
-                    dx_px: self.plot_w() * 0.25 - x,
-                },
-            );
+            let dx = self.plot_w() * 0.25 - x;
+            self.apply(ctx, ViewCommand::Pan { dx_px: dx });
+            x += dx;
         }
-        // ...and in view across the lanes.
+        // ...and into view across the lanes.
         let (lanes, rows) = self.layout(ctx);
         let (y, h) = match self.view {
             TimelineView::Workers => lanes.row_span(lease_view::row_of(d, self.index.slots)),
             TimelineView::Messages => (rows.row_top(d.message), rows.row_px),
         };
         let (top, bottom) = (AXIS_PX + 2.0, self.css_h - 2.0);
-        if y < top || y + h > bottom {
-            let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
-            let shift = if y < top {
-                y - top - 4.0
-            } else {
-                y + h - bottom + 4.0
-            };
-            self.scroll_px = clamp(self.scroll_px + shift, 0.0, max);
-        }
-        // The hover card tells the same story to a sighted keyboard user.
-        let x = GUTTER_PX + clamp(self.scale(ctx).x_of(bar.start as f64), 0.0, self.plot_w());
-        let (y, h) = {
-            let (lanes, rows) = self.layout(ctx);
-            match self.view {
-                TimelineView::Workers => lanes.row_span(lease_view::row_of(d, self.index.slots)),
-                TimelineView::Messages => (rows.row_top(d.message), rows.row_px),
-            }
+        let shift = if y < top {
+            y - top - 4.0
+        } else if y + h > bottom {
+            y + h - bottom + 4.0
+        } else {
+            0.0
         };
+        let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
+        let was = self.scroll_px;
+        self.scroll_px = clamp(self.scroll_px + shift, 0.0, max);
+        // The hover card tells the same story to a sighted keyboard user.
         self.hover = Some(Hover {
             message: d.message,
             delivery: Some(ix),
-            x,
-            y: y + h,
+            x: GUTTER_PX + x,
+            y: y + h - (self.scroll_px - was),
         });
         self.schedule(ctx);
     }
@@ -990,7 +974,9 @@ impl Timeline {
         let clock = window.performance();
         let started = clock.as_ref().map_or(0.0, |p| p.now());
         let drawn = draw::paint(&c2d, &frame);
-        let ring = self.focus.and_then(|ix| keys::paint_ring(&c2d, &frame, ix));
+        let ring = self
+            .focus
+            .is_some_and(|ix| keys::paint_ring(&c2d, &frame, ix));
         // What a frame costs the timeline itself, apart from the page
         // around it: the pan benchmark reads it.
         let paint_ms = clock.map_or(0.0, |p| p.now()) - started;
@@ -1032,9 +1018,9 @@ struct TestHook<'a> {
     runs: u64,
     /// Where the end of the run is drawn, in CSS pixels of the canvas.
     axis_end_px: f64,
-    /// The run the arrow keys are on, and its ring (x, y, width, height).
+    /// The run the arrow keys are on, and whether its ring is in view.
     focus: Option<u32>,
-    ring: Option<(f64, f64, f64, f64)>,
+    ring: bool,
 }
 
 impl TestHook<'_> {
@@ -1048,19 +1034,10 @@ impl TestHook<'_> {
             None => "null".to_string(),
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
-        let ring = match self.ring {
-            Some((x, y, w, h)) => format!(
-                "[{},{},{},{}]",
-                fixed(x, 1),
-                fixed(y, 1),
-                fixed(w, 1),
-                fixed(h, 1)
-            ),
-            None => "null".to_string(),
-        };
         format!(
-            "{{\"focus\":{focus},\"focusRing\":{ring},\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
+            "{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
              \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}",
+            self.ring,
             self.paints,
             fixed(self.paint_ms, 2),
             self.drawn.runs,

@@ -39,7 +39,7 @@ test('a keyboard-only walk through the ninety-second message hears the second wo
   // The first arrow lands on the first run in view: delivery 1, on worker 0.
   const first = await hear(page, 'ArrowRight');
   assert.match(first, /^Message 0, delivery 1 of \d+, worker 0\. Delivery 1 to worker 0 at 0:00/);
-  const ringed = await waitForFrame(page, (f) => f.focus !== null && f.focusRing !== null);
+  const ringed = await waitForFrame(page, (f) => f.focus !== null && f.focusRing === true);
   assert.equal(ringed.focus, 0, 'the focused run is ringed on the canvas');
 
   // Down a lane: worker 1 takes the same message at 60 s while worker 0 still runs it.
@@ -86,7 +86,7 @@ test('W A S D still pan while the arrows walk the runs', async () => {
   // An arrow to a run off the right edge brings it into view.
   await hear(page, 'ArrowRight');
   await hear(page, 'End');
-  const shown = await waitForFrame(page, (f) => f.focusRing !== null && f.viewEndMs >= 240000);
+  const shown = await waitForFrame(page, (f) => f.focusRing === true && f.viewEndMs >= 240000);
   assert.ok(shown.viewStartMs <= 240000 && shown.viewEndMs >= 240000, `the last run, received at 4:00, is in view: ${shown.viewStartMs}-${shown.viewEndMs}`);
   assert.deepEqual(errors, []);
   await page.close();

@@ -35,75 +35,70 @@ pub fn step(
     upto: u64,
 ) -> Option<DeliveryIx> {
     let d = run.deliveries.get(from as usize)?;
-    let at = (d.received_at, from);
-    let key = |ix: DeliveryIx| (run.deliveries[ix as usize].received_at, ix);
-    let played = |items: &'_ [DeliveryIx]| -> usize {
-        items.partition_point(|ix| run.deliveries[*ix as usize].received_at <= upto)
-    };
-    let lanes = index.workers;
-    match step {
-        Step::Next => index
-            .lane_rows(d.worker)
-            .filter_map(|items| {
-                let items = &items[..played(items)];
-                items
-                    .get(items.partition_point(|ix| key(*ix) <= at))
-                    .copied()
-            })
-            .min_by_key(|ix| key(*ix)),
-        Step::Previous => index
-            .lane_rows(d.worker)
-            .filter_map(|items| {
-                let items = &items[..played(items)];
-                let p = items.partition_point(|ix| key(*ix) < at);
-                p.checked_sub(1).map(|i| items[i])
-            })
-            .max_by_key(|ix| key(*ix)),
-        Step::Up => (0..d.worker.min(lanes))
-            .rev()
-            .find_map(|w| nearest(run, index, w, d.received_at, upto)),
-        Step::Down => {
-            (d.worker + 1..lanes).find_map(|w| nearest(run, index, w, d.received_at, upto))
-        }
-        Step::First => (0..lanes)
-            .filter_map(|w| {
-                index
-                    .lane_rows(w)
-                    .filter(|items| played(items) > 0)
-                    .map(|items| items[0])
-                    .min_by_key(|ix| key(*ix))
-            })
-            .min_by_key(|ix| key(*ix)),
-        Step::Last => (0..lanes)
-            .filter_map(|w| {
-                index
-                    .lane_rows(w)
-                    .filter_map(|items| played(items).checked_sub(1).map(|i| items[i]))
-                    .max_by_key(|ix| key(*ix))
-            })
-            .max_by_key(|ix| key(*ix)),
-    }
+    pick(
+        run,
+        index,
+        step,
+        d.worker as i64,
+        (d.received_at, from),
+        upto,
+    )
 }
 
-/// The run on `worker`'s lane received nearest to `t` (the earlier on a
-/// tie), among those received by `upto`.
-pub fn nearest(run: &Run, index: &RunIndex, worker: u32, t: u64, upto: u64) -> Option<DeliveryIx> {
-    let received = |ix: DeliveryIx| run.deliveries[ix as usize].received_at;
-    index
-        .lane_rows(worker)
-        .flat_map(|items| {
-            let items = &items[..items.partition_point(|ix| received(*ix) <= upto)];
-            let p = items.partition_point(|ix| received(*ix) < t);
-            let before = p.checked_sub(1).and_then(|i| items.get(i));
-            before.into_iter().chain(items.get(p)).copied()
-        })
-        .min_by_key(|ix| (received(*ix).abs_diff(t), received(*ix), *ix))
-}
-
-/// The first run on the top-most lane with a run, nearest to `t`: where
-/// the focus starts when a reader first presses an arrow.
+/// The run on the top-most lane with a run received by `upto`, nearest to
+/// `t`: where the focus starts when a reader first presses an arrow.
 pub fn start(run: &Run, index: &RunIndex, t: u64, upto: u64) -> Option<DeliveryIx> {
-    (0..index.workers).find_map(|w| nearest(run, index, w, t, upto))
+    // Down from a lane above the first.
+    pick(run, index, Step::Down, -1, (t, 0), upto)
+}
+
+/// One pass over the lanes a step looks at, keeping the run with the least
+/// score. A lane's rows are in receive order, so each stops at `upto`; a
+/// key press reads at most the run's deliveries once, and one loop is less
+/// of the page's download than a binary search per case.
+fn pick(
+    run: &Run,
+    index: &RunIndex,
+    step: Step,
+    worker: i64,
+    (t, from): (u64, DeliveryIx),
+    upto: u64,
+) -> Option<DeliveryIx> {
+    let mut best: Option<([u64; 4], DeliveryIx)> = None;
+    for lane in 0..index.workers {
+        let apart = lane as i64 - worker;
+        let gap = match step {
+            Step::Next | Step::Previous if apart == 0 => 0,
+            Step::Up if apart < 0 => -apart,
+            Step::Down if apart > 0 => apart,
+            Step::First | Step::Last => 0,
+            _ => continue,
+        } as u64;
+        for items in index.lane_rows(lane) {
+            for &ix in items {
+                let Some(r) = run.deliveries.get(ix as usize).map(|d| d.received_at) else {
+                    continue;
+                };
+                if r > upto {
+                    break;
+                }
+                let (after, before) = ((r, ix) > (t, from), (r, ix) < (t, from));
+                let (i, back) = (ix as u64, u64::MAX);
+                let score = match step {
+                    Step::Next if after => [0, r, i, 0],
+                    Step::Previous if before => [0, back - r, back - i, 0],
+                    Step::Up | Step::Down => [gap, r.abs_diff(t), r, i],
+                    Step::First => [0, r, i, 0],
+                    Step::Last => [0, back - r, back - i, 0],
+                    _ => continue,
+                };
+                if best.is_none_or(|(b, _)| score < b) {
+                    best = Some((score, ix));
+                }
+            }
+        }
+    }
+    best.map(|(_, ix)| ix)
 }
 
 #[cfg(test)]
@@ -216,7 +211,10 @@ mod tests {
                 let run = random_run(&spots);
                 let ix = RunIndex::new(&run);
                 for w in 0..4 {
-                    let Some(mut at) = nearest(&run, &ix, w, 0, u64::MAX) else { continue };
+                    let first = (0..spots.len() as u32)
+                        .filter(|i| run.deliveries[*i as usize].worker == w)
+                        .min_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
+                    let Some(mut at) = first else { continue };
                     let mut seen = 1;
                     while let Some(n) = step(&run, &ix, at, Step::Next, u64::MAX) {
                         at = n;

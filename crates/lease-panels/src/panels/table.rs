@@ -158,7 +158,13 @@ pub fn table_panel(p: &TableProps) -> Html {
         Rows::Read(page) => {
             let rows = page.rows.iter().map(|r| {
                 let m = r.message;
-                let show = p.on_command.reform(move |_: MouseEvent| PanelCommand::Select(m));
+                let on_command = p.on_command.clone();
+                // The panel stays open; the timeline comes into view with
+                // the message's runs lit and its deliveries listed below it.
+                let show = Callback::from(move |_: MouseEvent| {
+                    on_command.emit(PanelCommand::Select(m));
+                    lease_ui::scroll::bring_selector_into_view("#timeline");
+                });
                 html! {
                     <tr class={classes!(r.overlaps.is_some().then_some("overlapping"))}>
                         <th scope="row">{ r.message }</th>
