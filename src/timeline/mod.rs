@@ -518,6 +518,7 @@ impl Component for Timeline {
                         onpointercancel={link.callback(|_| Msg::PointerLeave)}
                         onpointerleave={link.callback(|_| Msg::PointerLeave)}
                         onkeydown={link.callback(Msg::Key)}
+                        onblur={link.callback(|_| Msg::PointerLeave)}
                     ></canvas>
                     <p class="sr-only" id="timeline-live" aria-live="polite">{ self.announced.clone() }</p>
                     // One node whether or not there is a card: a child that came

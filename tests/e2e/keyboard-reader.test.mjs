@@ -72,6 +72,10 @@ test('a keyboard-only walk through the ninety-second message hears the second wo
   await details.waitFor({ state: 'visible', timeout: 5000 });
   assert.match(await details.locator('h3').innerText(), /^Message 0:/);
   assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('timeline-canvas')), true, 'the focus stays on the timeline');
+  // The story's card shows beside the focused run, and goes with the focus.
+  assert.match(await page.locator('#hover-card').innerText(), /Message 0 arrived at 0:00/);
+  await page.keyboard.press('Tab');
+  await page.locator('#hover-card').waitFor({ state: 'detached', timeout: 5000 });
   assert.deepEqual(errors, []);
   await page.close();
 });
