@@ -387,7 +387,7 @@ pub fn recovery_ms(scenario: &Scenario, report: &Report) -> Option<u64> {
         .iter()
         .filter_map(|f| match f {
             Fault::Crash { at_ms, .. } | Fault::RollingDeploy { at_ms, .. } => Some(*at_ms),
-            Fault::Pause { .. } => None,
+            Fault::Pause { .. } | Fault::Run { .. } => None,
         })
         .filter(|&t| t < end_ms)
         .collect();

@@ -224,6 +224,19 @@ mod tests {
     }
 
     #[test]
+    fn a_run_override_s_unknown_outcome_names_its_field() {
+        let e = parse_scenario(
+            r#"{"faults": [{"kind": "crash", "worker": 0, "at_ms": 1}, {"kind": "run", "message": 0, "receipt": 1, "outcome": "explode"}]}"#,
+        )
+        .unwrap_err();
+        assert_eq!(e.field(), Some("faults[1].outcome"));
+        assert!(e.to_string().contains("`hang`, `fail`, `lose_ack`"), "{e}");
+        let e = parse_scenario(r#"{"faults": [{"kind": "run", "message": 0, "outcome": "hang"}]}"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("missing field `receipt`"), "{e}");
+    }
+
+    #[test]
     fn without_the_path_a_type_error_gives_its_line_and_column() {
         let json = "{\n  \"name\": \"x\",\n  \"broker\": { \"visibility_timeout_ms\": -5 }\n}";
         let e = parse_scenario_without_path(json).unwrap_err();

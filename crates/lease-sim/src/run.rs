@@ -93,7 +93,8 @@ pub enum LeaseEnd {
 pub enum Outcome {
     /// Committed (whatever the fence said) and the ack was accepted.
     Acked,
-    /// Committed, then the ack was rejected: the effect already landed.
+    /// Committed, then the ack did not take: rejected, or lost on its way
+    /// (a run's `lose_ack` override). The effect already landed.
     AckRejected,
     /// The handler errored and released (or let the lease run out).
     Error,

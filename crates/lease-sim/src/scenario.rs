@@ -392,6 +392,23 @@ pub enum Fault {
         at_ms: u64,
         duration_ms: u64,
     },
+    /// One run's finish, decided here rather than by its draw (the draw is
+    /// still made): the page's "make this run hang", "drop this ack".
+    Run {
+        message: u32,
+        receipt: u32,
+        outcome: RunOutcome,
+    },
+}
+
+/// What an overridden run does at its finish (docs/MODEL.md "Run overrides").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum RunOutcome {
+    Hang,
+    Fail,
+    /// Commits, but its delete never reaches the broker.
+    LoseAck,
 }
 
 /// What a delete (ack) with a receipt that is no longer the latest does.
@@ -528,6 +545,7 @@ named_variants!(OnError { Release = "release", Expire = "expire" });
 named_variants!(Process { Fixed = "fixed", Poisson = "poisson" });
 named_variants!(Fence { None = "none", CheckThenWrite = "check_then_write", UniqueConstraint = "unique_constraint", FencingToken = "fencing_token" });
 named_variants!(StaleDelete { Strict = "strict", Permissive = "permissive" });
+named_variants!(RunOutcome { Hang = "hang", Fail = "fail", LoseAck = "lose_ack" });
 named_variants!(Library { None = "none", Pubsub = "pubsub", ServiceBus = "service_bus", SqsLambda = "sqs_lambda" });
 
 #[cfg(test)]
@@ -562,6 +580,7 @@ mod named_variant_tests {
         same::<Fence>();
         same::<StaleDelete>();
         same::<Library>();
+        same::<RunOutcome>();
         let e = serde_json::from_str::<Preset>("\"sqs\"")
             .unwrap_err()
             .to_string();

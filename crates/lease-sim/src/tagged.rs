@@ -14,7 +14,7 @@ use std::fmt;
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
-use crate::scenario::{explicit_null, Dist, Fault, Work};
+use crate::scenario::{explicit_null, Dist, Fault, RunOutcome, Work};
 
 /// A field the variant needs: absent and `null` each get their own message.
 fn needed<T>(field: Option<Option<T>>, name: &str, variant: &str) -> Result<T, String> {
@@ -174,15 +174,17 @@ enum FaultKind {
     Crash,
     RollingDeploy,
     Pause,
+    Run,
 }
 
 impl<'de> Deserialize<'de> for FaultKind {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        const NAMES: &[&str] = &["crash", "rolling_deploy", "pause"];
+        const NAMES: &[&str] = &["crash", "rolling_deploy", "pause", "run"];
         Ok(match tag(d, NAMES)? {
             0 => FaultKind::Crash,
             1 => FaultKind::RollingDeploy,
-            _ => FaultKind::Pause,
+            2 => FaultKind::Pause,
+            _ => FaultKind::Run,
         })
     }
 }
@@ -207,6 +209,12 @@ pub(crate) struct FaultFields {
     gap_ms: Option<Option<u64>>,
     #[serde(default, deserialize_with = "explicit_null")]
     duration_ms: Option<Option<u64>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    message: Option<Option<u32>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    receipt: Option<Option<u32>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    outcome: Option<Option<RunOutcome>>,
 }
 
 impl TryFrom<FaultFields> for Fault {
@@ -228,6 +236,11 @@ impl TryFrom<FaultFields> for Fault {
                 worker: needed(f.worker, "worker", "pause")?,
                 at_ms: needed(f.at_ms, "at_ms", "pause")?,
                 duration_ms: needed(f.duration_ms, "duration_ms", "pause")?,
+            },
+            FaultKind::Run => Fault::Run {
+                message: needed(f.message, "message", "run")?,
+                receipt: needed(f.receipt, "receipt", "run")?,
+                outcome: needed(f.outcome, "outcome", "run")?,
             },
         })
     }

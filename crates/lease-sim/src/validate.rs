@@ -44,6 +44,8 @@ pub const MAX_ATTEMPT_JITTER: f64 = 3.0;
 pub const MAX_SLOWDOWN_FACTOR: f64 = 1_000_000.0;
 pub const MAX_DOWNSTREAM_CAPACITY: u32 = 10_000_000;
 pub const MAX_FAULTS: usize = 1_000;
+/// A run override names a delivery up to this number.
+pub const MAX_OVERRIDE_RECEIPT: u32 = 1_000_000;
 pub const MAX_NAME_CHARS: usize = 200;
 
 /// What a run may hold: beyond these the engine would exhaust a browser tab.
@@ -795,6 +797,32 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
                     MAX_DURATION_MS,
                 )?;
             }
+            Fault::Run {
+                message, receipt, ..
+            } => {
+                // The most messages the run can have: backlog and arrivals.
+                let most = estimate_parts(s).0.messages;
+                if u64::from(*message) >= most {
+                    return Err(invalid(
+                        format!("faults[{i}].message"),
+                        message,
+                        format!(
+                            "must name a message the run can have, 0 to {} (the backlog and the arrivals)",
+                            thousands(most.saturating_sub(1))
+                        ),
+                    ));
+                }
+                if *receipt == 0 || *receipt > MAX_OVERRIDE_RECEIPT {
+                    return Err(invalid(
+                        format!("faults[{i}].receipt"),
+                        receipt,
+                        format!(
+                            "must be a delivery number from 1 (the first delivery) to {}",
+                            thousands(u64::from(MAX_OVERRIDE_RECEIPT))
+                        ),
+                    ));
+                }
+            }
         }
     }
     Ok(())
@@ -908,7 +936,13 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     let prefetch = u64::from(s.workers.prefetch.unwrap_or(s.workers.concurrency));
     // A crash leaves the old leases running while the fresh worker takes new
     // ones: each fault can add one worker's worth of slots for a while.
-    let ghosts = 1 + s.faults.len() as u64;
+    // A run override stops no worker: it leaves no ghost slots.
+    let worker_faults = s
+        .faults
+        .iter()
+        .filter(|f| !matches!(f, Fault::Run { .. }))
+        .count() as u64;
+    let ghosts = 1 + worker_faults;
     let slots = count.saturating_mul(prefetch).saturating_mul(ghosts);
     let by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
     let by_count = match s.broker.max_receive_count {
@@ -949,9 +983,7 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
             .saturating_mul(s.duration_ms / 5_000 + 1),
         _ => 0,
     };
-    let fault_events = (s.faults.len() as u64)
-        .saturating_mul(count)
-        .saturating_mul(4);
+    let fault_events = worker_faults.saturating_mul(count).saturating_mul(4);
     let events = messages
         .saturating_add(deliveries.saturating_mul(8))
         .saturating_add(heartbeats)
@@ -1359,6 +1391,28 @@ mod tests {
             gap_ms: 0,
         }];
         assert_eq!(field(&s), "faults[0].downtime_ms");
+    }
+
+    #[test]
+    fn a_run_override_names_a_message_the_run_can_have_and_a_delivery_number() {
+        use crate::scenario::RunOutcome;
+        let mut s = base();
+        s.arrivals.backlog = 3;
+        s.arrivals.rate_per_s = 0.0;
+        let run = |message, receipt| Fault::Run {
+            message,
+            receipt,
+            outcome: RunOutcome::Hang,
+        };
+        s.faults = vec![run(2, 1)];
+        assert!(validate(&s).is_ok());
+        s.faults = vec![run(0, 1), run(3, 1)];
+        assert_eq!(
+            validate(&s).unwrap_err().to_string(),
+            "faults[1].message = 3: must name a message the run can have, 0 to 2 (the backlog and the arrivals)"
+        );
+        s.faults = vec![run(0, 0)];
+        assert_eq!(field(&s), "faults[0].receipt");
     }
 
     #[test]

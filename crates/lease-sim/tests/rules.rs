@@ -1718,3 +1718,106 @@ fn invalid_scenario_is_refused_naming_the_field() {
         other => panic!("expected Invalid, got {:?}", other.map(|r| r.end_ms)),
     }
 }
+
+// ---- Run overrides -----------------------------------------------------------
+
+#[test]
+fn a_run_override_replaces_what_the_finish_draw_gave() {
+    // Two messages of 1 s; nothing fails by the rates. Message 0's first run
+    // is made to hang, message 1's first to fail (and release: retried).
+    let r = run(json!({
+        "arrivals": {"backlog": 2},
+        "faults": [
+            {"kind": "run", "message": 0, "receipt": 1, "outcome": "hang"},
+            {"kind": "run", "message": 1, "receipt": 1, "outcome": "fail"}
+        ]
+    }));
+    assert_eq!(of(&r, K::Hang), vec![(1000, 0, 0, 1)]);
+    assert_eq!(r.deliveries[0].outcome, Outcome::Hung);
+    // The hung handler keeps the only slot: message 1 is never started.
+    assert!(of(&r, K::Error).is_empty());
+    let r = run(json!({
+        "arrivals": {"backlog": 2},
+        "faults": [{"kind": "run", "message": 1, "receipt": 1, "outcome": "fail"}]
+    }));
+    // 0 runs 0 to 1 s; 1 runs 1 to 2 s and fails; released, it runs again.
+    assert_eq!(of(&r, K::Error), vec![(2000, 1, 0, 1)]);
+    let second: Vec<_> = of(&r, K::Start).into_iter().filter(|e| e.1 == 1).collect();
+    assert_eq!(second, vec![(1000, 1, 0, 1), (2000, 1, 0, 2)]);
+    assert!(matches!(r.messages[1].fate, Fate::Deleted { .. }));
+    // An error rate of 1 fails every run; the override makes message 0's
+    // first run hang instead.
+    let r = run(json!({
+        "workers": {"error_rate": 1.0},
+        "duration_ms": 1500,
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "outcome": "hang"}]
+    }));
+    assert_eq!(of(&r, K::Hang), vec![(1000, 0, 0, 1)]);
+    assert!(of(&r, K::Error).is_empty());
+}
+
+#[test]
+fn a_lost_ack_commits_then_the_lease_runs_out_and_the_message_returns() {
+    // 1 s of work, 30 s lease: the commit lands at 1 s, the delete is lost,
+    // the lease expires at 30 s and the message runs again (a duplicate).
+    let r = run(json!({
+        "duration_ms": 60000,
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "outcome": "lose_ack"}]
+    }));
+    assert_eq!(times(&r, K::CommitApplied), vec![1000]);
+    assert!(of(&r, K::AckRejected).is_empty(), "the broker heard no ack");
+    assert_eq!(times(&r, K::Expire), vec![30000]);
+    assert_eq!(of(&r, K::Receive)[1], (30000, 0, 0, 2));
+    assert_eq!(times(&r, K::CommitDuplicate), vec![31000]);
+    assert_eq!(of(&r, K::AckOk), vec![(31000, 0, 0, 2)]);
+    assert_eq!(r.deliveries[0].outcome, Outcome::AckRejected);
+    // The slot came back at once: a second message starts at 1 s.
+    let r = run(json!({
+        "duration_ms": 60000,
+        "arrivals": {"backlog": 2},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "outcome": "lose_ack"}]
+    }));
+    assert_eq!(of(&r, K::Start)[1], (1000, 1, 0, 1));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+    /// A shipped scenario, one of its finished runs (by where it falls in
+    /// the finishes) and an outcome: the log before that finish is the same
+    /// event for event, and every run present in both runs has the same
+    /// work (its draw, keyed by message and receipt).
+    #[test]
+    fn a_run_override_changes_nothing_before_the_run_s_finish_nor_other_runs_draws(
+        which in 0usize..3,
+        at in 0.0f64..1.0,
+        kind in 0usize..3,
+    ) {
+        use lease_sim::scenario::{Fault, RunOutcome};
+        let outcome = [RunOutcome::Hang, RunOutcome::Fail, RunOutcome::LoseAck][kind];
+        let name = ["clip-surge", "ninety-second-message", "five-minute-timeout-deploy"][which];
+        let mut s = shipped::find(name).expect("shipped").scenario;
+        s.duration_ms = s.duration_ms.min(900_000);
+        let base = run_checked(&s);
+        let finished = of(&base, K::Finish);
+        proptest::prop_assert!(!finished.is_empty(), "{}", name);
+        let (t, message, _, receipt) = finished[((finished.len() as f64 * at) as usize).min(finished.len() - 1)];
+        let mut with = s.clone();
+        with.faults.push(Fault::Run { message, receipt, outcome });
+        let r = run_checked(&with);
+        let before = |run: &lease_sim::Run| -> Vec<_> { run.events.iter().filter(|e| e.t < t).collect() };
+        proptest::prop_assert_eq!(before(&base), before(&r));
+        for d in &r.deliveries {
+            if let Some(b) = base.deliveries.iter().find(|b| b.message == d.message && b.receipt == d.receipt) {
+                proptest::prop_assert_eq!(b.work_needed_ms, d.work_needed_ms);
+            }
+        }
+        // The override's own run ends as it says.
+        let own = r.deliveries.iter().find(|d| d.message == message && d.receipt == receipt);
+        let want = match outcome {
+            RunOutcome::Hang => Outcome::Hung,
+            RunOutcome::Fail => Outcome::Error,
+            RunOutcome::LoseAck => Outcome::AckRejected,
+        };
+        proptest::prop_assert_eq!(own.map(|d| d.outcome), Some(want));
+    }
+}

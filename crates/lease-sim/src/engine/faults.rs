@@ -4,7 +4,7 @@
 use super::{Phase, Sim, Worker};
 use crate::clock::Ev;
 use crate::run::{EventKind, Outcome, WorkerMark, WorkerMarkKind, NONE};
-use crate::scenario::Fault;
+use crate::scenario::{Fault, RunOutcome};
 
 impl Sim<'_> {
     pub(crate) fn schedule_faults(&mut self) {
@@ -59,8 +59,23 @@ impl Sim<'_> {
                         );
                     }
                 }
+                // Read at the run's finish (`run_override`).
+                Fault::Run { .. } => {}
             }
         }
+    }
+
+    /// What the scenario says run (message, receipt) does at its finish, if
+    /// it says anything; the last override of a run wins.
+    pub(crate) fn run_override(&self, message: u32, receipt: u32) -> Option<RunOutcome> {
+        self.scenario.faults.iter().rev().find_map(|f| match *f {
+            Fault::Run {
+                message: m,
+                receipt: r,
+                outcome,
+            } if m == message && r == receipt => Some(outcome),
+            _ => None,
+        })
     }
 
     fn worker_mark(&mut self, worker: u32, kind: WorkerMarkKind) {

@@ -7,7 +7,7 @@ use crate::resolve::{
     pubsub_extension_ms, service_bus_renew_before_ms, ClientPolicy, PUBSUB_MAX_EXTENSION_MS,
 };
 use crate::run::{Effect, EventKind, MarkKind, Outcome};
-use crate::scenario::{Fence, OnError, OnReject};
+use crate::scenario::{Fence, OnError, OnReject, RunOutcome};
 use crate::work::finish_draw;
 
 impl Sim<'_> {
@@ -263,7 +263,19 @@ impl Sim<'_> {
         } else {
             1.0
         };
-        if u < self.cfg.error_rate {
+        // An override replaces what the draw decided; the draw is keyed by
+        // (message, receipt), so no other run's draw moves.
+        let forced = self.run_override(id, receipt);
+        let (fail, hang) = match forced {
+            Some(RunOutcome::Fail) => (true, false),
+            Some(RunOutcome::Hang) => (false, true),
+            Some(RunOutcome::LoseAck) => (false, false),
+            None => (
+                u < self.cfg.error_rate,
+                u < self.cfg.error_rate + self.cfg.hang_rate,
+            ),
+        };
+        if fail {
             let del = &mut self.deliveries[d as usize];
             del.outcome = Outcome::Error;
             del.ended_at = Some(now);
@@ -279,7 +291,7 @@ impl Sim<'_> {
             }
             return;
         }
-        if u < self.cfg.error_rate + self.cfg.hang_rate {
+        if hang {
             let del = &mut self.deliveries[d as usize];
             del.outcome = Outcome::Hung;
             self.live[d as usize].phase = Phase::Hung;
@@ -304,6 +316,13 @@ impl Sim<'_> {
         self.rec.commit(now, effect);
         self.mark(d, MarkKind::Commit);
         self.log(kind, id, w, receipt);
+        if forced == Some(RunOutcome::LoseAck) {
+            // The delete is lost on its way: the broker hears nothing, the
+            // lease runs out; the client gives up on the call and frees the slot.
+            self.deliveries[d as usize].outcome = Outcome::AckRejected;
+            self.handler_done(w, d);
+            return;
+        }
         // Even after a fence rejection the worker acks: someone else committed.
         self.live[d as usize].phase = Phase::Settling;
         self.note_ack_delay(w, d);
