@@ -149,6 +149,12 @@ pub struct State {
     /// Compare: side B; the controls edit B when `edit_b`.
     pub b: Option<Side>,
     pub edit_b: bool,
+    /// Where the timeline's menu opened.
+    pub menu_at: Option<lease_ui::panel::MenuAt>,
+    /// Side A's scenarios before each menu action, with what it did.
+    pub undo: Vec<(Rc<Scenario>, String)>,
+    /// What the last menu action (or undo) did, in words.
+    pub said: Option<String>,
     /// The id the next wanted run takes. Ids count for the page's life, not
     /// per link: a link opened from history builds a fresh state, and its
     /// run must not take the id of a reply still on its way.
@@ -228,6 +234,9 @@ impl State {
             diagnosis_failed: None,
             b: None,
             edit_b: false,
+            menu_at: None,
+            undo: Vec::new(),
+            said: None,
             next_id: 1,
         };
         for cmd in commands {
@@ -378,6 +387,8 @@ impl State {
         self.playhead_ms = 0;
         self.follow_end = true;
         self.end_compare();
+        self.undo.clear();
+        self.said = None;
         self.want_run(Which::A);
     }
 
@@ -635,6 +646,33 @@ impl State {
                 s.edit_b = true;
                 s.panel = Some(Panel::Compare);
             }
+            Command::Menu(at) => {
+                s.menu_at = Some(at);
+                s.panel = Some(Panel::Menu);
+            }
+            Command::Act(next, said) => {
+                let was = std::mem::replace(&mut s.a.scenario, Rc::new(*next));
+                s.undo.push((was, said.clone()));
+                s.said = Some(said);
+                s.panel = None;
+                s.want_run(Which::A);
+            }
+            Command::Fork(next) => {
+                let mut b = s.a.copy();
+                b.scenario = Rc::new(*next);
+                s.b = Some(b);
+                s.want_run(Which::B);
+                s.edit_b = true;
+                s.panel = Some(Panel::Compare);
+            }
+            Command::Undo => {
+                let Some((was, what)) = s.undo.pop() else {
+                    return false;
+                };
+                s.a.scenario = was;
+                s.said = Some(format!("Undone: {what}"));
+                s.want_run(Which::A);
+            }
             Command::CompareEdit(b) => s.edit_b = b && s.b.is_some(),
             Command::CompareCopy => s.b = Some(s.a.copy()),
             Command::CompareStop => {
@@ -749,6 +787,7 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         present: state.present,
         notes: state.notes.iter().map(|n| n.to_field()).collect(),
         draft: state.note_draft,
+        at: state.menu_at.as_ref().filter(|_| panel == Panel::Menu),
     })
     .ok()
 }
@@ -852,9 +891,12 @@ pub fn app() -> Html {
             state.tour_earned.clone(),
             state.diagnosed.clone(),
             link_shown,
-            state.present,
-            state.notes.clone(),
-            state.note_draft,
+            (
+                state.present,
+                state.notes.clone(),
+                state.note_draft,
+                state.menu_at.clone(),
+            ),
         ),
         |_| panel_view(&state, &link),
     );
@@ -1005,11 +1047,19 @@ pub fn app() -> Html {
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }}
                                 notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))}
-                                on_table={(!state.embed).then(|| open(Panel::Table))} />
+                                on_table={(!state.embed).then(|| open(Panel::Table))}
+                                on_menu={dispatch.reform(Command::Menu)} />
                             if !state.notes.is_empty() {
                                 <ul class="timeline-notes" id="timeline-notes" aria-label="Notes on the timeline">
                                     { for state.notes.iter().map(|n| html! { <li>{format!("Note, {}", n.describe())}</li> }) }
                                 </ul>
+                            }
+                            if let Some(said) = &state.said {
+                                <p class="acted" role="status" id="acted">{said.clone()}
+                                    if !state.undo.is_empty() {
+                                        {" "}<button type="button" id="undo" title="Undo (Ctrl+Z)" onclick={dispatch.reform(|_: MouseEvent| Command::Undo)}>{"Undo"}</button>
+                                    }
+                                </p>
                             }
                         }
                         if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
@@ -1338,5 +1388,88 @@ mod tests {
     fn stopping_the_comparison_forgets_side_bs_background_run() {
         let st = comparing_with_a_large_b().reduce(Command::CompareStop);
         assert!(st.b.is_none());
+    }
+
+    fn with_fault(s: &Scenario, f: lease_sim::scenario::Fault) -> Scenario {
+        let mut next = s.clone();
+        next.faults.push(f);
+        next
+    }
+
+    #[test]
+    fn a_menu_action_runs_and_undo_goes_back_one_step_at_a_time() {
+        use lease_sim::scenario::Fault;
+        let st = effect(Rc::new(State::new()));
+        let first = st.a.scenario.clone();
+        let totals = |st: &State| st.a.run.as_ref().expect("a run").report.totals.clone();
+        let before = totals(&st);
+        let crash = with_fault(
+            &first,
+            Fault::Crash {
+                worker: 0,
+                at_ms: 30_000,
+                restart_after_ms: None,
+            },
+        );
+        let said = "Crashed worker 0 at 0:30.".to_string();
+        let st = effect(st.reduce(Command::Act(Box::new(crash.clone()), said.clone())));
+        assert_eq!(*st.a.scenario, crash);
+        assert_eq!(st.a.run.as_ref().expect("a run").scenario, crash);
+        assert_ne!(totals(&st), before, "the crash changed the run");
+        assert_eq!(st.said.as_ref(), Some(&said));
+        let pause = with_fault(
+            &crash,
+            Fault::Pause {
+                worker: 1,
+                at_ms: 10_000,
+                duration_ms: 5_000,
+            },
+        );
+        let st = effect(st.reduce(Command::Act(Box::new(pause), "Paused.".into())));
+        let st = effect(st.reduce(Command::Undo));
+        assert_eq!(*st.a.scenario, crash);
+        let st = effect(st.reduce(Command::Undo));
+        assert_eq!(st.a.scenario, first);
+        assert_eq!(totals(&st), before, "the same run as before the actions");
+        assert_eq!(
+            st.said.as_deref(),
+            Some("Undone: Crashed worker 0 at 0:30.")
+        );
+        let again = st.clone().reduce(Command::Undo);
+        assert!(
+            Rc::ptr_eq(&again, &st),
+            "nothing more to undo changes nothing"
+        );
+    }
+
+    #[test]
+    fn a_fork_compares_the_scenario_as_it_was_with_side_b_changed() {
+        use lease_sim::scenario::Fault;
+        let st = effect(Rc::new(State::new()));
+        let first = st.a.scenario.clone();
+        let crash = with_fault(
+            &first,
+            Fault::Crash {
+                worker: 1,
+                at_ms: 70_000,
+                restart_after_ms: None,
+            },
+        );
+        let st = effect(st.reduce(Command::Fork(Box::new(crash.clone()))));
+        assert_eq!(st.a.scenario, first);
+        assert_eq!(*side_b(&st).scenario, crash);
+        assert_eq!(side_b(&st).run.as_ref().expect("B ran").scenario, crash);
+        assert_eq!(st.panel, Some(Panel::Compare));
+    }
+
+    #[test]
+    fn loading_another_scenario_forgets_what_undo_would_restore() {
+        let st = effect(Rc::new(State::new()));
+        let mut next = (*st.a.scenario).clone();
+        next.seed = 99;
+        let st = st.reduce(Command::Act(Box::new(next), "x".into()));
+        let clip = crate::catalog::find("clip-surge").expect("shipped");
+        let st = st.reduce(Command::Loaded(Box::new(clip)));
+        assert!(st.undo.is_empty() && st.said.is_none());
     }
 }

@@ -108,6 +108,15 @@ pub enum Command {
     /// Open the notes panel on a new note over this range, in ms (a
     /// Shift+drag on the timeline, the Note… button, a context menu).
     NoteAt(u64, u64),
+    /// Open the timeline's menu there.
+    Menu(lease_ui::panel::MenuAt),
+    /// The menu's action: side A becomes this scenario; the words say what
+    /// was done, and `Undo` goes back.
+    Act(Box<Scenario>, String),
+    /// The menu's action as a fork: compare, with side B this scenario.
+    Fork(Box<Scenario>),
+    /// Back to the scenario before the last menu action.
+    Undo,
 }
 
 /// How far a background run has got.

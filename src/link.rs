@@ -261,6 +261,24 @@ pub fn use_page_keys(dispatch: Callback<Command>, open: Option<Panel>, present: 
                 let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
                     return;
                 };
+                // Ctrl/⌘+Z undoes the timeline menu's last action, except
+                // where a field has an undo of its own.
+                if (e.ctrl_key() || e.meta_key()) && e.code() == "KeyZ" && !e.shift_key() {
+                    let field = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| {
+                            el.closest("input,textarea,select,[contenteditable]")
+                                .ok()
+                                .flatten()
+                                .is_some()
+                        });
+                    if !field {
+                        e.prevent_default();
+                        dispatch.emit(Command::Undo);
+                    }
+                    return;
+                }
                 if e.ctrl_key() || e.meta_key() || e.alt_key() || owns_keys(e.target()) {
                     return;
                 }

@@ -106,6 +106,19 @@ fn command_of(text: &str) -> Command {
                 Err(e) => Command::Reject(format!("The latency data did not arrive whole: {e}")),
             }
         }
+        // The timeline menu's change, read and checked as a link's scenario.
+        PanelCommand::Replace { scenario, said } => {
+            match lease_sim::parse_scenario_without_path(&scenario) {
+                Ok(s) => Command::Act(Box::new(s), said),
+                Err(e) => Command::Reject(format!("The change did not arrive whole: {e}")),
+            }
+        }
+        PanelCommand::Fork { scenario } => {
+            match lease_sim::parse_scenario_without_path(&scenario) {
+                Ok(s) => Command::Fork(Box::new(s)),
+                Err(e) => Command::Reject(format!("The fork did not arrive whole: {e}")),
+            }
+        }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::Present(on) => Command::Present(on),
         PanelCommand::Notes(list) => {

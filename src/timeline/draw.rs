@@ -197,6 +197,9 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         TimelineView::Messages => paint_messages(ctx, f),
     };
 
+    if f.view == TimelineView::Workers {
+        paint_overrides(ctx, f);
+    }
     paint_not_kept(ctx, f);
     paint_unplayed(ctx, f);
     paint_axis(ctx, f);
@@ -863,4 +866,59 @@ fn label(ctx: &CanvasRenderingContext2d, text: &str, x: f64, y: f64, colour: &st
     ctx.fill_rect(left - 2.0, y - 7.0, w + 4.0, 14.0);
     ctx.set_fill_style_str(colour);
     let _ = ctx.fill_text(text, x, y);
+}
+
+/// A run override (docs/MODEL.md "Run overrides") as a hollow diamond at
+/// the run's end (its start, for a run that hangs), named beside it: a
+/// shape no other mark has, so that it reads without its colour.
+fn paint_overrides(ctx: &CanvasRenderingContext2d, f: &Frame) {
+    let p = f.pal();
+    let run = f.run;
+    for fault in &run.scenario.faults {
+        let lease_sim::scenario::Fault::Run {
+            message,
+            receipt,
+            outcome,
+        } = *fault
+        else {
+            continue;
+        };
+        let Some(d) = run
+            .messages
+            .get(message as usize)
+            .into_iter()
+            .flat_map(|m| m.deliveries.iter())
+            .filter_map(|&ix| run.deliveries.get(ix as usize))
+            .find(|d| d.receipt == receipt)
+        else {
+            continue;
+        };
+        let Some(t) = d.ended_at.or(d.started_at).filter(|t| *t <= f.playhead) else {
+            continue;
+        };
+        let x = f.x(t);
+        let (y, h) = f.lanes.row_span(lease_view::row_of(d, f.index.slots));
+        if x < GUTTER_PX || x > f.width || y + h < AXIS_PX || y > f.height {
+            continue;
+        }
+        let (mid, r) = (y + h / 2.0, (h / 2.0).clamp(4.0, 7.0));
+        ctx.set_stroke_style_str(&p.crash);
+        ctx.set_fill_style_str(&p.halo);
+        ctx.set_line_width(2.0);
+        ctx.begin_path();
+        ctx.move_to(x, mid - r);
+        ctx.line_to(x + r, mid);
+        ctx.line_to(x, mid + r);
+        ctx.line_to(x - r, mid);
+        ctx.close_path();
+        ctx.fill();
+        ctx.stroke();
+        let text = match outcome {
+            lease_sim::scenario::RunOutcome::Hang => "hang",
+            lease_sim::scenario::RunOutcome::Fail => "fail",
+            lease_sim::scenario::RunOutcome::LoseAck => "ack lost",
+        };
+        ctx.set_text_align("left");
+        label(ctx, text, x + r + 3.0, mid, &p.crash, &p.halo);
+    }
 }

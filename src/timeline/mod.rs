@@ -16,8 +16,9 @@ mod draw;
 mod glyphs;
 mod hover;
 mod input;
-mod notes;
 mod keys;
+mod menu;
+mod notes;
 mod strip;
 
 use std::cell::Cell;
@@ -92,6 +93,9 @@ pub struct TimelineProps {
     /// "As a table": opens every delivery as a table (`None`: no button).
     #[prop_or_default]
     pub on_table: Option<Callback<MouseEvent>>,
+    /// The context menu was asked for, there (`menu.rs`).
+    #[prop_or_default]
+    pub on_menu: Callback<lease_ui::panel::MenuAt>,
 }
 
 impl TimelineProps {
@@ -120,6 +124,10 @@ pub enum Msg {
     Escape,
     /// A wheel that would have zoomed scrolled the page: say how to zoom.
     WheelHint(bool),
+    /// Right-click (or the browser's own long press).
+    ContextMenu(MouseEvent),
+    /// A touch held still for `menu::LONG_PRESS_MS`, at canvas x, y.
+    LongPress(f64, f64),
 }
 
 /// The range of a Shift+drag from `a` to `b` (ms, either way), in whole ms
@@ -170,6 +178,8 @@ pub struct Timeline {
     pub focus: Option<u32>,
     /// What the live region says: the focused run's story.
     announced: String,
+    /// A touch held down: the menu opens when it fires.
+    press_timer: Option<gloo::timers::callback::Timeout>,
 }
 
 /// The page hears of a zoom or pan this long after the hand's last step.
@@ -220,6 +230,7 @@ impl Component for Timeline {
             listened: None,
             focus: None,
             announced: String::new(),
+            press_timer: None,
         }
     }
 
@@ -306,6 +317,11 @@ impl Component for Timeline {
                 if e.ctrl_key() || e.meta_key() || e.alt_key() {
                     return false;
                 }
+                if e.key() == "ContextMenu" || (e.shift_key() && e.key() == "F10") {
+                    e.prevent_default();
+                    ctx.props().on_menu.emit(self.menu_at_keys(ctx));
+                    return false;
+                }
                 if let Some(k) = focus_key(&e.key()) {
                     e.prevent_default();
                     self.move_focus(ctx, k);
@@ -346,6 +362,32 @@ impl Component for Timeline {
                 }
                 let touch = e.pointer_type() == "touch";
                 self.pointers.press(e.pointer_id(), x - GUTTER_PX, y, touch);
+                if touch {
+                    let link = ctx.link().clone();
+                    self.press_timer = Some(gloo::timers::callback::Timeout::new(
+                        menu::LONG_PRESS_MS,
+                        move || link.send_message(Msg::LongPress(x, y)),
+                    ));
+                }
+                false
+            }
+            Msg::ContextMenu(e) => {
+                e.prevent_default();
+                // The keyboard's and a long press's own menus come by their
+                // own paths (`Msg::Key`, `Msg::LongPress`).
+                if e.button() != 2 && !e.ctrl_key() {
+                    return false;
+                }
+                self.press_timer = None;
+                let (x, y) = self.local(e.client_x(), e.client_y());
+                ctx.props().on_menu.emit(self.menu_at_point(ctx, x, y));
+                false
+            }
+            Msg::LongPress(x, y) => {
+                self.press_timer = None;
+                // The release that follows is not a tap.
+                self.pointers.clear();
+                ctx.props().on_menu.emit(self.menu_at_point(ctx, x, y));
                 false
             }
             Msg::PointerMove(e) => {
@@ -359,6 +401,9 @@ impl Component for Timeline {
                     let cmds = self.pointers.moved(e.pointer_id(), x - GUTTER_PX, y);
                     for cmd in cmds {
                         self.apply(ctx, cmd);
+                    }
+                    if self.pointers.dragging() {
+                        self.press_timer = None;
                     }
                     if self.pointers.dragging() && self.hover.is_some() {
                         self.hover = None;
@@ -378,6 +423,7 @@ impl Component for Timeline {
                 moved
             }
             Msg::PointerUp(e) => {
+                self.press_timer = None;
                 let (x, y) = self.local(e.client_x(), e.client_y());
                 if let Some(range) = self.marking.take() {
                     self.schedule(ctx);
@@ -394,6 +440,7 @@ impl Component for Timeline {
                 false
             }
             Msg::PointerLeave => {
+                self.press_timer = None;
                 self.engaged.set(false);
                 self.marking = None;
                 self.pointers.clear();
@@ -519,6 +566,7 @@ impl Component for Timeline {
                         onpointerleave={link.callback(|_| Msg::PointerLeave)}
                         onkeydown={link.callback(Msg::Key)}
                         onblur={link.callback(|_| Msg::PointerLeave)}
+                        oncontextmenu={link.callback(Msg::ContextMenu)}
                     ></canvas>
                     <p class="sr-only" id="timeline-live" aria-live="polite">{ self.announced.clone() }</p>
                     // One node whether or not there is a card: a child that came

@@ -243,10 +243,18 @@ fn what_the_fields_cannot_say_goes_whole_into_data() {
         at_ms: 5_000,
         restart_after_ms: None,
     });
-    let q = round_trip(&link("clip-surge", s));
+    let q = round_trip(&link("clip-surge", s.clone()));
     assert!(q.starts_with("scenario=clip-surge&data="), "{q}");
     // The base's prose is not repeated in the link.
     assert!(q.len() < 1_000, "{} characters", q.len());
+    // The timeline menu's run override goes with them.
+    s.faults.push(Fault::Run {
+        message: 7,
+        receipt: 2,
+        outcome: lease_sim::scenario::RunOutcome::LoseAck,
+    });
+    let q = round_trip(&link("clip-surge", s));
+    assert!(q.starts_with("scenario=clip-surge&data="), "{q}");
 
     // An imported file: its own name and words, and a nested mix.
     let mut s = shipped_scenario("sub-second-work");

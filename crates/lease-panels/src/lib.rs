@@ -56,7 +56,7 @@ mod bridge {
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
         EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, NotesPanel, PresenterBar,
-        RecommendPanel, SweepPanel, TablePanel, TourPanel,
+        RecommendPanel, SweepPanel, TablePanel, TimelineMenu, TourPanel,
     };
 
     thread_local! {
@@ -125,6 +125,10 @@ mod bridge {
             "table" => {
                 html! { <TablePanel run_scenario={Rc::new(v.run_scenario.clone())} {on_command} /> }
             }
+            "menu" => match v.at.clone() {
+                Some(at) => html! { <TimelineMenu {scenario} {at} {on_command} /> },
+                None => html! {},
+            },
             "tour" => {
                 html! { <TourPanel current={v.tour.clone()} done={v.done.clone()} earned={v.earned.clone()} {on_command} /> }
             }

@@ -59,6 +59,16 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Close the open panel or this list",
     },
     Shortcut {
+        keys: "Ctrl (⌘) + Z",
+        scope: "page",
+        what: "Undo the timeline menu's last action",
+    },
+    Shortcut {
+        keys: "Menu key or Shift + F10",
+        scope: "timeline",
+        what: "Open the timeline's menu (crash, pause, hang, fail, drop an ack, slow down, fork) at the selected run under the playhead; right-click or a long press opens it under the pointer",
+    },
+    Shortcut {
         keys: "W A S D",
         scope: "timeline",
         what: "Pan in time, scroll the lanes",

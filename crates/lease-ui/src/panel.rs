@@ -22,6 +22,8 @@ pub enum Panel {
     Notes,
     /// Every delivery of the run on screen as a table, sorted and paged.
     Table,
+    /// The timeline's context menu, at `PanelViewOf::at`; not in links.
+    Menu,
 }
 
 impl Panel {
@@ -45,6 +47,7 @@ impl Panel {
             Panel::Latency => "latency",
             Panel::Notes => "notes",
             Panel::Table => "table",
+            Panel::Menu => "menu",
         }
     }
 
@@ -106,6 +109,16 @@ pub enum PanelCommand {
     Notes(Vec<String>),
     /// Select that message on the timeline (a row of the table shown).
     Select(u32),
+    /// The timeline's menu acted: the scenario on screen with a fault added
+    /// or removed (as JSON, read as a link's), and what was done, in words.
+    Replace {
+        scenario: String,
+        said: String,
+    },
+    /// The same, as a fork: compared, side B with the change.
+    Fork {
+        scenario: String,
+    },
 }
 
 impl PanelCommand {
@@ -160,6 +173,17 @@ impl PanelCommand {
                     step: index_of(v.get("step")?)?,
                 })
             })(),
+            "replace" => (|| {
+                Some(PanelCommand::Replace {
+                    scenario: text_of(v.get("scenario")?)?,
+                    said: text_of(v.get("said")?)?,
+                })
+            })(),
+            "fork" => (|| {
+                Some(PanelCommand::Fork {
+                    scenario: text_of(v.get("scenario")?)?,
+                })
+            })(),
             "set" => (|| {
                 Some(PanelCommand::Set {
                     field: text_of(v.get("field")?)?,
@@ -199,6 +223,28 @@ pub struct PanelViewOf<'a> {
     pub notes: Vec<String>,
     /// The range a new note starts on (a Shift+drag on the timeline).
     pub draft: Option<(u64, u64)>,
+    /// Where the timeline's menu opened (`Panel::Menu`).
+    pub at: Option<&'a MenuAt>,
+}
+
+/// Where the timeline's menu opened: the moment, what lies under it, and
+/// where on the screen the menu goes.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Default)]
+pub struct MenuAt {
+    pub t_ms: u64,
+    /// The worker lane under the pointer.
+    pub worker: Option<u32>,
+    /// The run under the pointer: its message, receipt and end (its
+    /// finish, or the end of the run on screen).
+    pub message: Option<u32>,
+    pub receipt: Option<u32>,
+    pub run_end_ms: Option<u64>,
+    /// How many ms a few pixels span at the timeline's zoom: how near a
+    /// fault's mark the pointer must be to be on it.
+    pub near_ms: u64,
+    /// The pointer, in CSS pixels of the viewport.
+    pub x: f64,
+    pub y: f64,
 }
 
 /// `PanelViewOf` as the panel reads it (in crates/lease-panels).
@@ -220,6 +266,7 @@ pub struct PanelView {
     pub notes: Vec<String>,
     #[serde(default)]
     pub draft: Option<(u64, u64)>,
+    pub at: Option<MenuAt>,
 }
 
 /// The first file of a drop (the page and the panels import it), with the
@@ -264,6 +311,13 @@ mod tests {
             PanelCommand::Notes(vec!["60s-90s~w1~a ~ & \"note\"".into()]),
             PanelCommand::Notes(vec![]),
             PanelCommand::Select(7),
+            PanelCommand::Replace {
+                scenario: serde_json::to_string(&scenario).unwrap(),
+                said: "Crashed worker 2 at 1:01.".into(),
+            },
+            PanelCommand::Fork {
+                scenario: serde_json::to_string(&scenario).unwrap(),
+            },
         ] {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }
@@ -289,6 +343,8 @@ mod tests {
             (r#"{"present":"yes"}"#, "\"present\" without its fields"),
             (r#"{"notes":["a",3]}"#, "\"notes\" without its fields"),
             (r#"{"select":-2}"#, "\"select\" without its fields"),
+            (r#"{"replace":{"scenario":"{}"}}"#, "\"replace\" without"),
+            (r#"{"fork":{}}"#, "\"fork\" without its fields"),
         ] {
             let e = PanelCommand::from_json(text).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
@@ -316,6 +372,16 @@ mod tests {
             present: true,
             notes: vec!["1s-2s~~x".into()],
             draft: Some((1, 2)),
+            at: Some(&MenuAt {
+                t_ms: 61_000,
+                worker: Some(2),
+                message: Some(7),
+                receipt: Some(1),
+                run_end_ms: Some(70_000),
+                near_ms: 250,
+                x: 10.5,
+                y: 20.0,
+            }),
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
         assert_eq!(
@@ -334,6 +400,7 @@ mod tests {
                 present: true,
                 notes: vec!["1s-2s~~x".into()],
                 draft: Some((1, 2)),
+                at: of.at.cloned(),
             }
         );
     }
