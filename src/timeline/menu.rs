@@ -11,6 +11,13 @@ use yew::prelude::*;
 use super::draw::{AXIS_PX, GUTTER_PX};
 use super::Timeline;
 
+/// `msg` to the timeline in `ms`: one closure type for every timer of the
+/// timeline, as each closure type is a copy of the timer's glue in the page.
+pub fn later(ctx: &Context<Timeline>, ms: u32, msg: super::Msg) -> gloo::timers::callback::Timeout {
+    let link = ctx.link().clone();
+    gloo::timers::callback::Timeout::new(ms, move || link.send_message(msg))
+}
+
 /// A press held this long without moving opens the menu on touch.
 pub const LONG_PRESS_MS: u32 = 500;
 /// A fault's mark within this many pixels of the pointer is under it.

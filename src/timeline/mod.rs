@@ -42,6 +42,7 @@ use draw::{AXIS_PX, GUTTER_PX};
 use hover::Hover;
 use input::{key_command, wheel_command, Pointers, ViewCommand, KEY_ZOOM};
 use keys::{focus_key, FocusKey};
+use menu::later;
 
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
@@ -363,11 +364,7 @@ impl Component for Timeline {
                 let touch = e.pointer_type() == "touch";
                 self.pointers.press(e.pointer_id(), x - GUTTER_PX, y, touch);
                 if touch {
-                    let link = ctx.link().clone();
-                    self.press_timer = Some(gloo::timers::callback::Timeout::new(
-                        menu::LONG_PRESS_MS,
-                        move || link.send_message(Msg::LongPress(x, y)),
-                    ));
+                    self.press_timer = Some(later(ctx, menu::LONG_PRESS_MS, Msg::LongPress(x, y)));
                 }
                 false
             }
@@ -457,11 +454,7 @@ impl Component for Timeline {
             }
             Msg::WheelHint(show) => {
                 if show {
-                    let link = ctx.link().clone();
-                    self.hint_timer = Some(gloo::timers::callback::Timeout::new(
-                        WHEEL_HINT_MS,
-                        move || link.send_message(Msg::WheelHint(false)),
-                    ));
+                    self.hint_timer = Some(later(ctx, WHEEL_HINT_MS, Msg::WheelHint(false)));
                 } else {
                     self.hint_timer = None;
                 }
@@ -897,11 +890,7 @@ impl Timeline {
             }
         }
         self.asked = Some(scale);
-        let link = ctx.link().clone();
-        self.send_timer = Some(gloo::timers::callback::Timeout::new(
-            RANGE_SETTLE_MS,
-            move || link.send_message(Msg::SendRange),
-        ));
+        self.send_timer = Some(later(ctx, RANGE_SETTLE_MS, Msg::SendRange));
         self.schedule(ctx);
     }
 

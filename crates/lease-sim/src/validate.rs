@@ -801,7 +801,7 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
                 message, receipt, ..
             } => {
                 // The most messages the run can have: backlog and arrivals.
-                let most = estimate_parts(s).0.messages;
+                let most = most_messages(s);
                 if u64::from(*message) >= most {
                     return Err(invalid(
                         format!("faults[{i}].message"),
@@ -916,14 +916,20 @@ struct Parts {
     fault_events: u64,
 }
 
-fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
+/// The backlog plus the mean number of arrivals and six standard
+/// deviations of a Poisson count: more messages than any seed gives.
+fn most_messages(s: &Scenario) -> u64 {
     let mean = mean_arrivals(s);
     let arrivals = if mean > 0.0 {
         mean + 6.0 * mean.sqrt() + 1.0
     } else {
         0.0
     };
-    let messages = s.arrivals.backlog.saturating_add(sat(arrivals));
+    s.arrivals.backlog.saturating_add(sat(arrivals))
+}
+
+fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
+    let messages = most_messages(s);
 
     let timeout = effective_visibility_timeout_ms(s).max(1);
     let cycle = if s.workers.error_rate > 0.0 {
