@@ -869,8 +869,9 @@ fn label(ctx: &CanvasRenderingContext2d, text: &str, x: f64, y: f64, colour: &st
 }
 
 /// A run override (docs/MODEL.md "Run overrides") as a hollow diamond at
-/// the run's end (its start, for a run that hangs), named beside it: a
-/// shape no other mark has, so that it reads without its colour.
+/// the run's end (its start, for a run that hangs, or the first of it in
+/// view), named beside it: a shape no other mark has, so that it reads
+/// without its colour.
 fn paint_overrides(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let p = f.pal();
     let run = f.run;
@@ -896,12 +897,16 @@ fn paint_overrides(ctx: &CanvasRenderingContext2d, f: &Frame) {
         let Some(t) = d.ended_at.or(d.started_at).filter(|t| *t <= f.playhead) else {
             continue;
         };
-        let x = f.x(t);
+        // Kept on the part of the run in view: a hung run's start may be
+        // long before it.
+        let (from, to) = lease_view::extent_of(d, run.end_ms.min(f.playhead));
+        let (left, right) = (f.x(from).max(GUTTER_PX), f.x(to).min(f.width - 4.0));
         let (y, h) = f.lanes.row_span(lease_view::row_of(d, f.index.slots));
-        if x < GUTTER_PX || x > f.width || y + h < AXIS_PX || y > f.height {
+        if left > right || y + h < AXIS_PX || y > f.height {
             continue;
         }
-        let (mid, r) = (y + h / 2.0, (h / 2.0).clamp(4.0, 7.0));
+        let x = clamp(f.x(t), left, right);
+        let (mid, r) = (y + h / 2.0, clamp(h / 2.0, 4.0, 7.0));
         ctx.set_stroke_style_str(&p.crash);
         ctx.set_fill_style_str(&p.halo);
         ctx.set_line_width(2.0);

@@ -87,7 +87,7 @@ impl Timeline {
         let at_t = if t >= run.end_ms {
             from + (to - from) / 2
         } else {
-            t.clamp(from, to)
+            t.max(from).min(to)
         };
         let y = match self.view {
             TimelineView::Workers => {
