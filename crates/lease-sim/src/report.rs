@@ -76,12 +76,12 @@ macro_rules! totals_counters {
                 [$($field),*]
             }
 
-            /// The inverse of `counters`: fields are initialised in the
-            /// order they are written, so each takes the next counter.
+            /// The inverse of `counters`: the array taken apart by the same
+            /// list (a copy, where an iterator's `next` per field was a call
+            /// each in the page's decoder).
             pub fn from_counters(counters: [u64; TOTALS_COUNTERS]) -> Totals {
-                let mut counters = counters.into_iter();
-                let mut next = || counters.next().unwrap_or_default();
-                Totals { $($field: next()),* }
+                let [$($field),*] = counters;
+                Totals { $($field),* }
             }
         }
     };

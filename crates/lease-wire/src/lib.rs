@@ -307,6 +307,7 @@ impl Decoding {
         let mut r = Reader {
             b: &self.bytes,
             pos: self.pos,
+            err: None,
         };
         let done = if self.head.is_none() {
             self.head = Some(read_head(&mut r)?);
@@ -338,23 +339,41 @@ impl Decoding {
             self.messages = Some(std::mem::take(&mut self.message_rows));
             None
         } else {
-            let (scenario, head) = self.head.take().ok_or_else(used_up)?;
+            let Some((_, head)) = &self.head else {
+                return Err(used_up());
+            };
             let (series, summarised) = read_rest(&mut r, head.bucket_ms)?;
             if r.pos != self.bytes.len() {
                 return Err(WireError::Trailing(self.bytes.len() - r.pos));
             }
-            let (marks, worker_marks) = self.marks.take().ok_or_else(used_up)?;
-            Some(assemble(
-                scenario,
-                head,
-                self.events.take().ok_or_else(used_up)?,
-                self.deliveries.take().ok_or_else(used_up)?,
-                marks,
-                worker_marks,
-                self.messages.take().ok_or_else(used_up)?,
-                series,
-                summarised,
-            ))
+            // One match of every part (set in order, so all there): one
+            // drop of what was taken if not, where a `?` a part was one each.
+            match (
+                self.head.take(),
+                self.events.take(),
+                self.deliveries.take(),
+                self.marks.take(),
+                self.messages.take(),
+            ) {
+                (
+                    Some((scenario, head)),
+                    Some(events),
+                    Some(deliveries),
+                    Some((marks, worker_marks)),
+                    Some(messages),
+                ) => Some(assemble(
+                    scenario,
+                    head,
+                    events,
+                    deliveries,
+                    marks,
+                    worker_marks,
+                    messages,
+                    series,
+                    summarised,
+                )),
+                _ => return Err(used_up()),
+            }
         };
         self.pos = r.pos;
         Ok(done)
@@ -366,44 +385,49 @@ fn used_up() -> WireError {
 }
 
 fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
-    if r.take(MAGIC.len(), "the header").ok() != Some(MAGIC.as_slice()) {
+    if r.take(MAGIC.len(), "the header") != MAGIC.as_slice() {
         return Err(WireError::NotARun);
     }
-    let version = r.u32("the version")?;
+    let version = r.u32("the version");
+    r.check()?;
     if version != VERSION {
         return Err(WireError::Version {
             found: version,
             expected: VERSION,
         });
     }
+    let json = r.text("the scenario");
+    r.check()?;
     // Not validated: the run happened, whatever a later build's limits say.
-    let scenario: Scenario = serde_json::from_str(r.text("the scenario")?)
-        .map_err(|e| WireError::Head(format!("the scenario: {e}")))?;
-    let visibility_timeout_ms = r.u64("the visibility timeout")?;
-    let worker_count = r.u32("the worker count")?;
-    let concurrency = r.u32("the concurrency")?;
-    let end_ms = r.u64("the run's end")?;
-    let name = r.text("the report's name")?.to_string();
-    let seed = r.u64("the seed")?;
+    let scenario: Scenario =
+        serde_json::from_str(json).map_err(|e| WireError::Head(format!("the scenario: {e}")))?;
+    let visibility_timeout_ms = r.u64("the visibility timeout");
+    let worker_count = r.u32("the worker count");
+    let concurrency = r.u32("the concurrency");
+    let end_ms = r.u64("the run's end");
+    let name = r.text("the report's name").to_string();
+    let seed = r.u64("the seed");
     let mut counters = [0; TOTALS_COUNTERS];
     for counter in &mut counters {
-        *counter = r.u64("the report's totals")?;
+        *counter = r.u64("the report's totals");
     }
-    let p50 = some64(r.u64("the ack latency")?);
-    let p99 = some64(r.u64("the ack latency")?);
-    let has_ratio = r.flag("the lease health ratio")?;
-    let ratio = f64::from_bits(r.u64("the lease health ratio")?);
-    let has_share = r.flag("the ack p99 of its lease")?;
-    let share = f64::from_bits(r.u64("the ack p99 of its lease")?);
+    let p50 = some64(r.u64("the ack latency"));
+    let p99 = some64(r.u64("the ack latency"));
+    let has_ratio = r.flag("the lease health ratio");
+    let ratio = f64::from_bits(r.u64("the lease health ratio"));
+    let has_share = r.flag("the ack p99 of its lease");
+    let share = f64::from_bits(r.u64("the ack p99 of its lease"));
     // A count, then (text, u64) rows of at least 16 bytes each.
-    let n = r.count(16, "the receive counts")?;
+    let n = r.count(16, "the receive counts");
     let mut receive_counts = BTreeMap::new();
     for _ in 0..n {
-        let count = r.text("a receive count")?.to_string();
-        receive_counts.insert(count, r.u64("a receive count")?);
+        let count = r.text("a receive count").to_string();
+        receive_counts.insert(count, r.u64("a receive count"));
     }
-    let has_stopped = r.flag("why the run stopped")?;
-    let stopped = r.text("why the run stopped")?;
+    let has_stopped = r.flag("why the run stopped");
+    let stopped = r.text("why the run stopped");
+    let bucket_ms = r.u64("the series' bucket");
+    r.check()?;
     let head = Head {
         visibility_timeout_ms,
         worker_count,
@@ -420,7 +444,7 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
         },
         receive_counts,
         stopped: has_stopped.then(|| stopped.to_string()),
-        bucket_ms: r.u64("the series' bucket")?,
+        bucket_ms,
     };
     Ok((scenario, head))
 }
@@ -431,9 +455,10 @@ fn read_event_column(
     cols: &mut Option<EventColumns>,
 ) -> Result<Option<EventLog>, WireError> {
     let Some(c) = cols else {
-        let n = r.count(5, "the event log")?;
-        let dropped = r.u64("the event log")?;
-        let t = r.narrow32(n, "event times")?;
+        let n = r.count(5, "the event log");
+        let dropped = r.u64("the event log");
+        let t = r.narrow32(n, "event times");
+        r.check()?;
         *cols = Some(EventColumns {
             n,
             dropped,
@@ -446,14 +471,20 @@ fn read_event_column(
     };
     let n = c.n;
     if c.kind.is_none() {
-        let kind = r.code_bytes(n, "event kinds", EVENT_KINDS.len())?;
+        let kind = r.code_bytes(n, "event kinds", EVENT_KINDS.len());
+        r.check()?;
         c.kind = Some(kind.iter().map(|&b| event_kind(b)).collect());
     } else if c.message.is_none() {
-        c.message = Some(r.narrow32(n, "event messages")?);
+        let message = r.narrow32(n, "event messages");
+        r.check()?;
+        c.message = Some(message);
     } else if c.worker.is_none() {
-        c.worker = Some(r.narrow32(n, "event workers")?);
+        let worker = r.narrow32(n, "event workers");
+        r.check()?;
+        c.worker = Some(worker);
     } else {
-        let receipt = r.narrow32(n, "event receipts")?;
+        let receipt = r.narrow32(n, "event receipts");
+        r.check()?;
         let c = cols.take().ok_or_else(used_up)?;
         let events = EventLog::from_columns(
             c.t,
@@ -472,24 +503,26 @@ fn read_event_column(
 /// Reads the deliveries' columns and builds the next stretch of rows into
 /// `out`; true once `out` holds them all (and `r` is past the section).
 fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, WireError> {
-    let n = r.count(87, "the deliveries")?;
-    let message = r.col32(n, "delivery messages")?;
-    let receipt = r.col32(n, "delivery receipts")?;
-    let worker = r.col32(n, "delivery workers")?;
-    let slot = r.col32(n, "delivery slots")?;
-    let received_at = r.col64(n, "delivery receive times")?;
-    let started_at = r.col64(n, "delivery start times")?;
-    let ended_at = r.col64(n, "delivery end times")?;
-    let lease_ended_at = r.col64(n, "delivery lease ends")?;
-    let lease_ends = r.code_bytes(n, "delivery lease ends", LEASE_ENDS.len())?;
-    let outcomes = r.code_bytes(n, "delivery outcomes", OUTCOMES.len())?;
-    let effects = r.code_bytes(n, "delivery effects", EFFECTS.len())?;
-    let committed_at = r.col64(n, "delivery commit times")?;
-    let work_done_ms = r.col64(n, "delivery work done")?;
-    let work_needed_ms = r.col64(n, "delivery work needed")?;
-    let overlaps = r.col32(n, "delivery overlaps")?;
-    let extensions_ok = r.col32(n, "delivery extensions")?;
-    let extensions_rejected = r.col32(n, "delivery extensions rejected")?;
+    let n = r.count(87, "the deliveries");
+    let message = r.col32(n, "delivery messages");
+    let receipt = r.col32(n, "delivery receipts");
+    let worker = r.col32(n, "delivery workers");
+    let slot = r.col32(n, "delivery slots");
+    let received_at = r.col64(n, "delivery receive times");
+    let started_at = r.col64(n, "delivery start times");
+    let ended_at = r.col64(n, "delivery end times");
+    let lease_ended_at = r.col64(n, "delivery lease ends");
+    let lease_ends = r.code_bytes(n, "delivery lease ends", LEASE_ENDS.len());
+    let outcomes = r.code_bytes(n, "delivery outcomes", OUTCOMES.len());
+    let effects = r.code_bytes(n, "delivery effects", EFFECTS.len());
+    let committed_at = r.col64(n, "delivery commit times");
+    let work_done_ms = r.col64(n, "delivery work done");
+    let work_needed_ms = r.col64(n, "delivery work needed");
+    let overlaps = r.col32(n, "delivery overlaps");
+    let extensions_ok = r.col32(n, "delivery extensions");
+    let extensions_rejected = r.col32(n, "delivery extensions rejected");
+    // Past this check every column holds exactly n values.
+    r.check()?;
     let from = out.len();
     if from == 0 {
         if let Some((i, o)) = overlaps
@@ -504,10 +537,8 @@ fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, Wire
         }
         out.reserve_exact(n);
     }
-    // Every column holds exactly n values (`col32`, `col64`, `code_bytes`),
-    // so no index below is out of range; the codes are checked. A loop here
-    // rather than `collect` from a closure: in this function the compiler
-    // sees those lengths and drops the 17 bounds checks a delivery.
+    // The codes are checked; no index below is out of range (each column
+    // holds n values and `to` is at most n).
     let to = n.min(from.saturating_add(DELIVERY_STRETCH));
     for i in from..to {
         out.push(Delivery {
@@ -537,10 +568,11 @@ fn read_marks(
     r: &mut Reader,
     deliveries: usize,
 ) -> Result<(Vec<Mark>, Vec<WorkerMark>), WireError> {
-    let n = r.count(13, "the marks")?;
-    let t = r.col64(n, "mark times")?;
-    let delivery = r.col32(n, "mark deliveries")?;
-    let kind = r.code_bytes(n, "mark kinds", MARK_KINDS.len())?;
+    let n = r.count(13, "the marks");
+    let t = r.col64(n, "mark times");
+    let delivery = r.col32(n, "mark deliveries");
+    let kind = r.code_bytes(n, "mark kinds", MARK_KINDS.len());
+    r.check()?;
     if let Some(i) = max32(delivery).filter(|&d| d as usize >= deliveries) {
         return Err(WireError::Invalid(format!(
             "a mark names delivery {i} of {}",
@@ -555,10 +587,11 @@ fn read_marks(
         })
         .collect();
 
-    let n = r.count(13, "the worker marks")?;
-    let t = r.col64(n, "worker mark times")?;
-    let worker = r.col32(n, "worker mark workers")?;
-    let kind = r.code_bytes(n, "worker mark kinds", WORKER_MARK_KINDS.len())?;
+    let n = r.count(13, "the worker marks");
+    let t = r.col64(n, "worker mark times");
+    let worker = r.col32(n, "worker mark workers");
+    let kind = r.code_bytes(n, "worker mark kinds", WORKER_MARK_KINDS.len());
+    r.check()?;
     let worker_marks: Vec<WorkerMark> = (0..n)
         .map(|i| WorkerMark {
             t: u64::from_le_bytes(t[i]),
@@ -579,18 +612,19 @@ fn read_messages(
     out: &mut Vec<MessageRecord>,
     at: &mut usize,
 ) -> Result<bool, WireError> {
-    let n = r.count(37, "the messages")?;
-    let arrived_at = r.col64(n, "message arrival times")?;
-    let work_ms = r.col64(n, "message work")?;
-    let receive_count = r.col32(n, "message receive counts")?;
-    let effects = r.col32(n, "message effects")?;
+    let n = r.count(37, "the messages");
+    let arrived_at = r.col64(n, "message arrival times");
+    let work_ms = r.col64(n, "message work");
+    let receive_count = r.col32(n, "message receive counts");
+    let effects = r.col32(n, "message effects");
     // The fate codes are 0..=FATE_IN_FLIGHT.
-    let fate = r.code_bytes(n, "message fates", usize::from(FATE_IN_FLIGHT) + 1)?;
-    let fate_at = r.col64(n, "message fate times")?;
-    let lists = r.col32(n, "message delivery counts")?;
-    let total = r.count(4, "message delivery lists")?;
+    let fate = r.code_bytes(n, "message fates", usize::from(FATE_IN_FLIGHT) + 1);
+    let fate_at = r.col64(n, "message fate times");
+    let lists = r.col32(n, "message delivery counts");
+    let total = r.count(4, "message delivery lists");
     // Read in place: a stretch decodes only the lists it builds.
-    let flat = r.col32(total, "message delivery lists")?;
+    let flat = r.col32(total, "message delivery lists");
+    r.check()?;
     let from = out.len();
     if from == 0 {
         let listed: u64 = lists
@@ -664,29 +698,28 @@ fn read_rest(r: &mut Reader, bucket_ms: u64) -> Result<(Series, Option<Summarise
         ..Series::default()
     };
     for v in Series::u64_columns_mut(&mut series) {
-        let n = r.count(8, "a series")?;
-        *v = u64s(r.col64(n, "a series")?);
+        let n = r.count(8, "a series");
+        *v = u64s(r.col64(n, "a series"));
     }
     for v in Series::f64_columns_mut(&mut series) {
-        let n = r.count(8, "a series")?;
+        let n = r.count(8, "a series");
         *v = r
-            .col64(n, "a series")?
+            .col64(n, "a series")
             .iter()
             .map(|&b| f64::from_le_bytes(b))
             .collect();
     }
 
-    let summarised = match r.take(1, "the summary")?[0] {
-        0 => None,
-        1 => {
+    let summarised = match r.take(1, "the summary") {
+        [1] => {
             let mut x = [0u64; 11];
             for v in &mut x {
-                *v = r.u64("the summary")?;
+                *v = r.u64("the summary");
             }
-            let n = r.count(1, "the summary's fates")?;
-            let fates = r.take(n, "the summary's fates")?.to_vec();
-            let n = r.count(1, "the summary's receive counts")?;
-            let receive_counts = r.narrow32(n, "the summary's receive counts")?;
+            let n = r.count(1, "the summary's fates");
+            let fates = r.take(n, "the summary's fates").to_vec();
+            let n = r.count(1, "the summary's receive counts");
+            let receive_counts = r.narrow32(n, "the summary's receive counts");
             Some(Summarised {
                 kept_until_ms: x[0],
                 events_total: x[1],
@@ -703,9 +736,14 @@ fn read_rest(r: &mut Reader, bucket_ms: u64) -> Result<(Series, Option<Summarise
                 receive_counts,
             })
         }
-        b => return Err(WireError::Invalid(format!("summary flag {b}"))),
+        &[b] if b != 0 => {
+            r.fail(WireError::Invalid(format!("summary flag {b}")));
+            None
+        }
+        // 0, or nothing left to read (the reader holds why).
+        _ => None,
     };
-
+    r.check()?;
     Ok((series, summarised))
 }
 
@@ -897,9 +935,16 @@ fn narrow_into<const W: usize>(dst: &mut [u8], xs: &[u32]) {
     }
 }
 
+/// The bytes and where the next read starts. A read that fails keeps its
+/// error (the first one only) and gives nothing (0, an empty column or
+/// text), as does every read after it: a section reads all its parts
+/// without a branch each, then `check` says whether they were all there.
+/// One check a section rather than one per read is most of the decoder's
+/// size in the page's download; a column is never indexed before its check.
 struct Reader<'a> {
     b: &'a [u8],
     pos: usize,
+    err: Option<WireError>,
 }
 
 impl<'a> Reader<'a> {
@@ -907,103 +952,124 @@ impl<'a> Reader<'a> {
         self.b.len() - self.pos
     }
 
-    fn take(&mut self, n: usize, what: &'static str) -> Result<&'a [u8], WireError> {
+    /// Keeps `e` unless a read failed before.
+    fn fail(&mut self, e: WireError) {
+        if self.err.is_none() {
+            self.err = Some(e);
+        }
+    }
+
+    /// The first failure since the last check, if any.
+    fn check(&mut self) -> Result<(), WireError> {
+        match self.err.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn take(&mut self, n: usize, what: &'static str) -> &'a [u8] {
+        if self.err.is_some() {
+            return &[];
+        }
         if n > self.left() {
-            return Err(WireError::Truncated {
+            self.fail(WireError::Truncated {
                 what,
                 need: n as u64,
                 left: self.left(),
             });
+            return &[];
         }
         let s = &self.b[self.pos..self.pos + n];
         self.pos += n;
-        Ok(s)
+        s
     }
 
-    fn u32(&mut self, what: &'static str) -> Result<u32, WireError> {
-        Ok(u32::from_le_bytes(self.col32(1, what)?[0]))
+    fn u32(&mut self, what: &'static str) -> u32 {
+        self.col32(1, what)
+            .first()
+            .map_or(0, |&b| u32::from_le_bytes(b))
     }
 
-    fn u64(&mut self, what: &'static str) -> Result<u64, WireError> {
-        Ok(u64::from_le_bytes(self.col64(1, what)?[0]))
+    fn u64(&mut self, what: &'static str) -> u64 {
+        self.col64(1, what)
+            .first()
+            .map_or(0, |&b| u64::from_le_bytes(b))
     }
 
     /// A row count, checked against the bytes left at `row_bytes` a row, so
     /// that garbage never makes us allocate more than the input could hold.
-    fn count(&mut self, row_bytes: u64, what: &'static str) -> Result<usize, WireError> {
-        let n = self.u64(what)?;
+    fn count(&mut self, row_bytes: u64, what: &'static str) -> usize {
+        let n = self.u64(what);
         let need = n.saturating_mul(row_bytes);
         if need > self.left() as u64 {
-            return Err(WireError::Truncated {
+            self.fail(WireError::Truncated {
                 what,
                 need,
                 left: self.left(),
             });
+            return 0;
         }
         // need <= left, so n fits in usize.
-        Ok(n as usize)
+        n as usize
     }
 
     /// A u64 that must be 0 or 1.
-    fn flag(&mut self, what: &'static str) -> Result<bool, WireError> {
-        match self.u64(what)? {
-            0 => Ok(false),
-            1 => Ok(true),
-            x => Err(WireError::Invalid(format!("{what}: flag {x}"))),
+    fn flag(&mut self, what: &'static str) -> bool {
+        match self.u64(what) {
+            0 => false,
+            1 => true,
+            x => {
+                self.fail(WireError::Invalid(format!("{what}: flag {x}")));
+                false
+            }
         }
     }
 
     /// A u64 length, then that many bytes of UTF-8.
-    fn text(&mut self, what: &'static str) -> Result<&'a str, WireError> {
-        let n = self.count(1, what)?;
-        std::str::from_utf8(self.take(n, what)?)
-            .map_err(|e| WireError::Head(format!("{what}: {e}")))
+    fn text(&mut self, what: &'static str) -> &'a str {
+        let n = self.count(1, what);
+        match std::str::from_utf8(self.take(n, what)) {
+            Ok(s) => s,
+            Err(e) => {
+                self.fail(WireError::Head(format!("{what}: {e}")));
+                ""
+            }
+        }
     }
 
-    /// `n` little-endian u32s. Inlined, so that the caller's loops over
-    /// `0..n` know the column's length and check no index.
-    #[inline]
-    fn col32(&mut self, n: usize, what: &'static str) -> Result<&'a [[u8; 4]], WireError> {
+    /// `n` little-endian u32s (none if the read failed).
+    fn col32(&mut self, n: usize, what: &'static str) -> &'a [[u8; 4]] {
         self.col::<4>(n, what)
     }
 
-    #[inline]
-    fn col64(&mut self, n: usize, what: &'static str) -> Result<&'a [[u8; 8]], WireError> {
+    fn col64(&mut self, n: usize, what: &'static str) -> &'a [[u8; 8]] {
         self.col::<8>(n, what)
     }
 
-    #[inline]
-    fn col<const W: usize>(
-        &mut self,
-        n: usize,
-        what: &'static str,
-    ) -> Result<&'a [[u8; W]], WireError> {
-        let bytes = n.checked_mul(W).ok_or(WireError::Truncated {
-            what,
-            need: u64::MAX,
-            left: self.left(),
-        })?;
-        let (c, _) = self.take(bytes, what)?.as_chunks();
-        c.get(..n).ok_or(WireError::Truncated {
-            what,
-            need: bytes as u64,
-            left: self.left(),
-        })
+    fn col<const W: usize>(&mut self, n: usize, what: &'static str) -> &'a [[u8; W]] {
+        let Some(bytes) = n.checked_mul(W) else {
+            self.fail(WireError::Truncated {
+                what,
+                need: u64::MAX,
+                left: self.left(),
+            });
+            return &[];
+        };
+        self.take(bytes, what).as_chunks().0
     }
 
     /// `n` u32s as `Writer::narrow32` wrote them, widened in one
     /// vectorised loop per width.
-    fn narrow32(&mut self, n: usize, what: &'static str) -> Result<Vec<u32>, WireError> {
-        let width = self.take(1, what)?[0];
-        Ok(match width {
-            1 => self
-                .take(n, what)?
+    fn narrow32(&mut self, n: usize, what: &'static str) -> Vec<u32> {
+        match self.take(1, what) {
+            [1] => self
+                .take(n, what)
                 .iter()
                 .map(|&x| if x == u8::MAX { u32::MAX } else { u32::from(x) })
                 .collect(),
-            2 => {
+            [2] => {
                 let bytes = n.saturating_mul(2);
-                let (c, _) = self.take(bytes, what)?.as_chunks::<2>();
+                let (c, _) = self.take(bytes, what).as_chunks::<2>();
                 c.iter()
                     .map(|&x| match u16::from_le_bytes(x) {
                         u16::MAX => u32::MAX,
@@ -1011,22 +1077,21 @@ impl<'a> Reader<'a> {
                     })
                     .collect()
             }
-            4 => u32s(self.col32(n, what)?),
-            w => return Err(WireError::Invalid(format!("{what}: column width {w}"))),
-        })
+            [4] => u32s(self.col32(n, what)),
+            &[w] => {
+                self.fail(WireError::Invalid(format!("{what}: column width {w}")));
+                Vec::new()
+            }
+            // Nothing left to read: the reader holds why.
+            _ => Vec::new(),
+        }
     }
 
     /// `n` enum codes, each below `known`, checked in one pass over the
     /// column (its maximum, which vectorises; the first bad one only for
     /// the message).
-    #[inline]
-    fn code_bytes(
-        &mut self,
-        n: usize,
-        what: &'static str,
-        known: usize,
-    ) -> Result<&'a [u8], WireError> {
-        let c = self.take(n, what)?;
+    fn code_bytes(&mut self, n: usize, what: &'static str, known: usize) -> &'a [u8] {
+        let c = self.take(n, what);
         if c.iter()
             .copied()
             .max()
@@ -1037,11 +1102,12 @@ impl<'a> Reader<'a> {
                 .enumerate()
                 .find(|&(_, &b)| usize::from(b) >= known)
                 .unwrap_or((0, &0));
-            return Err(WireError::Invalid(format!(
+            self.fail(WireError::Invalid(format!(
                 "{what}: unknown code {b} at {i}"
             )));
+            return &[];
         }
-        Ok(c)
+        c
     }
 }
 
@@ -1083,8 +1149,13 @@ mod tests {
             w.narrow32(c);
             assert_eq!(w.0[0], width, "{c:?}");
             assert_eq!(w.0.len(), 1 + usize::from(width) * c.len());
-            let mut r = Reader { b: &w.0, pos: 0 };
-            assert_eq!(r.narrow32(c.len(), "a column").unwrap(), *c);
+            let mut r = Reader {
+                b: &w.0,
+                pos: 0,
+                err: None,
+            };
+            assert_eq!(r.narrow32(c.len(), "a column"), *c);
+            assert_eq!(r.check(), Ok(()));
             assert_eq!(r.pos, w.0.len());
         }
     }
