@@ -45,20 +45,21 @@ fn exact_whole(num: &str, factor: u64) -> Option<u64> {
     {
         return None;
     }
-    let int_v: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
-    let frac_v: u128 = if frac.is_empty() {
+    // In u64, without the u128 arithmetic and parser: the fraction's part
+    // is at most 10^9 times a day's milliseconds, below 2^64, and an
+    // integer part or a total past u64 is refused either way.
+    let int_v: u64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let frac_v: u64 = if frac.is_empty() {
         0
     } else {
         frac.parse().ok()?
     };
-    let scale = 10u128.pow(frac.len() as u32);
-    let f = u128::from(factor);
-    let frac_ms = frac_v.checked_mul(f)?;
+    let scale = 10u64.pow(frac.len() as u32);
+    let frac_ms = frac_v.checked_mul(factor)?;
     if frac_ms % scale != 0 {
         return None;
     }
-    let total = int_v.checked_mul(f)?.checked_add(frac_ms / scale)?;
-    u64::try_from(total).ok()
+    int_v.checked_mul(factor)?.checked_add(frac_ms / scale)
 }
 
 /// Why a duration was refused, with the range it must be in.
@@ -301,4 +302,64 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The same product in u128, wide enough for every input it is given.
+    fn wide(num: &str, factor: u64) -> Option<u64> {
+        let (int, frac) = num.split_once('.').unwrap_or((num, ""));
+        if int.is_empty() && frac.is_empty()
+            || int.len() > MAX_INT_DIGITS
+            || frac.len() > MAX_FRAC_DIGITS
+        {
+            return None;
+        }
+        let int_v: u128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        let frac_v: u128 = if frac.is_empty() {
+            0
+        } else {
+            frac.parse().ok()?
+        };
+        let scale = 10u128.pow(frac.len() as u32);
+        let frac_ms = frac_v * u128::from(factor);
+        if frac_ms % scale != 0 {
+            return None;
+        }
+        u64::try_from(int_v * u128::from(factor) + frac_ms / scale).ok()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(5000))]
+        #[test]
+        fn whole_milliseconds_agree_with_wide_arithmetic(
+            int in "[0-9]{0,21}",
+            frac in prop::option::of("[0-9]{0,10}"),
+            factor in prop::sample::select(vec![1, MS_PER_S, MS_PER_MIN, MS_PER_H, MS_PER_D]),
+        ) {
+            let num = match &frac {
+                Some(f) => format!("{int}.{f}"),
+                None => int.clone(),
+            };
+            prop_assert_eq!(exact_whole(&num, factor), wide(&num, factor), "{}", num);
+        }
+    }
+
+    #[test]
+    fn whole_milliseconds_at_the_edges_of_u64() {
+        assert_eq!(exact_whole("18446744073709551615", 1), Some(u64::MAX));
+        assert_eq!(exact_whole("18446744073709551616", 1), None);
+        assert_eq!(exact_whole("99999999999999999999", 1), None);
+        assert_eq!(
+            exact_whole("213503982334.601", MS_PER_D),
+            Some(18_446_744_073_709_526_400)
+        );
+        assert_eq!(exact_whole("213503982335", MS_PER_D), None);
+        assert_eq!(exact_whole("0.999999999", MS_PER_D), None);
+        assert_eq!(exact_whole("0.5", MS_PER_D), Some(43_200_000));
+        assert_eq!(exact_whole(".001", MS_PER_S), Some(1));
+    }
 }
