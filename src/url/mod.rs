@@ -28,10 +28,8 @@ mod tests;
 
 use std::fmt;
 
-use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
-use base64::engine::DecodePaddingMode;
-use base64::Engine as _;
 use lease_fields::{Field, Override, Value};
+use lease_format::base64url;
 use lease_sim::scenario::Scenario;
 use lease_sim::{parse_scenario_without_path, validate};
 
@@ -170,16 +168,6 @@ fn prose(s: &Scenario, key: &str) -> String {
     }
 }
 
-/// base64url with or without padding: links pass through tools that add it.
-fn data_engine() -> GeneralPurpose {
-    GeneralPurpose::new(
-        &base64::alphabet::URL_SAFE,
-        GeneralPurposeConfig::new()
-            .with_encode_padding(false)
-            .with_decode_padding_mode(DecodePaddingMode::Indifferent),
-    )
-}
-
 fn decode_data(
     text: &str,
     base: &Scenario,
@@ -191,9 +179,9 @@ fn decode_data(
             text.len()
         ));
     }
-    let bytes = data_engine()
-        .decode(text.trim())
-        .map_err(|_| "is not base64url text (A-Z, a-z, 0-9, - and _)".to_string())?;
+    // With or without padding: links pass through tools that add it.
+    let bytes = base64url::decode(text.trim())
+        .ok_or_else(|| "is not base64url text (A-Z, a-z, 0-9, - and _)".to_string())?;
     let json = String::from_utf8(bytes).map_err(|_| "does not decode to UTF-8 text".to_string())?;
     let mut value: serde_json::Value =
         serde_json::from_str(&json).map_err(|e| format!("is not a JSON scenario: {e}"))?;
@@ -227,14 +215,14 @@ fn encode_data(base: &Scenario, target: &Scenario) -> String {
             obj.insert(key.into(), mine.into());
         }
     }
-    let text = data_engine().encode(serde_json::Value::Object(obj.clone()).to_string());
+    let text = base64url::encode(serde_json::Value::Object(obj.clone()).to_string());
     if text.len() <= MAX_DATA_CHARS {
         return text;
     }
     for key in PROSE {
         obj.insert(key.into(), String::new().into());
     }
-    data_engine().encode(serde_json::Value::Object(obj).to_string())
+    base64url::encode(serde_json::Value::Object(obj).to_string())
 }
 
 /// The query cut at the last whole parameter within `MAX_QUERY_BYTES`.

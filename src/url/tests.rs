@@ -701,9 +701,9 @@ fn unknown_and_repeated_parameters_are_named() {
 fn a_bad_data_falls_back_to_the_base() {
     let base = shipped_scenario("clip-surge");
     let long = "A".repeat(MAX_DATA_CHARS + 1);
-    let json_not_scenario = data_engine().encode(r#"{"workers":{"count":0}}"#);
-    let not_json = data_engine().encode("<script>");
-    let bad_utf8 = data_engine().encode([0xff, 0xfe, 0x00]);
+    let json_not_scenario = base64url::encode(r#"{"workers":{"count":0}}"#);
+    let not_json = base64url::encode("<script>");
+    let bad_utf8 = base64url::encode([0xff, 0xfe, 0x00]);
     for data in [
         "!!!".to_string(),
         long,

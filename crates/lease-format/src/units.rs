@@ -326,7 +326,7 @@ mod tests {
         };
         let scale = 10u128.pow(frac.len() as u32);
         let frac_ms = frac_v * u128::from(factor);
-        if frac_ms % scale != 0 {
+        if !frac_ms.is_multiple_of(scale) {
             return None;
         }
         u64::try_from(int_v * u128::from(factor) + frac_ms / scale).ok()
