@@ -29,6 +29,7 @@ check "libm's atan2" libm_math5atan2 "libm's atan2; lease_view::arrow_head"
 check "core's float formatting" 'flt2dec|float_to_decimal_common|float_to_exponential_common' "core's float printing ({}, {:.N} or {:?} of an f64, or f64::clamp; 7 KB gzip); lease_format::decimal::{shortest, fixed, clamp} write the same text"
 check "u128 division" u128_div_rem "128-bit division (a u128 divided, or parsed from text; about 1 KB gzip with the code around it); bound the values and stay in u64, as lease_format::units does"
 check "the base64 crate" 6base646engine "the base64 crate (3.5 KB gzip for the share link's data=); lease_format::base64url reads and writes it"
+check "the form_urlencoded crate" 15form_urlencoded "the form_urlencoded crate (0.4 KB gzip for the share link's query); lease_format::query reads it"
 check "serde_path_to_error" serde_path_to_error "the field paths of a scenario's type errors (9 KB gzip); the page reads with parse_scenario_without_path and its worker names the field (lease_jobs::import_job)"
 check "the detectors" 'lease_diagnose8diagnose(6detect|8diagnose)|lease_diagnose4tour5Check4done' "the failure-signature detectors (lease_diagnose::diagnose, detect, a tour's Check::done: 15 KB gzip); the page asks the background worker (lease_jobs::diagnose_job)"
 # Each element type (and key closure) sorted is a copy of the sort code, 1 to

@@ -52,12 +52,14 @@ pub fn merge(current: &str, given: &str) -> String {
     };
     let mut names: Vec<String> = Vec::new();
     let mut out: Vec<String> = Vec::new();
-    for (k, v) in form_urlencoded::parse(given.as_bytes()) {
+    for (k, v) in lease_format::query::parse(given.as_bytes()) {
         let name = key(&k);
         out.push(format!("{}={}", escape(&name), escape(&v)));
         names.push(name);
     }
-    for (k, v) in form_urlencoded::parse(current.strip_prefix('?').unwrap_or(current).as_bytes()) {
+    for (k, v) in
+        lease_format::query::parse(current.strip_prefix('?').unwrap_or(current).as_bytes())
+    {
         if !names.contains(&key(&k)) {
             out.push(format!("{}={}", escape(&k), escape(&v)));
         }

@@ -265,7 +265,7 @@ fn base_of(name: Option<&str>, notes: &mut Notices) -> (String, Scenario) {
 /// reads it: the page fetches it before it reads the link (`catalog`).
 pub fn base_name(query: &str) -> Option<String> {
     let query = query.strip_prefix('?').unwrap_or(query);
-    form_urlencoded::parse(query.as_bytes())
+    lease_format::query::parse(query.as_bytes())
         .take(MAX_PARAMS)
         .find(|(k, _)| k.trim().eq_ignore_ascii_case("scenario"))
         .map(|(_, v)| v.trim().to_string())
@@ -299,7 +299,7 @@ pub fn read_within(
     let query = query.strip_prefix('?').unwrap_or(query);
     let query = cut_to_size(query, &mut notes);
 
-    let mut pairs = form_urlencoded::parse(query.as_bytes());
+    let mut pairs = lease_format::query::parse(query.as_bytes());
     let params: Vec<(String, String)> = pairs
         .by_ref()
         .take(MAX_PARAMS)
