@@ -53,7 +53,7 @@ pub fn fixed(x: f64, places: usize) -> String {
     // At least one digit before the point.
     if digits.len() <= places {
         let pad = places + 1 - digits.len();
-        digits.splice(0..0, std::iter::repeat_n(b'0', pad));
+        pad_front(&mut digits, pad);
     }
     let (int, frac) = digits.split_at(digits.len() - places);
     push_digits(&mut out, int);
@@ -224,13 +224,21 @@ fn digits_of(m: u64, base: u64, mut exp: u32) -> Vec<u8> {
     out
 }
 
+/// `n` zeros before the digits. A new vector rather than `splice`, whose
+/// drop (which moves the tail) is a function of its own in the page.
+fn pad_front(digits: &mut Vec<u8>, n: usize) {
+    let mut padded = vec![b'0'; n];
+    padded.extend_from_slice(digits);
+    *digits = padded;
+}
+
 /// Drops the last `n` digits, rounding what is left half to even: the
 /// dropped digits are the exact remainder, so a tie is a 5 followed by
 /// zeros only. Leaves at least one digit.
 fn round_off(digits: &mut Vec<u8>, n: usize) {
     if digits.len() <= n {
         let pad = n + 1 - digits.len();
-        digits.splice(0..0, std::iter::repeat_n(b'0', pad));
+        pad_front(digits, pad);
     }
     let keep = digits.len() - n;
     let first = digits[keep];
