@@ -215,14 +215,19 @@ fn encode_data(base: &Scenario, target: &Scenario) -> String {
             obj.insert(key.into(), mine.into());
         }
     }
-    let text = base64url::encode(serde_json::Value::Object(obj.clone()).to_string());
+    // Written from the value itself, not a clone: the page has no other
+    // use for serde_json's clone of a map.
+    let mut value = serde_json::Value::Object(obj);
+    let text = base64url::encode(value.to_string());
     if text.len() <= MAX_DATA_CHARS {
         return text;
     }
-    for key in PROSE {
-        obj.insert(key.into(), String::new().into());
+    if let serde_json::Value::Object(obj) = &mut value {
+        for key in PROSE {
+            obj.insert(key.into(), String::new().into());
+        }
     }
-    base64url::encode(serde_json::Value::Object(obj).to_string())
+    base64url::encode(value.to_string())
 }
 
 /// The query cut at the last whole parameter within `MAX_QUERY_BYTES`.
