@@ -65,6 +65,12 @@ fn text_widths(texts: &[String]) -> Vec<f64> {
 
 /// Labels along the x axis, `(x, text)` in order, thinned by their measured
 /// widths so that none overlaps the next, within `[left, right]`.
+/// One line of a chart's SVG: a function, not `html!` at each of its
+/// places, so that the page holds the element's building once.
+fn svg_line(class: &'static str, x1: f64, x2: f64, y1: f64, y2: f64) -> Html {
+    html! { <line class={class} x1={shortest(x1)} x2={shortest(x2)} y1={shortest(y1)} y2={shortest(y2)} /> }
+}
+
 fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
     let texts: Vec<String> = at.iter().map(|(_, t)| t.clone()).collect();
     let wanted: Vec<(f64, f64)> = at
@@ -202,7 +208,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
     let onmouseleave = p.on_cursor.reform(|_: MouseEvent| None);
     let cursor = p.cursor_ms.map(|t| {
         let cx = x(t as f64);
-        html! { <line class="cursor" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
+        svg_line("cursor", cx, cx, TOP, H - BOTTOM)
     });
     let head = x(p.playhead_ms as f64);
     html! {
@@ -216,12 +222,12 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
                 {onmousemove} {onmouseleave}>
                 {y_labels}
-                <line class="axis" x1={shortest(left)} x2={shortest(w - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
-                <line class="axis" x1={shortest(left)} x2={shortest(left)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
+                {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
+                {svg_line("axis", left, left, TOP, H - BOTTOM)}
                 { x_labels(time_ticks(p.end_ms).into_iter().map(|t| (x(t as f64), tick_label(t))).collect(), left, w - 2.0) }
                 { for paths }
                 if p.playhead_ms < p.end_ms {
-                    <line class="playhead" x1={shortest(head)} x2={shortest(head)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
+                    {svg_line("playhead", head, head, TOP, H - BOTTOM)}
                 }
                 {cursor}
             </svg>
@@ -246,7 +252,7 @@ fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
             <figcaption>{"Receive count per message (whole run)"}</figcaption>
             <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label="Histogram: messages by how many times each was delivered">
                 {y_labels}
-                <line class="axis" x1={shortest(left)} x2={shortest(w - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
                 { for counts.iter().enumerate().map(|(i, (k, v))| {
                     let h = (H - TOP - BOTTOM) * (*v as f64 / max);
                     let x0 = left + i as f64 * bw;
