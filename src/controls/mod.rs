@@ -12,7 +12,7 @@ use lease_fields::work::{median_p99, shape, SHAPES};
 use lease_fields::{Control, Field, Range, Step, Unit, Value, CONTROLS};
 use lease_format::decimal::{fixed, shortest};
 use lease_format::units::label_ms;
-use lease_sim::scenario::{Fence, Library, OnReject, Preset, Scenario};
+use lease_sim::scenario::{Fence, Library, Named, OnReject, Preset, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -26,23 +26,39 @@ pub struct ControlsProps {
     pub on_command: Callback<Command>,
 }
 
-fn preset_label(p: Preset) -> &'static str {
-    match p {
-        Preset::Textbook => "Textbook rules",
-        Preset::SqsStandard => "Amazon SQS standard",
-        Preset::SqsFifo => "Amazon SQS FIFO (one group)",
-        Preset::AzureServiceBus => "Azure Service Bus",
-        Preset::GooglePubsub => "Google Pub/Sub",
-    }
-}
+// The selects' labels, in each enum's `Named` order (the scenario file's
+// words; `labels_follow_the_words_order` holds them to it): arrays that
+// one non-generic select reads, rather than a label function and a copy
+// of the select's list-building per enum.
+const PRESET_LABELS: [&str; 5] = [
+    "Textbook rules",
+    "Amazon SQS standard",
+    "Amazon SQS FIFO (one group)",
+    "Azure Service Bus",
+    "Google Pub/Sub",
+];
 
-fn client_label(l: Library) -> &'static str {
-    match l {
-        Library::None => "No client help",
-        Library::Pubsub => "Google Pub/Sub client",
-        Library::ServiceBus => "Azure Service Bus processor",
-        Library::SqsLambda => "AWS Lambda on SQS",
-    }
+const CLIENT_LABELS: [&str; 4] = [
+    "No client help",
+    "Google Pub/Sub client",
+    "Azure Service Bus processor",
+    "AWS Lambda on SQS",
+];
+
+const FENCE_LABELS: [&str; 4] = [
+    "None: every run applies its effect",
+    "Check, then write",
+    "Unique constraint (one effect)",
+    "Fencing token (receipt)",
+];
+
+const ON_REJECT_LABELS: [&str; 2] = [
+    "Keep working (believes it holds the lease)",
+    "Abort the handler",
+];
+
+fn preset_label(p: Preset) -> &'static str {
+    PRESET_LABELS[p.index()]
 }
 
 /// Under the client select: what the chosen library does to the lease
@@ -65,15 +81,6 @@ fn client_note(s: &Scenario) -> Html {
         ),
     };
     html! { <p class="dist-summary" id="client-note">{note}</p> }
-}
-
-fn fence_label(f: Fence) -> &'static str {
-    match f {
-        Fence::None => "None: every run applies its effect",
-        Fence::CheckThenWrite => "Check, then write",
-        Fence::UniqueConstraint => "Unique constraint (one effect)",
-        Fence::FencingToken => "Fencing token (receipt)",
-    }
 }
 
 /// The slider's positions for a field's range.
@@ -387,20 +394,7 @@ fn seed_input(props: &ControlsProps) -> Html {
 }
 
 /// A select of an enum's words (the scenario file's names), each with its
-/// label.
-fn enum_select<T: lease_sim::scenario::Named>(
-    id: &'static str,
-    label: &'static str,
-    field: Field,
-    current: T,
-    text: fn(T) -> &'static str,
-    cb: &Callback<Command>,
-) -> Html {
-    let labels: Vec<&'static str> = T::NAMES.iter().map(|(v, _)| text(*v)).collect();
-    words_select(id, label, field, T::WORDS, &labels, current.index(), cb)
-}
-
-/// Not generic: one copy in the page for every enum's select.
+/// label. Not generic: one copy in the page for every enum's select.
 fn words_select(
     id: &'static str,
     label: &'static str,
@@ -453,28 +447,31 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
     }
 
-    let preset = enum_select(
+    let preset = words_select(
         "ctl-broker",
         "Broker",
         Field::Broker,
-        s.broker.preset,
-        preset_label,
+        Preset::WORDS,
+        &PRESET_LABELS,
+        s.broker.preset.index(),
         cb,
     );
-    let client = enum_select(
+    let client = words_select(
         "ctl-client",
         "Client library",
         Field::Client,
-        lease_fields::edit::library(s),
-        client_label,
+        Library::WORDS,
+        &CLIENT_LABELS,
+        lease_fields::edit::library(s).index(),
         cb,
     );
-    let fence = enum_select(
+    let fence = words_select(
         "ctl-fence",
         "Store fence",
         Field::Fence,
-        s.store.fence,
-        fence_label,
+        Fence::WORDS,
+        &FENCE_LABELS,
+        s.store.fence.index(),
         cb,
     );
     let dist = {
@@ -497,15 +494,13 @@ pub fn controls(props: &ControlsProps) -> Html {
     // Offered only for a heartbeat in the file (not a preset's client default).
     let on_reject = if matches!(s.workers.heartbeat, Some(Some(_))) && heartbeat(s).is_some() {
         let current = heartbeat(s).map_or(OnReject::Continue, |h| h.on_reject);
-        enum_select(
+        words_select(
             "ctl-on-reject",
             "On a rejected extension",
             Field::OnReject,
-            current,
-            |r| match r {
-                OnReject::Continue => "Keep working (believes it holds the lease)",
-                OnReject::Abort => "Abort the handler",
-            },
+            OnReject::WORDS,
+            &ON_REJECT_LABELS,
+            current.index(),
             cb,
         )
     } else {
@@ -549,6 +544,52 @@ mod tests {
     use super::*;
     use lease_sim::shipped;
     use proptest::prelude::*;
+
+    #[test]
+    fn labels_follow_the_words_order() {
+        let presets = [
+            (Preset::Textbook, "Textbook rules"),
+            (Preset::SqsStandard, "Amazon SQS standard"),
+            (Preset::SqsFifo, "Amazon SQS FIFO (one group)"),
+            (Preset::AzureServiceBus, "Azure Service Bus"),
+            (Preset::GooglePubsub, "Google Pub/Sub"),
+        ];
+        assert_eq!(PRESET_LABELS.len(), Preset::WORDS.len());
+        for (p, label) in presets {
+            assert_eq!(PRESET_LABELS[p.index()], label);
+        }
+        let clients = [
+            (Library::None, "No client help"),
+            (Library::Pubsub, "Google Pub/Sub client"),
+            (Library::ServiceBus, "Azure Service Bus processor"),
+            (Library::SqsLambda, "AWS Lambda on SQS"),
+        ];
+        assert_eq!(CLIENT_LABELS.len(), Library::WORDS.len());
+        for (l, label) in clients {
+            assert_eq!(CLIENT_LABELS[l.index()], label);
+        }
+        let fences = [
+            (Fence::None, "None: every run applies its effect"),
+            (Fence::CheckThenWrite, "Check, then write"),
+            (Fence::UniqueConstraint, "Unique constraint (one effect)"),
+            (Fence::FencingToken, "Fencing token (receipt)"),
+        ];
+        assert_eq!(FENCE_LABELS.len(), Fence::WORDS.len());
+        for (f, label) in fences {
+            assert_eq!(FENCE_LABELS[f.index()], label);
+        }
+        let on_reject = [
+            (
+                OnReject::Continue,
+                "Keep working (believes it holds the lease)",
+            ),
+            (OnReject::Abort, "Abort the handler"),
+        ];
+        assert_eq!(ON_REJECT_LABELS.len(), OnReject::WORDS.len());
+        for (r, label) in on_reject {
+            assert_eq!(ON_REJECT_LABELS[r.index()], label);
+        }
+    }
 
     /// The numbers in a text, as written.
     fn numbers(text: &str) -> Vec<&str> {
