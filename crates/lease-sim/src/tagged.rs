@@ -17,13 +17,20 @@ use serde::Deserialize;
 use crate::scenario::{explicit_null, Dist, Fault, RunOutcome, Work};
 
 /// A field the variant needs: absent and `null` each get their own message.
+/// The messages are built by `unmet`, not in this generic, which has a copy
+/// per field type in the page's download.
 fn needed<T>(field: Option<Option<T>>, name: &str, variant: &str) -> Result<T, String> {
     match field {
         Some(Some(v)) => Ok(v),
-        Some(None) => Err(format!(
-            "`{name}` is null, but a `{variant}` needs a value there"
-        )),
-        None => Err(format!("missing field `{name}`")),
+        other => Err(unmet(other.is_some(), name, variant)),
+    }
+}
+
+fn unmet(null: bool, name: &str, variant: &str) -> String {
+    if null {
+        format!("`{name}` is null, but a `{variant}` needs a value there")
+    } else {
+        format!("missing field `{name}`")
     }
 }
 
