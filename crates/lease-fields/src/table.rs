@@ -1526,10 +1526,14 @@ pub static FIELDS: [Spec; 41] = [
 /// The field a query parameter (or `--param`) names, by name or alias,
 /// ignoring case and `-`/`_`.
 pub fn find(name: &str) -> Option<Field> {
-    let n = name.trim().to_ascii_lowercase().replace('-', "_");
+    let n = lease_format::units::underscores(&name.trim().to_ascii_lowercase());
     Field::ALL.into_iter().find(|f| {
         let spec = f.spec();
-        spec.name == n || spec.aliases.iter().any(|a| a.replace('-', "_") == n)
+        spec.name == n
+            || spec
+                .aliases
+                .iter()
+                .any(|a| lease_format::units::underscores(a) == n)
     })
 }
 

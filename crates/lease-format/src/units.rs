@@ -266,13 +266,22 @@ pub fn format_f64(x: f64) -> String {
     shortest(x)
 }
 
+/// The text with every `-` an `_`: how a word or a name is compared,
+/// ignoring which of the two was written. A map over the characters, which
+/// the page links anyway, where `str::replace` is a searcher of its own.
+pub fn underscores(text: &str) -> String {
+    text.chars()
+        .map(|c| if c == '-' { '_' } else { c })
+        .collect()
+}
+
 /// A word from a fixed list, ignoring case and `-` versus `_`.
 pub fn parse_word(text: &str, words: &[&'static str]) -> Result<&'static str, String> {
-    let t = text.trim().to_ascii_lowercase().replace('-', "_");
+    let t = underscores(&text.trim().to_ascii_lowercase());
     words
         .iter()
         .copied()
-        .find(|w| w.replace('-', "_") == t)
+        .find(|w| underscores(w) == t)
         .ok_or_else(|| format!("must be one of: {}", words.join(", ")))
 }
 
@@ -346,6 +355,13 @@ mod tests {
             };
             prop_assert_eq!(exact_whole(&num, factor), wide(&num, factor), "{}", num);
         }
+    }
+
+    #[test]
+    fn underscores_replace_every_dash_and_keep_the_rest() {
+        assert_eq!(underscores("max-lease_ms-"), "max_lease_ms_");
+        assert_eq!(underscores("é-ü"), "é_ü");
+        assert_eq!(underscores("--"), "__");
     }
 
     #[test]
