@@ -192,7 +192,7 @@ fn decode_data(
             }
         }
     }
-    let s = parse_scenario_without_path(&value.to_string())
+    let s = parse_scenario_without_path(&serde_json::to_string(&value).unwrap_or_default())
         .map_err(|e| format!("is not a scenario that can run: {e}"))?;
     budget(&s).map_err(|e| format!("is too large a run for this page: {e}"))?;
     Ok(s)
@@ -218,7 +218,7 @@ fn encode_data(base: &Scenario, target: &Scenario) -> String {
     // Written from the value itself, not a clone: the page has no other
     // use for serde_json's clone of a map.
     let mut value = serde_json::Value::Object(obj);
-    let text = base64url::encode(value.to_string());
+    let text = base64url::encode(serde_json::to_string(&value).unwrap_or_default());
     if text.len() <= MAX_DATA_CHARS {
         return text;
     }
@@ -227,7 +227,7 @@ fn encode_data(base: &Scenario, target: &Scenario) -> String {
             obj.insert(key.into(), String::new().into());
         }
     }
-    base64url::encode(value.to_string())
+    base64url::encode(serde_json::to_string(&value).unwrap_or_default())
 }
 
 /// The query cut at the last whole parameter within `MAX_QUERY_BYTES`.
