@@ -67,7 +67,7 @@ mod tests {
     use base64::Engine as _;
     use proptest::prelude::*;
 
-    /// The engine the share link used before: the oracle.
+    /// The `base64` crate's URL-safe engine, indifferent to padding: the oracle.
     fn engine() -> GeneralPurpose {
         GeneralPurpose::new(
             &base64::alphabet::URL_SAFE,

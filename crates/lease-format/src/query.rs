@@ -1,6 +1,6 @@
 //! A share link's query as name and value pairs, read as
 //! `application/x-www-form-urlencoded` is (the `form_urlencoded` crate's
-//! `parse`, which the page used before): pairs split at `&` (empty ones
+//! `parse`, which the tests hold it to): pairs split at `&` (empty ones
 //! skipped), the name at the first `=`, `+` a space, `%` and two hex
 //! digits a byte (any other `%` kept as it is), then UTF-8 with each bad
 //! sequence replaced. One short loop is a fraction of that crate's code in
