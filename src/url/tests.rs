@@ -1126,3 +1126,19 @@ mod notes {
         }
     }
 }
+
+#[test]
+fn samples_under_a_whole_ms_are_read_as_the_link_writes_them() {
+    let (l, notices) = decode("scenario=ninety-second-message&samples=0.4,2.6,120.2");
+    assert!(notices.is_empty(), "{notices:?}");
+    let l = l.expect("the link reads");
+    assert_eq!(
+        l.scenario.work.dist,
+        Dist::Empirical {
+            samples_ms: vec![0.0, 3.0, 120.0]
+        }
+    );
+    let (back, n2) = decode(&encode(&l));
+    assert!(n2.is_empty(), "{n2:?}");
+    assert_eq!(back.map(|b| b.scenario), Some(l.scenario));
+}

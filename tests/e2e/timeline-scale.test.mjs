@@ -70,14 +70,18 @@ test('zoomed out, a big run is a density strip; zoomed in, it is bars again', as
 
 /**
  * Reads the canvas's pixels against the palette the stylesheet holds for the
- * page's colour scheme (its --tl-*-rgb custom properties, written from the
+ * page's colour scheme (its --tl-* custom properties, written from the
  * palette the canvas paints with): the colour of the axis's corner, which
  * only the background fills, and the share of the plot's pixels that are a
  * lane's colour under the strip's ink at some opacity.
  */
 function stripPixels(canvas) {
   const style = getComputedStyle(canvas);
-  const rgb = (name) => style.getPropertyValue(`--tl-${name}-rgb`).split(',').map(Number);
+  // The colours as the stylesheet writes them, #rrggbb.
+  const rgb = (name) => {
+    const hex = style.getPropertyValue(`--tl-${name}`).trim().replace('#', '');
+    return [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  };
   const [background, lanes, ink] = [rgb('background'), [rgb('lane-even'), rgb('lane-odd')], rgb('strip')];
   const dpr = canvas.width / canvas.clientWidth;
   const { width, height } = canvas;

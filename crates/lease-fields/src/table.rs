@@ -101,8 +101,10 @@ impl DataKind {
         Some(match (self, v) {
             (DataKind::Points, Value::Pairs(p)) => Dist::Quantiles { points: p.clone() },
             (DataKind::Buckets, Value::Pairs(b)) => Dist::Histogram { buckets: b.clone() },
+            // Whole ms, as a link writes them (docs/MODEL.md "The compact
+            // form"): what a link reads, it writes back the same.
             (DataKind::Samples, Value::List(l)) => Dist::Empirical {
-                samples_ms: l.clone(),
+                samples_ms: l.iter().map(|x| x.round()).collect(),
             },
             _ => return None,
         })
