@@ -27,7 +27,11 @@ for wasm in "$TRUNK_STAGING_DIR"/*.wasm; do
       # Then the functions in the order gzip packs best
       # (build-tools/order-functions.mjs reads each one's crate from its
       # name, which -g keeps until binaryen has moved the code).
-      node "$opt" -O2 --converge -g "${features[@]}" "$wasm" -o "$wasm.named"
+      # --low-memory-unused: the first 1,024 bytes of memory hold nothing
+      # (rustc lays the stack out first, growing down to 0, so they are the
+      # last of a megabyte of stack), which lets wasm-opt fold address
+      # arithmetic into loads and stores.
+      node "$opt" -O2 --converge --low-memory-unused -g "${features[@]}" "$wasm" -o "$wasm.named"
       node "$here/build-tools/order-functions.mjs" "$wasm.named" "$wasm.keyed"
       node "$opt" --reorder-functions-by-name "${strip[@]}" "${features[@]}" "$wasm.keyed" -o "$wasm.opt"
       rm "$wasm.named" "$wasm.keyed"

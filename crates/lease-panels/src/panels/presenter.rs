@@ -108,10 +108,38 @@ fn use_pins(pins: Vec<String>, again: (Option<(String, usize)>, String)) {
     });
 }
 
+/// The bar's height as `--presenter-h` on the root element, read by
+/// panels.css: the page's sticky totals then sit under the bar rather than
+/// behind it, so what a step brings into view (clear of the totals) is clear
+/// of the bar too. Measured after every render, as a step's words change it.
+#[hook]
+fn use_bar_height(bar: NodeRef) {
+    let root = || {
+        gloo::utils::document_element()
+            .dyn_into::<web_sys::HtmlElement>()
+            .ok()
+    };
+    use_effect(move || {
+        if let (Some(el), Some(root)) = (bar.cast::<web_sys::HtmlElement>(), root()) {
+            let h = format!("{}px", el.offset_height());
+            let _ = root.style().set_property("--presenter-h", &h);
+        }
+    });
+    use_effect_with((), move |_| {
+        move || {
+            if let Some(root) = root() {
+                let _ = root.style().remove_property("--presenter-h");
+            }
+        }
+    });
+}
+
 #[function_component(PresenterBar)]
 pub fn presenter_bar(p: &PresenterProps) -> Html {
     let cb = p.on_command.clone();
     let pins = use_state(Vec::<String>::new);
+    let bar = use_node_ref();
+    use_bar_height(bar.clone());
     let running = p
         .current
         .as_ref()
@@ -259,7 +287,7 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
         })
     };
     html! {
-        <section class="panel presenter-bar" id="presenter-bar" aria-labelledby="presenter-title">
+        <section class="panel presenter-bar" id="presenter-bar" ref={bar} aria-labelledby="presenter-title">
             <div class="panel-head">
                 <h2 id="presenter-title">{"Presenter mode"}</h2>
                 <button type="button" id="presenter-leave" onclick={leave}>{"Leave (Esc)"}</button>
