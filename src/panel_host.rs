@@ -121,15 +121,17 @@ fn command_of(text: &str) -> Command {
         }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::Present(on) => Command::Present(on),
+        // A loop, not a `collect` into a `Result`: that adapter is code of
+        // its own in the page's download.
         PanelCommand::Notes(list) => {
-            match list
-                .iter()
-                .map(|n| lease_view::note::Note::from_field(n))
-                .collect()
-            {
-                Ok(notes) => Command::Notes(notes),
-                Err(e) => Command::Reject(format!("The note was not kept: it {e}.")),
+            let mut notes = Vec::with_capacity(list.len());
+            for n in &list {
+                match lease_view::note::Note::from_field(n) {
+                    Ok(note) => notes.push(note),
+                    Err(e) => return Command::Reject(format!("The note was not kept: it {e}.")),
+                }
             }
+            Command::Notes(notes)
         }
         PanelCommand::Select(m) => Command::Select(Some(m)),
         PanelCommand::TourStep(i) => Command::TourStep(i),

@@ -97,9 +97,9 @@ impl Note {
 
     /// Reads a note as `to_field` writes it (the link has unescaped it).
     pub fn from_field(value: &str) -> Result<Note, NoteError> {
-        let (range, rest) = value.split_once('~').ok_or(NoteError::Form)?;
-        let (on, text) = rest.split_once('~').ok_or(NoteError::Form)?;
-        let (from, to) = range.split_once('-').ok_or(NoteError::Form)?;
+        let (range, rest) = cut(value, b'~').ok_or(NoteError::Form)?;
+        let (on, text) = cut(rest, b'~').ok_or(NoteError::Form)?;
+        let (from, to) = cut(range, b'-').ok_or(NoteError::Form)?;
         let time = |end: &'static str, t: &str| {
             parse_ms(t.trim(), 0, MAX_DURATION_MS).map_err(|why| NoteError::Time(end, why))
         };
@@ -169,7 +169,18 @@ fn target(on: &str) -> Result<NoteOn, NoteError> {
         Some(b'm' | b'M') => number(&on[1..]).map(NoteOn::Message),
         Some(_) => None,
     };
-    parsed.ok_or_else(|| NoteError::Target(on.chars().take(20).collect()))
+    // The first 20 characters, cut at a byte offset: a `String` collected
+    // from `chars()` is a copy of its own in the page's download.
+    let shown = on.char_indices().nth(20).map_or(on.len(), |(i, _)| i);
+    parsed.ok_or_else(|| NoteError::Target(on[..shown].to_string()))
+}
+
+/// `s` split at the first `sep`, an ASCII byte (so both halves are whole
+/// characters): one loop over bytes, where `str::split_once` with a `char`
+/// pattern is a second copy of its searcher in the page.
+fn cut(s: &str, sep: u8) -> Option<(&str, &str)> {
+    let i = s.bytes().position(|b| b == sep)?;
+    Some((&s[..i], &s[i + 1..]))
 }
 
 /// The notes of a list of link forms that read, and why each other one did
