@@ -801,6 +801,32 @@ fn presented_panel(state: &State) -> Option<Panel> {
     state.panel.filter(|p| p.on_demand())
 }
 
+/// What a button of the page's own asks for: one closure type for all of
+/// them (`click`), where a closure each is a copy of the callback's glue in
+/// the page's download.
+#[derive(Clone, Copy)]
+enum Click {
+    /// Compare, or stop comparing (`true`: comparing now).
+    Compare(bool),
+    Note(u64, u64),
+    Present(bool),
+    Palette(bool),
+    Dismiss,
+    Undo,
+}
+
+fn click(dispatch: &Callback<Command>, c: Click) -> Callback<MouseEvent> {
+    dispatch.reform(move |_: MouseEvent| match c {
+        Click::Compare(true) => Command::CompareStop,
+        Click::Compare(false) => Command::CompareStart,
+        Click::Note(from, to) => Command::NoteAt(from, to),
+        Click::Present(on) => Command::Present(on),
+        Click::Palette(on) => Command::PaletteCb(on),
+        Click::Dismiss => Command::DismissNotices,
+        Click::Undo => Command::Undo,
+    })
+}
+
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(crate::link::initial_state);
@@ -959,17 +985,17 @@ pub fn app() -> Html {
                         <button type="button" id="open-export" aria-pressed={pressed(Panel::Export)} onclick={open(Panel::Export)}>{"Share and export"}</button>
                         <button type="button" id="open-tour" aria-pressed={pressed(Panel::Tour)} onclick={open(Panel::Tour)}>{"Tours"}</button>
                         <button type="button" id="open-compare" aria-pressed={(state.b.is_some()).to_string()}
-                            onclick={dispatch.reform(move |_: MouseEvent| if comparing { Command::CompareStop } else { Command::CompareStart })}>
+                            onclick={click(&dispatch, Click::Compare(comparing))}>
                             { if comparing { "Stop comparing" } else { "Compare" } }
                         </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
                         <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)}
-                            onclick={dispatch.reform(move |_: MouseEvent| Command::NoteAt(view_range.0, view_range.1))}>{"Note…"}</button>
+                            onclick={click(&dispatch, Click::Note(view_range.0, view_range.1))}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
-                            onclick={dispatch.reform(move |_: MouseEvent| Command::Present(!present))}>{"Present"}</button>
+                            onclick={click(&dispatch, Click::Present(!present))}>{"Present"}</button>
                         <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
-                            onclick={dispatch.reform(move |_: MouseEvent| Command::PaletteCb(!cb))}>{"Colour-blind palette"}</button>
+                            onclick={click(&dispatch, Click::Palette(!cb))}>{"Colour-blind palette"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
                     </nav>
                 </header>
@@ -978,7 +1004,7 @@ pub fn app() -> Html {
                 <div class="notices" role="status" id="link-notices">
                     <strong>{"Some of the link or file was not used: "}</strong>
                     <ul>{ for state.notices.iter().map(|n| html! { <li>{n.clone()}</li> }) }</ul>
-                    <button type="button" onclick={dispatch.reform(|_: MouseEvent| Command::DismissNotices)}>{"Dismiss"}</button>
+                    <button type="button" onclick={click(&dispatch, Click::Dismiss)}>{"Dismiss"}</button>
                 </div>
             }
             if state.fetching {
@@ -1057,7 +1083,7 @@ pub fn app() -> Html {
                             if let Some(said) = &state.said {
                                 <p class="acted" role="status" id="acted">{said.clone()}
                                     if !state.undo.is_empty() {
-                                        {" "}<button type="button" id="undo" title="Undo (Ctrl+Z)" onclick={dispatch.reform(|_: MouseEvent| Command::Undo)}>{"Undo"}</button>
+                                        {" "}<button type="button" id="undo" title="Undo (Ctrl+Z)" onclick={click(&dispatch, Click::Undo)}>{"Undo"}</button>
                                     }
                                 </p>
                             }

@@ -500,6 +500,9 @@ impl Component for Timeline {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
         let link = ctx.link();
+        // One callback for a pointer cancelled or gone: a closure each would be
+        // a copy of the callback's glue in the page.
+        let leave = link.callback(|_: PointerEvent| Msg::PointerLeave);
         let toggle = |v: TimelineView, text: &'static str| {
             let pressed = (self.view == v).to_string();
             html! {
@@ -555,8 +558,8 @@ impl Component for Timeline {
                         onpointerdown={link.callback(Msg::PointerDown)}
                         onpointermove={link.callback(Msg::PointerMove)}
                         onpointerup={link.callback(Msg::PointerUp)}
-                        onpointercancel={link.callback(|_| Msg::PointerLeave)}
-                        onpointerleave={link.callback(|_| Msg::PointerLeave)}
+                        onpointercancel={leave.clone()}
+                        onpointerleave={leave}
                         onkeydown={link.callback(Msg::Key)}
                         onblur={link.callback(|_| Msg::PointerLeave)}
                         oncontextmenu={link.callback(Msg::ContextMenu)}
