@@ -1,7 +1,7 @@
-// axe-core against WCAG 2.1 A and AA: the page, the embed, every side panel
-// and the timeline as a table, in each look. A look or a mode another part
-// of the page adds (a palette, presenter mode) is one more entry in LOOKS or
-// MODES. The findings of each check are listed by where they were found.
+// axe-core against WCAG 2.1 A and AA: the page, the embed, presenter mode,
+// every side panel, the timeline's menu and the timeline as a table, in each
+// look (light and dark, each in the default and the colour-blind palette).
+// The findings of each check are listed by where they were found.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, launchBrowser, openPage, axeViolations } from './harness.mjs';
@@ -10,12 +10,15 @@ import { startServer, launchBrowser, openPage, axeViolations } from './harness.m
 const LOOKS = [
   { name: 'light', query: 'theme=light' },
   { name: 'dark', query: 'theme=dark' },
+  { name: 'light colour-blind', query: 'theme=light&palette=cb' },
+  { name: 'dark colour-blind', query: 'theme=dark&palette=cb' },
 ];
 
 /** The page's modes: `panels` says whether its side panels are open to a reader. */
 const MODES = [
   { name: 'the page', query: '', panels: true },
   { name: 'the embed', query: 'embed=1', panels: false },
+  { name: 'presenter mode', query: 'present=1', panels: false, root: '#presenter-bar' },
 ];
 
 /** Each side panel: the button that opens it and the panel's root. */
@@ -27,6 +30,7 @@ const PANELS = [
   { name: 'Recommend', open: '#open-recommend', root: '#recommend-panel' },
   { name: 'Your latency data', open: '#open-latency', root: '#latency-panel' },
   { name: 'As a table', open: '#open-table', root: '#table-panel', ready: '#deliveries-table tbody tr' },
+  { name: 'Notes', open: '#open-notes', root: '#notes-panel' },
   // An overlay over the page: last, and closed with Escape.
   { name: 'Keys', open: '#open-help', root: '#help-overlay', close: 'Escape' },
 ];
@@ -55,6 +59,7 @@ for (const look of LOOKS) {
         const v = await axeViolations(page, selector);
         if (v.length) found[name] = v;
       };
+      if (mode.root) await page.locator(mode.root).waitFor({ timeout: 30000 });
       await check(mode.name);
       if (mode.panels) {
         for (const p of PANELS) {
@@ -76,6 +81,11 @@ for (const look of LOOKS) {
         await page.keyboard.press('ArrowRight');
         await page.waitForFunction(() => document.querySelector('#timeline-live')?.textContent.length > 0);
         await check('the page with a run focused');
+        // The timeline's menu, opened from the keyboard on that run.
+        await page.keyboard.press('Shift+F10');
+        await page.locator('[role=menu]').waitFor({ timeout: 30000 });
+        await check("the timeline's menu", '[role=menu]');
+        await page.keyboard.press('Escape');
       }
       assert.deepEqual(found, {});
       assert.deepEqual(errors, []);
