@@ -158,7 +158,6 @@ mod tests {
                 range: None,
                 dark: false,
                 by_message: false,
-                notes: Vec::new(),
             },
         }
     }

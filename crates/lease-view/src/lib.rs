@@ -11,7 +11,6 @@ pub mod format;
 pub mod hit;
 pub mod index;
 pub mod lanes;
-pub mod note;
 pub mod outages;
 pub mod palette;
 pub mod scale;
