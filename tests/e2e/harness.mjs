@@ -416,3 +416,21 @@ export async function axeViolations(page, selector) {
       .map((n) => `${n.target.join(' ')}${n.any[0]?.message ? ` [${n.any[0].message}]` : ''}`).join('; '));
   }, [selector ?? null, AXE_TAGS]);
 }
+
+/** Touches through the browser's input pipeline, as a finger does: `steps` frames, each a list of [x, y] per finger. */
+export async function touch(page, steps) {
+  const cdp = await page.context().newCDPSession(page);
+  const points = (xy) => xy.map(([x, y], id) => ({ x, y, id }));
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(steps[0]) });
+  for (const step of steps.slice(1)) {
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(step) });
+    await page.waitForTimeout(16);
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** `n + 1` frames from `from` to `to`, for each finger. */
+export function touchPath(from, to, n = 12) {
+  return Array.from({ length: n + 1 }, (_, k) => from.map(([x, y], f) => [x + ((to[f][0] - x) * k) / n, y + ((to[f][1] - y) * k) / n]));
+}

@@ -7,7 +7,7 @@
 // Screenshots go to tests/e2e/output/small-*.png.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerDesktopAndPhone, openPage, frame, waitForFrame, screenshot, cutOff } from './harness.mjs';
+import { useServerDesktopAndPhone, openPage, frame, waitForFrame, screenshot, cutOff, touch, touchPath } from './harness.mjs';
 
 const env = useServerDesktopAndPhone();
 
@@ -45,24 +45,6 @@ test('an embed with every part shows its controls in full right after the timeli
   }
 });
 
-/** Touches through the browser's input pipeline, as a finger does: `steps` frames, each a list of [x, y] per finger. */
-async function touch(page, steps) {
-  const cdp = await page.context().newCDPSession(page);
-  const points = (xy) => xy.map(([x, y], id) => ({ x, y, id }));
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(steps[0]) });
-  for (const step of steps.slice(1)) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(step) });
-    await page.waitForTimeout(16);
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
-
-/** `n + 1` frames from `from` to `to`, for each finger. */
-function path(from, to, n = 12) {
-  return Array.from({ length: n + 1 }, (_, k) => from.map(([x, y], f) => [x + ((to[f][0] - x) * k) / n, y + ((to[f][1] - y) * k) / n]));
-}
-
 test('on a phone a vertical swipe over the timeline scrolls the page; a sideways swipe pans and a pinch zooms the timeline', async () => {
   const { page, errors } = await openPage(env.phone, `${env.server.url}?scenario=ninety-second-message`, PHONE);
   await painted(page);
@@ -76,7 +58,7 @@ test('on a phone a vertical swipe over the timeline scrolls the page; a sideways
 
   const y0 = await page.evaluate(() => window.scrollY);
   const fit = await frame(page);
-  await touch(page, path([[cx, cy]], [[cx, cy - 200]]));
+  await touch(page, touchPath([[cx, cy]], [[cx, cy - 200]]));
   await page.waitForTimeout(300);
   const y1 = await page.evaluate(() => window.scrollY);
   assert.ok(y1 - y0 > 100, `a 200 px upward swipe over the timeline scrolled the page by ${y1 - y0} px`);
@@ -91,14 +73,14 @@ test('on a phone a vertical swipe over the timeline scrolls the page; a sideways
   box = await canvas.boundingBox();
   const [x, y] = [box.x + box.width * 0.4, box.y + box.height / 2];
   const y2 = await page.evaluate(() => window.scrollY);
-  await touch(page, path([[x, y]], [[x + 150, y]]));
+  await touch(page, touchPath([[x, y]], [[x + 150, y]]));
   const panned = await waitForFrame(page, (f, start) => f.viewStartMs < start, { arg: zoomed.viewStartMs });
   assert.ok(panned.viewStartMs < zoomed.viewStartMs, 'a swipe to the right shows earlier time');
   assert.ok(Math.abs((await page.evaluate(() => window.scrollY)) - y2) <= 2, 'the sideways swipe left the page where it was');
 
   // Two fingers apart zoom in about their middle.
   const span = panned.viewEndMs - panned.viewStartMs;
-  await touch(page, path([[x - 30, y], [x + 30, y]], [[x - 120, y], [x + 120, y]]));
+  await touch(page, touchPath([[x - 30, y], [x + 30, y]], [[x - 120, y], [x + 120, y]]));
   const pinched = await waitForFrame(page, (f, span) => f.viewEndMs - f.viewStartMs < span / 2, { arg: span });
   assert.ok(pinched.viewEndMs - pinched.viewStartMs < span / 2, 'the pinch zoomed in');
   assert.ok(Math.abs((await page.evaluate(() => window.scrollY)) - y2) <= 2, 'the pinch left the page where it was');

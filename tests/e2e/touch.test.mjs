@@ -7,7 +7,7 @@
 // input pipeline, as a finger's do.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, frame, waitForFrame, screenshot } from './harness.mjs';
+import { startServer, launchBrowser, openPage, frame, waitForFrame, screenshot, touch, touchPath } from './harness.mjs';
 
 const SIZES = { phone: { width: 390, height: 844 }, tablet: { width: 820, height: 1180 } };
 const CANVAS = '.timeline-canvas';
@@ -32,24 +32,6 @@ after(async () => {
   await env.server?.close();
 });
 
-/** Touches through the browser's input pipeline: `steps` frames, each a list of [x, y] per finger. */
-async function touch(page, steps) {
-  const cdp = await page.context().newCDPSession(page);
-  const points = (xy) => xy.map(([x, y], id) => ({ x, y, id }));
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: points(steps[0]) });
-  for (const step of steps.slice(1)) {
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: points(step) });
-    await page.waitForTimeout(16);
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
-
-/** `n + 1` frames from `from` to `to`, for each finger. */
-function path(from, to, n = 12) {
-  return Array.from({ length: n + 1 }, (_, k) => from.map(([x, y], f) => [x + ((to[f][0] - x) * k) / n, y + ((to[f][1] - y) * k) / n]));
-}
-
 async function openTimeline(size, query = 'scenario=ninety-second-message') {
   const { page, errors } = await openPage(env.touch, `${env.server.url}?${query}`, size);
   await waitForFrame(page, (f) => f.drawnRuns > 0 && f.firstRun !== null);
@@ -72,7 +54,7 @@ for (const [name, size] of Object.entries(SIZES)) {
     const [x, y] = [box.x + box.width * 0.55, box.y + box.height / 2];
     const fit = await frame(page);
     const span = fit.viewEndMs - fit.viewStartMs;
-    await touch(page, path([[x - 25, y], [x + 25, y]], [[x - 110, y], [x + 110, y]]));
+    await touch(page, touchPath([[x - 25, y], [x + 25, y]], [[x - 110, y], [x + 110, y]]));
     const pinched = await waitForFrame(page, (f, span) => f.viewEndMs - f.viewStartMs < span / 2, { arg: span });
     const zoomed = pinched.viewEndMs - pinched.viewStartMs;
     assert.ok(zoomed < span / 2, `the pinch showed ${zoomed} ms of ${span}`);
@@ -80,7 +62,7 @@ for (const [name, size] of Object.entries(SIZES)) {
 
     const settled = await waitForFrame(page, (f, n) => f.paints >= n, { arg: pinched.paints });
     const y0 = await page.evaluate(() => window.scrollY);
-    await touch(page, path([[x + 60, y]], [[x - 60, y]]));
+    await touch(page, touchPath([[x + 60, y]], [[x - 60, y]]));
     const panned = await waitForFrame(page, (f, start) => f.viewStartMs > start + 1, { arg: settled.viewStartMs });
     assert.ok(panned.viewStartMs > settled.viewStartMs, 'a swipe to the left shows later time');
     const kept = panned.viewEndMs - panned.viewStartMs;
@@ -105,7 +87,7 @@ for (const [name, size] of Object.entries(SIZES)) {
     await page.waitForFunction(() => /[?&]msg=\d+/.test(location.search), null, { timeout: 5000 });
     // A swipe over the same run selects nothing new and closes nothing.
     const search = await page.evaluate(() => location.search);
-    await touch(page, path([[x, y]], [[x - 80, y]]));
+    await touch(page, touchPath([[x, y]], [[x - 80, y]]));
     await page.waitForTimeout(300);
     assert.ok(await details.isVisible(), 'a swipe is not a tap');
     assert.equal(new URLSearchParams(await page.evaluate(() => location.search)).get('msg'), new URLSearchParams(search).get('msg'));
