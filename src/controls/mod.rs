@@ -545,6 +545,15 @@ mod tests {
     use lease_sim::shipped;
     use proptest::prelude::*;
 
+    /// Each label sits at its variant's place in the words' order, and
+    /// there is one label a word.
+    fn same_order<T: lease_sim::scenario::Named>(labels: &[&str], pairs: &[(T, &str)]) {
+        assert_eq!(labels.len(), T::WORDS.len());
+        for (v, label) in pairs {
+            assert_eq!(labels[v.index()], *label);
+        }
+    }
+
     #[test]
     fn labels_follow_the_words_order() {
         let presets = [
@@ -554,30 +563,21 @@ mod tests {
             (Preset::AzureServiceBus, "Azure Service Bus"),
             (Preset::GooglePubsub, "Google Pub/Sub"),
         ];
-        assert_eq!(PRESET_LABELS.len(), Preset::WORDS.len());
-        for (p, label) in presets {
-            assert_eq!(PRESET_LABELS[p.index()], label);
-        }
+        same_order(&PRESET_LABELS, &presets);
         let clients = [
             (Library::None, "No client help"),
             (Library::Pubsub, "Google Pub/Sub client"),
             (Library::ServiceBus, "Azure Service Bus processor"),
             (Library::SqsLambda, "AWS Lambda on SQS"),
         ];
-        assert_eq!(CLIENT_LABELS.len(), Library::WORDS.len());
-        for (l, label) in clients {
-            assert_eq!(CLIENT_LABELS[l.index()], label);
-        }
+        same_order(&CLIENT_LABELS, &clients);
         let fences = [
             (Fence::None, "None: every run applies its effect"),
             (Fence::CheckThenWrite, "Check, then write"),
             (Fence::UniqueConstraint, "Unique constraint (one effect)"),
             (Fence::FencingToken, "Fencing token (receipt)"),
         ];
-        assert_eq!(FENCE_LABELS.len(), Fence::WORDS.len());
-        for (f, label) in fences {
-            assert_eq!(FENCE_LABELS[f.index()], label);
-        }
+        same_order(&FENCE_LABELS, &fences);
         let on_reject = [
             (
                 OnReject::Continue,
@@ -585,10 +585,7 @@ mod tests {
             ),
             (OnReject::Abort, "Abort the handler"),
         ];
-        assert_eq!(ON_REJECT_LABELS.len(), OnReject::WORDS.len());
-        for (r, label) in on_reject {
-            assert_eq!(ON_REJECT_LABELS[r.index()], label);
-        }
+        same_order(&ON_REJECT_LABELS, &on_reject);
     }
 
     /// The numbers in a text, as written.
