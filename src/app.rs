@@ -129,6 +129,10 @@ pub struct State {
     pub host_origin: Option<String>,
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
+    /// Notes on the timeline (`note=` in the link).
+    pub notes: Vec<lease_view::note::Note>,
+    /// The range the notes panel starts a new note on.
+    pub note_draft: Option<(u64, u64)>,
     /// The guided tour under way, and its step.
     pub tour: Option<(String, usize)>,
     /// Per step of that tour, whether the person earned its tick: changed
@@ -222,6 +226,8 @@ impl State {
             palette_cb: false,
             host_origin: None,
             present: false,
+            notes: Vec::new(),
+            note_draft: None,
             tour: None,
             tour_earned: Vec::new(),
             diagnosed: None,
@@ -550,6 +556,15 @@ impl State {
             Command::PaletteCb(on) => s.palette_cb = on,
             Command::HostOrigin(o) => s.host_origin = o,
             Command::Present(on) => s.present = on,
+            Command::Notes(mut notes) => {
+                notes.truncate(lease_view::note::MAX_NOTES);
+                s.notes = notes;
+            }
+            Command::NoteAt(from, to) if from < to => {
+                s.note_draft = Some((from, to));
+                s.panel = Some(Panel::Notes);
+            }
+            Command::NoteAt(..) => return false,
             // A link opened afresh: its own state, with its own notices.
             // Read into `Open` by `Command::resolve`.
             Command::OpenLink(_) => return false,
@@ -770,15 +785,17 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         done,
         earned: &state.tour_earned,
         present: state.present,
+        notes: state.notes.iter().map(|n| n.to_field()).collect(),
+        draft: state.note_draft,
         at: state.menu_at.as_ref().filter(|_| panel == Panel::Menu),
     })
     .ok()
 }
 
 /// The panel loaded on demand that shows: in presenter mode, the tours'
-/// panel as the presenter bar.
+/// panel as the presenter bar, unless a note is being written.
 fn presented_panel(state: &State) -> Option<Panel> {
-    if state.present {
+    if state.present && state.panel != Some(Panel::Notes) {
         return Some(Panel::Tour);
     }
     state.panel.filter(|p| p.on_demand())
@@ -791,6 +808,7 @@ fn presented_panel(state: &State) -> Option<Panel> {
 enum Click {
     /// Compare, or stop comparing (`true`: comparing now).
     Compare(bool),
+    Note(u64, u64),
     Present(bool),
     Palette(bool),
     Dismiss,
@@ -801,6 +819,7 @@ fn click(dispatch: &Callback<Command>, c: Click) -> Callback<MouseEvent> {
     dispatch.reform(move |_: MouseEvent| match c {
         Click::Compare(true) => Command::CompareStop,
         Click::Compare(false) => Command::CompareStart,
+        Click::Note(from, to) => Command::NoteAt(from, to),
         Click::Present(on) => Command::Present(on),
         Click::Palette(on) => Command::PaletteCb(on),
         Click::Dismiss => Command::DismissNotices,
@@ -898,7 +917,12 @@ pub fn app() -> Html {
             state.tour_earned.clone(),
             state.diagnosed.clone(),
             link_shown,
-            (state.present, state.menu_at.clone()),
+            (
+                state.present,
+                state.notes.clone(),
+                state.note_draft,
+                state.menu_at.clone(),
+            ),
         ),
         |_| panel_view(&state, &link),
     );
@@ -934,6 +958,9 @@ pub fn app() -> Html {
     };
     let comparing = state.b.is_some();
     let present = state.present;
+    let view_range = state.range.map_or((0, state.end_ms()), |(a, b)| {
+        (a.round() as u64, b.round() as u64)
+    });
     let cb = state.palette_cb;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
@@ -963,6 +990,8 @@ pub fn app() -> Html {
                         </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
+                        <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)}
+                            onclick={click(&dispatch, Click::Note(view_range.0, view_range.1))}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={click(&dispatch, Click::Present(!present))}>{"Present"}</button>
                         <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
@@ -1043,8 +1072,14 @@ pub fn app() -> Html {
                                 on_cursor={dispatch.reform(Command::Cursor)}
                                 cursor_ms={state.cursor_ms} on_view={dispatch.reform(Command::View)}
                                 range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }}
+                                notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))}
                                 on_table={(!state.embed).then(|| open(Panel::Table))}
                                 on_menu={dispatch.reform(Command::Menu)} />
+                            if !state.notes.is_empty() {
+                                <ul class="timeline-notes" id="timeline-notes" aria-label="Notes on the timeline">
+                                    { for state.notes.iter().map(|n| html! { <li>{format!("Note, {}", n.describe())}</li> }) }
+                                </ul>
+                            }
                             if let Some(said) = &state.said {
                                 <p class="acted" role="status" id="acted">{said.clone()}
                                     if !state.undo.is_empty() {

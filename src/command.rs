@@ -103,6 +103,11 @@ pub enum Command {
     CancelRunB,
     /// Enter or leave presenter mode (`present=1`, the P key).
     Present(bool),
+    /// The notes on the timeline, all of them (a link's, the notes panel's).
+    Notes(Vec<lease_view::note::Note>),
+    /// Open the notes panel on a new note over this range, in ms (a
+    /// Shift+drag on the timeline, the Note… button, a context menu).
+    NoteAt(u64, u64),
     /// Open the timeline's menu there.
     Menu(lease_ui::panel::MenuAt),
     /// The menu's action: side A becomes this scenario; the words say what

@@ -93,6 +93,9 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if v.present {
         cmds.push(Command::Present(true));
     }
+    if !v.notes.is_empty() {
+        cmds.push(Command::Notes(v.notes));
+    }
     if v.embed {
         cmds.push(Command::Embed(Parts::embed(
             v.panels.as_deref().unwrap_or(&[]),
@@ -140,6 +143,7 @@ pub fn link_of(st: &State) -> Link {
             palette_cb: st.palette_cb,
             host_origin: st.host_origin.clone(),
             present: st.present,
+            notes: st.notes.clone(),
         },
     }
 }
@@ -428,13 +432,35 @@ mod tests {
     }
 
     #[test]
-    fn a_link_opens_presenter_mode_and_keeps_it() {
-        let st = state_from_query("scenario=ninety-second-message&present=1");
+    fn a_link_opens_presenter_mode_with_its_notes_and_keeps_them() {
+        let st = state_from_query(
+            "scenario=ninety-second-message&present=1&note=60s-90s~w1~worker%201%20starts%20it%20again",
+        );
         assert!(st.notices.is_empty(), "{:?}", st.notices);
         assert!(st.present);
-        assert!(query_of(&st).contains("present=1"));
+        assert_eq!(st.notes.len(), 1);
+        assert_eq!(st.notes[0].text, "worker 1 starts it again");
+        let q = query_of(&st);
+        assert!(q.contains("present=1"), "{q}");
+        assert!(
+            q.contains("note=60s-90s~w1~worker%201%20starts%20it%20again"),
+            "{q}"
+        );
         let st = yew::Reducible::reduce(std::rc::Rc::new(st), Command::Present(false));
         assert!(!query_of(&st).contains("present="));
+    }
+
+    #[test]
+    fn a_range_picked_for_a_note_opens_the_notes_panel_on_it() {
+        use yew::Reducible;
+        let st = std::rc::Rc::new(state_from_query("scenario=ninety-second-message"));
+        let st = st.reduce(Command::NoteAt(60_000, 90_000));
+        assert_eq!(st.panel, Some(Panel::Notes));
+        assert_eq!(st.note_draft, Some((60_000, 90_000)));
+        // An empty range opens nothing.
+        let st = std::rc::Rc::new(state_from_query("scenario=ninety-second-message"))
+            .reduce(Command::NoteAt(5, 5));
+        assert_eq!(st.panel, None);
     }
 
     #[test]

@@ -123,6 +123,9 @@ pub struct Frame<'a> {
     pub dark: bool,
     /// Strokes and labels grow by this (presenter mode).
     pub ink: f64,
+    pub notes: &'a [lease_view::note::Note],
+    /// A Shift+drag under way, in ms: the range a note is to go on.
+    pub marking: Option<(f64, f64)>,
 }
 
 /// What was drawn, for the test hook (`TestHook` in mod.rs) and the browser tests.
@@ -138,6 +141,8 @@ pub struct Drawn {
     pub overlap_outlines: u32,
     /// Top and bottom of the highlighted message's drawn runs or row.
     pub lit: Option<(f64, f64)>,
+    /// Notes drawn in the range shown.
+    pub notes: u32,
 }
 
 impl Drawn {
@@ -187,7 +192,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     ));
     ctx.set_text_baseline("middle");
 
-    let drawn = match f.view {
+    let mut drawn = match f.view {
         TimelineView::Workers => paint_workers(ctx, f),
         TimelineView::Messages => paint_messages(ctx, f),
     };
@@ -198,6 +203,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     paint_not_kept(ctx, f);
     paint_unplayed(ctx, f);
     paint_axis(ctx, f);
+    drawn.notes = super::notes::paint_notes(ctx, f);
     if let Some(c) = f.cursor {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let x = f.x(c).round() + 0.5;

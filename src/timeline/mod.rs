@@ -18,6 +18,7 @@ mod hover;
 mod input;
 mod keys;
 mod menu;
+mod notes;
 mod strip;
 
 use std::cell::Cell;
@@ -84,6 +85,12 @@ pub struct TimelineProps {
     /// Strokes and labels grow by this: presenter mode's projector.
     #[prop_or(1.0)]
     pub ink: f64,
+    /// The reader's notes, drawn as labelled bands over their ranges.
+    #[prop_or_default]
+    pub notes: Vec<lease_view::note::Note>,
+    /// A Shift+drag picked this range (ms) to write a note on.
+    #[prop_or_default]
+    pub on_note: Callback<(u64, u64)>,
     /// "As a table": opens every delivery as a table (`None`: no button).
     #[prop_or_default]
     pub on_table: Option<Callback<MouseEvent>>,
@@ -124,6 +131,14 @@ pub enum Msg {
     LongPress(f64, f64),
 }
 
+/// The range of a Shift+drag from `a` to `b` (ms, either way), in whole ms
+/// within the run; `None` for a drag of under three pixels (a click).
+fn picked((a, b): (f64, f64), ms_per_px: f64, limit_ms: f64) -> Option<(u64, u64)> {
+    let (from, to) = (a.min(b).max(0.0), a.max(b).min(limit_ms));
+    (to - from >= 3.0 * ms_per_px && to.round() > from.round())
+        .then(|| (from.round() as u64, to.round() as u64))
+}
+
 pub struct Timeline {
     canvas: NodeRef,
     index: Rc<RunIndex>,
@@ -157,6 +172,8 @@ pub struct Timeline {
     hint_timer: Option<gloo::timers::callback::Timeout>,
     /// The canvas element `listeners` are on.
     listened: Option<HtmlCanvasElement>,
+    /// A Shift+drag under way: where it started and where it is, in ms.
+    marking: Option<(f64, f64)>,
     /// The run the arrow keys are on (a delivery index): ringed on the
     /// canvas and read out in the live region.
     pub focus: Option<u32>,
@@ -197,6 +214,7 @@ impl Component for Timeline {
             view: props.view,
             hover: None,
             pointers: Pointers::default(),
+            marking: None,
             raf: None,
             listeners: Vec::new(),
             css_w: 800.0,
@@ -338,6 +356,11 @@ impl Component for Timeline {
                     let _ = c.focus();
                 }
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if e.shift_key() {
+                    let t = self.scale(ctx).ms_of(x - GUTTER_PX);
+                    self.marking = Some((t, t));
+                    return false;
+                }
                 let touch = e.pointer_type() == "touch";
                 self.pointers.press(e.pointer_id(), x - GUTTER_PX, y, touch);
                 if touch {
@@ -366,6 +389,11 @@ impl Component for Timeline {
             }
             Msg::PointerMove(e) => {
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if let Some((from, _)) = self.marking {
+                    self.marking = Some((from, self.scale(ctx).ms_of(x - GUTTER_PX)));
+                    self.schedule(ctx);
+                    return false;
+                }
                 if !self.pointers.is_empty() {
                     let cmds = self.pointers.moved(e.pointer_id(), x - GUTTER_PX, y);
                     for cmd in cmds {
@@ -394,6 +422,14 @@ impl Component for Timeline {
             Msg::PointerUp(e) => {
                 self.press_timer = None;
                 let (x, y) = self.local(e.client_x(), e.client_y());
+                if let Some(range) = self.marking.take() {
+                    self.schedule(ctx);
+                    let scale = self.scale(ctx);
+                    if let Some(r) = picked(range, scale.ms_per_px(), scale.limit_ms) {
+                        ctx.props().on_note.emit(r);
+                    }
+                    return false;
+                }
                 if self.pointers.release(e.pointer_id()) {
                     let hit = self.hit(ctx, x, y);
                     ctx.props().on_select.emit(hit.map(|h| h.message));
@@ -403,6 +439,7 @@ impl Component for Timeline {
             Msg::PointerLeave => {
                 self.press_timer = None;
                 self.engaged.set(false);
+                self.marking = None;
                 self.pointers.clear();
                 self.emit_cursor(ctx, f64::NEG_INFINITY);
                 if self.hover.take().is_some() {
@@ -972,6 +1009,8 @@ impl Timeline {
             cursor: props.cursor_ms,
             dark,
             ink: props.ink,
+            notes: &props.notes,
+            marking: self.marking,
         };
         let clock = window.performance();
         let started = clock.as_ref().map_or(0.0, |p| p.now());
@@ -1038,7 +1077,7 @@ impl TestHook<'_> {
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!(
             "{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit}}}",
+             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}",
             self.ring,
             self.paints,
             fixed(self.paint_ms, 2),
@@ -1052,6 +1091,7 @@ impl TestHook<'_> {
             self.runs,
             fixed(self.axis_end_px, 1),
             self.drawn.overlap_outlines,
+            self.drawn.notes,
         )
     }
 }
@@ -1162,4 +1202,34 @@ fn legend(view: TimelineView, density: bool) -> Html {
         ]);
     }
     html! { <ul class="timeline-legend" aria-label="Legend">{ for items }</ul> }
+}
+
+#[cfg(test)]
+mod note_range_tests {
+    use super::picked;
+
+    #[test]
+    fn a_shift_drag_picks_its_range_either_way_within_the_run() {
+        assert_eq!(
+            picked((60_000.4, 90_000.0), 100.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        assert_eq!(
+            picked((90_000.0, 60_000.0), 100.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        assert_eq!(
+            picked((-50.0, 400_000.0), 100.0, 300_000.0),
+            Some((0, 300_000))
+        );
+    }
+
+    #[test]
+    fn a_drag_of_under_three_pixels_is_a_click_not_a_range() {
+        assert_eq!(picked((1_000.0, 1_250.0), 100.0, 300_000.0), None);
+        assert_eq!(
+            picked((1_000.0, 1_300.0), 100.0, 300_000.0),
+            Some((1_000, 1_300))
+        );
+    }
 }

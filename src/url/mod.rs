@@ -331,8 +331,15 @@ pub fn read_within(
     let mut view_params: Vec<(&'static str, String)> = Vec::new();
     let mut known = false;
     let mut compare: Option<bool> = None;
+    let mut note_values: Vec<String> = Vec::new();
     for (key, value) in &params {
         let lower = key.trim().to_ascii_lowercase();
+        // The one field a link repeats: one note each.
+        if lower == "note" {
+            known = true;
+            note_values.push(value.clone());
+            continue;
+        }
         if let Some(rest) = lower.strip_prefix(B_PREFIX) {
             known = true;
             read_b_field(rest, key, value, &mut by_field[n..], &mut notes);
@@ -420,7 +427,10 @@ pub fn read_within(
         }
     };
 
-    let (view, refused) = view::parse(&view_params, scenario.duration_ms);
+    let (mut view, mut refused) = view::parse(&view_params, scenario.duration_ms);
+    let (kept_notes, bad_notes) = view::parse_notes(&note_values, scenario.duration_ms);
+    view.notes = kept_notes;
+    refused.extend(bad_notes);
     for (name, value, why) in refused {
         notes.push(name, &value, &why);
     }

@@ -422,6 +422,12 @@ fn the_view_round_trips() {
             palette_cb: true,
             host_origin: Some("https://docs.example.com".into()),
             present: true,
+            notes: vec![lease_view::note::Note {
+                from_ms: 300_000,
+                to_ms: 360_000,
+                on: lease_view::note::NoteOn::Message(17),
+                text: "the surge starts".into(),
+            }],
         },
         LinkView {
             from_ms: Some(0),
@@ -1038,6 +1044,87 @@ fn b_fields_without_compare_are_ignored_with_a_notice() {
         notices.iter().any(|n| n.field == "b.timeout"),
         "{notices:?}"
     );
+}
+
+mod notes {
+    use super::*;
+    use lease_view::note::{Note, NoteOn, MAX_NOTES, MAX_NOTE_CHARS};
+
+    fn with_notes(notes: Vec<Note>) -> Link {
+        let mut l = link(
+            "ninety-second-message",
+            shipped_scenario("ninety-second-message"),
+        );
+        l.view.notes = notes;
+        l
+    }
+
+    #[test]
+    fn notes_travel_as_repeated_note_fields() {
+        let l = with_notes(vec![
+            Note {
+                from_ms: 60_000,
+                to_ms: 90_000,
+                on: NoteOn::Worker(1),
+                text: "worker 1 starts the same message here".into(),
+            },
+            Note {
+                from_ms: 0,
+                to_ms: 5_000,
+                on: NoteOn::Timeline,
+                text: "a ~ & % = + # ✓ 🙂".into(),
+            },
+        ]);
+        let q = round_trip(&l);
+        assert!(q.contains("note=60s-90s~w1~worker%201%20starts"), "{q}");
+        assert_eq!(q.matches("note=").count(), 2, "{q}");
+    }
+
+    #[test]
+    fn a_bad_note_is_named_and_dropped_alone() {
+        let (link, notices) = decode(
+            "scenario=ninety-second-message&timeout=45s&note=garbage&note=60s-90s~w1~kept&note=10s-5s~~backwards&note=1s-2h~~too%20long%20a%20range",
+        );
+        let link = link.expect("the link still applies");
+        assert_eq!(link.scenario.broker.visibility_timeout_ms, Some(45_000));
+        assert_eq!(link.view.notes.len(), 1);
+        assert_eq!(link.view.notes[0].text, "kept");
+        let said: Vec<String> = notices.iter().map(ToString::to_string).collect();
+        assert_eq!(said.len(), 3, "{said:?}");
+        assert!(
+            said[0].starts_with("note = \"garbage\": is not a note"),
+            "{said:?}"
+        );
+        assert!(said[1].contains("ends before it starts"), "{said:?}");
+        assert!(said[2].contains("ends after the run does"), "{said:?}");
+    }
+
+    #[test]
+    fn a_link_keeps_ten_notes() {
+        let q: String = (0..MAX_NOTES + 2)
+            .map(|i| format!("&note={i}s-{}s~~n{i}", i + 1))
+            .collect();
+        let (link, notices) = decode(&format!("scenario=ninety-second-message{q}"));
+        assert_eq!(link.expect("a link").view.notes.len(), MAX_NOTES);
+        assert_eq!(notices.len(), 2);
+        assert!(notices[0].why.contains("past the 10 notes"), "{notices:?}");
+    }
+
+    proptest! {
+        #[test]
+        fn any_note_comes_back_from_the_link_it_is_written_into(
+            from in 0u64..60_000,
+            len in 1u64..60_000,
+            w in 0u32..4,
+            text in "[~&%=+#?/ a-zA-Z0-9é✓日本語🙂-]{0,139}[~&%a-z✓🙂]",
+        ) {
+            prop_assume!(text.chars().count() <= MAX_NOTE_CHARS);
+            let l = with_notes(vec![Note { from_ms: from, to_ms: from + len, on: NoteOn::Worker(w), text }]);
+            let (back, notices) = decode(&encode(&l));
+            prop_assert!(notices.is_empty(), "{:?}", notices);
+            prop_assert_eq!(back.map(|b| b.view.notes), Some(l.view.notes));
+        }
+    }
 }
 
 #[test]

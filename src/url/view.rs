@@ -7,9 +7,10 @@ use lease_sim::validate::MAX_DURATION_MS;
 
 use lease_format::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
 use lease_ui::theme::{PALETTES, THEMES};
+use lease_view::note::{Note, MAX_NOTES};
 
 /// The panels `panel=` may open.
-pub const PANELS: [&str; 9] = [
+pub const PANELS: [&str; 10] = [
     "details",
     "diagnosis",
     "compare",
@@ -18,6 +19,7 @@ pub const PANELS: [&str; 9] = [
     "embed",
     "help",
     "tour",
+    "notes",
     "table",
 ];
 
@@ -70,6 +72,8 @@ pub struct LinkView {
     pub host_origin: Option<String>,
     /// Presenter mode (`present=1`).
     pub present: bool,
+    /// Notes on the timeline, one `note=` field each (`lease_view::note`).
+    pub notes: Vec<Note>,
 }
 
 /// The view parameter a query name means, by name or alias.
@@ -192,6 +196,31 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
     (view, refused)
 }
 
+/// The notes of a link's `note=` fields, each read on its own: a bad one,
+/// one past the run's end or one past `MAX_NOTES` is refused alone.
+pub fn parse_notes(values: &[String], duration_ms: u64) -> (Vec<Note>, Vec<Refusal>) {
+    let mut notes = Vec::new();
+    let mut refused = Vec::new();
+    for v in values {
+        let why = match Note::from_field(v) {
+            Ok(n) if n.to_ms > duration_ms => format!(
+                "ends after the run does ({}); the note is left out",
+                format_ms(duration_ms)
+            ),
+            Ok(_) if notes.len() >= MAX_NOTES => {
+                format!("is past the {MAX_NOTES} notes a link keeps; it is left out")
+            }
+            Ok(n) => {
+                notes.push(n);
+                continue;
+            }
+            Err(e) => format!("{e}; the note is left out"),
+        };
+        refused.push(("note", v.clone(), why));
+    }
+    (notes, refused)
+}
+
 /// The view's parameters, leaving out what is unset and any word that is not
 /// one of the lists (the page would only be told it was ignored).
 pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
@@ -244,6 +273,9 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
         if !known.is_empty() {
             out.push(("panels", known.join(",")));
         }
+    }
+    for n in &view.notes {
+        out.push(("note", n.to_field()));
     }
     out
 }

@@ -30,6 +30,7 @@ const PANELS = [
   { name: 'Recommend', open: '#open-recommend', root: '#recommend-panel' },
   { name: 'Your latency data', open: '#open-latency', root: '#latency-panel' },
   { name: 'As a table', open: '#open-table', root: '#table-panel', ready: '#deliveries-table tbody tr' },
+  { name: 'Notes', open: '#open-notes', root: '#notes-panel' },
   // An overlay over the page: last, and closed with Escape.
   { name: 'Keys', open: '#open-help', root: '#help-overlay', close: 'Escape' },
 ];

@@ -50,13 +50,14 @@ test('present=1 opens presenter mode: larger type, the controls collapsed, the b
   await page.close();
 });
 
-test('presenter mode in the dark scheme, with a tour under way, has no WCAG 2.1 A or AA violation', async () => {
+test('presenter mode in the dark scheme, with a tour under way and a note, has no WCAG 2.1 A or AA violation', async () => {
   const { page, errors } = await openPage(
     env.browser,
-    `${env.server.url}?scenario=ninety-second-message&present=1&theme=dark`,
+    `${env.server.url}?scenario=ninety-second-message&present=1&theme=dark&note=${encodeURIComponent('60s-90s~w1~worker 1 starts it again')}`,
   );
   await page.locator('#present-tour-ninety-second-timeline').click();
   await page.locator('#presenter-count', { hasText: 'Step 1 of 6' }).waitFor();
+  await page.locator('#timeline-notes li').waitFor();
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();

@@ -158,6 +158,7 @@ mod tests {
                 range: None,
                 dark: false,
                 by_message: false,
+                notes: Vec::new(),
             },
         }
     }

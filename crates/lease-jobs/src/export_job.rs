@@ -49,6 +49,9 @@ pub struct SvgSettings {
     pub dark: bool,
     /// Rows per message rather than per worker.
     pub by_message: bool,
+    /// The reader's notes, in their link form (`lease_view::note`).
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -63,14 +66,18 @@ pub struct ExportJob {
 /// The file's text: the run computed and summarised as the page has it
 /// (`run_job::simulate_for_page`), then written.
 pub fn export(job: &ExportJob) -> Result<String, String> {
-    use lease_view::export::{deliveries_csv, messages_csv, series_csv, timeline_svg, SvgOptions};
+    use lease_view::export::{
+        deliveries_csv, messages_csv, series_csv, timeline_svg_with_notes, SvgOptions,
+    };
     use lease_view::TimelineView;
     let run =
         crate::run_job::simulate_for_page(&job.scenario, &mut |_| {}).map_err(|e| e.to_string())?;
     Ok(match job.kind {
         ExportKind::TimelineSvg => {
             let (from, to) = job.svg.range.unwrap_or((0, run.end_ms));
-            timeline_svg(
+            // The panel sends notes the page kept, which read; any other is left out.
+            let notes = lease_view::note::read_notes(&job.svg.notes).0;
+            timeline_svg_with_notes(
                 &run,
                 &SvgOptions {
                     width_px: 1200.0,
@@ -84,6 +91,7 @@ pub fn export(job: &ExportJob) -> Result<String, String> {
                     },
                     title: job.scenario.title.clone(),
                 },
+                &notes,
             )
         }
         ExportKind::SeriesCsv => series_csv(&run),
@@ -105,6 +113,7 @@ mod tests {
                 range: None,
                 dark: false,
                 by_message: false,
+                notes: Vec::new(),
             },
         }
     }
@@ -120,6 +129,24 @@ mod tests {
         assert!(kept < all && kept <= crate::run_job::PAGE_LIMITS.deliveries);
         let text = export(&job(s, ExportKind::DeliveriesCsv)).unwrap();
         assert_eq!(text, lease_view::export::deliveries_csv(&summarised));
+    }
+
+    #[test]
+    fn the_svg_carries_the_notes_it_is_sent_and_leaves_out_a_bad_one() {
+        let s = lease_sim::shipped::find("ninety-second-message")
+            .unwrap()
+            .scenario;
+        let mut j = job(s, ExportKind::TimelineSvg);
+        j.svg.notes = vec![
+            "60s-90s~w1~worker 1 starts it again".into(),
+            "not a note".into(),
+        ];
+        let svg = export(&j).unwrap();
+        assert!(
+            svg.contains(">worker 1: worker 1 starts it again</text>"),
+            "{svg}"
+        );
+        assert_eq!(svg.matches("class=\"lp-note\"").count(), 1);
     }
 
     #[test]

@@ -263,6 +263,7 @@ mod tests {
                     range: Some((1, 2)),
                     dark: true,
                     by_message: false,
+                    notes: vec!["60s-90s~w1~a ~ note & 100%".into()],
                 },
             }),
             Job::Import(ImportJob {

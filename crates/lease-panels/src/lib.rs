@@ -55,8 +55,8 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
-        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, PresenterBar, RecommendPanel,
-        SweepPanel, TablePanel, TimelineMenu, TourPanel,
+        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, NotesPanel, PresenterBar,
+        RecommendPanel, SweepPanel, TablePanel, TimelineMenu, TourPanel,
     };
 
     thread_local! {
@@ -108,13 +108,17 @@ mod bridge {
         let panel = match v.panel.as_str() {
             "export" => html! {
                 <ExportPanel run_scenario={Rc::new(v.run_scenario.clone())} {scenario} link={v.link.clone()}
-                    by_message={v.by_message} range={v.range} {on_command} />
+                    by_message={v.by_message} range={v.range} notes={v.notes.clone()} {on_command} />
             },
             "embed" => html! { <EmbedPanel query={v.query.clone()} {on_command} /> },
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
             "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
             "latency" => html! { <LatencyPanel {scenario} {on_command} /> },
             "help" => html! { <HelpOverlay {on_command} /> },
+            "notes" => html! {
+                <NotesPanel notes={v.notes.clone()} draft={v.draft} range={v.range}
+                    end_ms={v.run_scenario.duration_ms} workers={v.scenario.workers.count} {on_command} />
+            },
             "tour" if v.present => html! {
                 <PresenterBar current={v.tour.clone()} scenario={v.scenario.name.clone()} {on_command} />
             },

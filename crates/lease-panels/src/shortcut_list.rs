@@ -104,6 +104,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Zoom about the pointer; once the timeline is clicked, the wheel alone zooms until the pointer leaves it",
     },
     Shortcut {
+        keys: "Shift + drag",
+        scope: "timeline",
+        what: "Pick a time range and write a note on it",
+    },
+    Shortcut {
         keys: "F",
         scope: "timeline",
         what: "Fit the whole run",

@@ -18,6 +18,8 @@ pub enum Panel {
     /// "Your latency data": percentiles, durations or a histogram read into
     /// the scenario's work.
     Latency,
+    /// Notes on the timeline: write, edit and delete them.
+    Notes,
     /// Every delivery of the run on screen as a table, sorted and paged.
     Table,
     /// The timeline's context menu, at `PanelViewOf::at`; not in links.
@@ -43,6 +45,7 @@ impl Panel {
             Panel::Compare => "compare",
             Panel::Recommend => "recommend",
             Panel::Latency => "latency",
+            Panel::Notes => "notes",
             Panel::Table => "table",
             Panel::Menu => "menu",
         }
@@ -58,6 +61,7 @@ impl Panel {
             Panel::Compare,
             Panel::Recommend,
             Panel::Latency,
+            Panel::Notes,
             Panel::Table,
         ]
         .into_iter()
@@ -100,6 +104,9 @@ pub enum PanelCommand {
     UseWork(String),
     /// Enter or leave presenter mode (the presenter bar's own button).
     Present(bool),
+    /// The notes on the timeline, all of them, each in its link form
+    /// (`lease_view::note`): the page reads them as it reads a link's.
+    Notes(Vec<String>),
     /// Select that message on the timeline (a row of the table shown).
     Select(u32),
     /// The timeline's menu acted: the scenario on screen with a fault added
@@ -156,6 +163,10 @@ impl PanelCommand {
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
             "present" => v.as_bool().map(PanelCommand::Present),
+            "notes" => v
+                .as_array()
+                .and_then(|list| list.iter().map(text_of).collect::<Option<_>>())
+                .map(PanelCommand::Notes),
             "tour_demo" => (|| {
                 Some(PanelCommand::TourDemo {
                     tour: text_of(v.get("tour")?)?,
@@ -208,6 +219,10 @@ pub struct PanelViewOf<'a> {
     pub earned: &'a [bool],
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
+    /// The notes on the timeline, in their link form.
+    pub notes: Vec<String>,
+    /// The range a new note starts on (a Shift+drag on the timeline).
+    pub draft: Option<(u64, u64)>,
     /// Where the timeline's menu opened (`Panel::Menu`).
     pub at: Option<&'a MenuAt>,
 }
@@ -247,6 +262,10 @@ pub struct PanelView {
     pub earned: Vec<bool>,
     #[serde(default)]
     pub present: bool,
+    #[serde(default)]
+    pub notes: Vec<String>,
+    #[serde(default)]
+    pub draft: Option<(u64, u64)>,
     pub at: Option<MenuAt>,
 }
 
@@ -289,6 +308,8 @@ mod tests {
             },
             PanelCommand::UseWork(serde_json::to_string(&scenario).unwrap()),
             PanelCommand::Present(false),
+            PanelCommand::Notes(vec!["60s-90s~w1~a ~ & \"note\"".into()]),
+            PanelCommand::Notes(vec![]),
             PanelCommand::Select(7),
             PanelCommand::Replace {
                 scenario: serde_json::to_string(&scenario).unwrap(),
@@ -320,6 +341,7 @@ mod tests {
             ),
             (r#"{"reject":null}"#, "\"reject\" without its fields"),
             (r#"{"present":"yes"}"#, "\"present\" without its fields"),
+            (r#"{"notes":["a",3]}"#, "\"notes\" without its fields"),
             (r#"{"select":-2}"#, "\"select\" without its fields"),
             (r#"{"replace":{"scenario":"{}"}}"#, "\"replace\" without"),
             (r#"{"fork":{}}"#, "\"fork\" without its fields"),
@@ -348,6 +370,8 @@ mod tests {
             done: Some(vec![true, false]),
             earned: &[false, true],
             present: true,
+            notes: vec!["1s-2s~~x".into()],
+            draft: Some((1, 2)),
             at: Some(&MenuAt {
                 t_ms: 61_000,
                 worker: Some(2),
@@ -374,6 +398,8 @@ mod tests {
                 done: Some(vec![true, false]),
                 earned: vec![false, true],
                 present: true,
+                notes: vec!["1s-2s~~x".into()],
+                draft: Some((1, 2)),
                 at: of.at.cloned(),
             }
         );

@@ -11,6 +11,7 @@ pub mod format;
 pub mod hit;
 pub mod index;
 pub mod lanes;
+pub mod note;
 pub mod outages;
 pub mod palette;
 pub mod scale;

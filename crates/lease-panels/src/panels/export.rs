@@ -29,6 +29,9 @@ pub struct ExportProps {
     pub by_message: bool,
     /// The visible time range of the timeline, for the SVG.
     pub range: Option<(u64, u64)>,
+    /// The notes on the timeline, in their link form, for the SVG.
+    #[prop_or_default]
+    pub notes: Vec<String>,
     pub on_command: Callback<PanelCommand>,
 }
 
@@ -88,7 +91,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
     let in_worker = |id: &'static str, text: &'static str, kind: ExportKind| {
         let (status, job_slot) = (status.clone(), job_slot.clone());
         let scenario = p.run_scenario.clone();
-        let (by_message, range) = (p.by_message, p.range);
+        let (by_message, range, notes) = (p.by_message, p.range, p.notes.clone());
         let name = format!("{run_stem}-{}", kind.suffix());
         let onclick = Callback::from(move |_: MouseEvent| {
             let dark = lease_ui::theme::dark();
@@ -100,6 +103,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
                     range,
                     dark,
                     by_message,
+                    notes: notes.clone(),
                 },
             };
             let done = {

@@ -10,7 +10,7 @@ pub mod svg;
 mod tests;
 
 pub use csv::{deliveries_csv, messages_csv, series_csv};
-pub use svg::{timeline_svg, SvgOptions};
+pub use svg::{timeline_svg, timeline_svg_with_notes, SvgOptions};
 
 use lease_sim::run::{DeadLetterCause, Effect, Fate, LeaseEnd, Outcome};
 

@@ -15,6 +15,7 @@ use crate::format::{clock, duration};
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
 use crate::lanes::{AXIS_PX, GUTTER_PX};
+use crate::note::{Note, NoteOn};
 use crate::outages::Outages;
 use crate::palette::{
     hsl_colour, message_hsl, Palette, BUFFERED_OPACITY, DEAD_LETTERED_OPACITY, IN_FLIGHT_OPACITY,
@@ -110,7 +111,9 @@ font-size:11px;fill:{text}}}\
 .pause-line{{stroke:{muted};stroke-width:1.5}}\
 .bad-text{{fill:{crash}}}.note{{fill:{rejected}}}.ok-text{{fill:{restart}}}.note{{font-weight:600}}\
 .available{{fill:{available};fill-opacity:{available_a}}}\
-.deleted{{fill:{deleted};fill-opacity:{deleted_a}}}",
+.deleted{{fill:{deleted};fill-opacity:{deleted_a}}}\
+.lp-note{{fill:{note};fill-opacity:0.16;stroke:{note};stroke-width:1.5;stroke-dasharray:5 3}}\
+.lp-note-label{{fill:{bg};stroke:{note};stroke-width:1.5}}.lp-note-text{{font-weight:600}}",
         text = p.text.rgb_hex(),
         muted = p.muted.rgb_hex(),
         bg = p.background.rgb_hex(),
@@ -135,6 +138,7 @@ font-size:11px;fill:{text}}}\
         available_a = N(p.available.alpha),
         deleted = p.deleted.rgb_hex(),
         deleted_a = N(p.deleted.alpha),
+        note = note_hex(p),
         lease_a = N(LEASE_OPACITY),
         in_flight_a = N(IN_FLIGHT_OPACITY),
         buffered_a = N(BUFFERED_OPACITY),
@@ -193,10 +197,22 @@ macro_rules! put {
 /// The timeline over `[opts.from_ms, opts.to_ms]` as an SVG document.
 /// Same run and options: the same bytes.
 pub fn timeline_svg(run: &Run, opts: &SvgOptions) -> String {
-    timeline_svg_capped(run, opts, MAX_RUNS)
+    timeline_svg_capped(run, opts, MAX_RUNS, &[])
 }
 
-pub(crate) fn timeline_svg_capped(run: &Run, opts: &SvgOptions, max_runs: usize) -> String {
+/// `timeline_svg` with the reader's notes over it (`crate::note`): a band
+/// over each one's range, on its worker's lane if it names one, labelled
+/// with its text, and listed in the picture's description.
+pub fn timeline_svg_with_notes(run: &Run, opts: &SvgOptions, notes: &[Note]) -> String {
+    timeline_svg_capped(run, opts, MAX_RUNS, notes)
+}
+
+pub(crate) fn timeline_svg_capped(
+    run: &Run,
+    opts: &SvgOptions,
+    max_runs: usize,
+    notes: &[Note],
+) -> String {
     let width = if opts.width_px.is_finite() {
         clamp(opts.width_px, GUTTER_PX + 120.0, 50_000.0)
     } else {
@@ -220,6 +236,7 @@ pub(crate) fn timeline_svg_capped(run: &Run, opts: &SvgOptions, max_runs: usize)
         TimelineView::Workers => c.workers(max_runs),
         TimelineView::Messages => c.messages(max_runs),
     };
+    c.notes(notes, opts.view, content_px);
     let body = std::mem::take(&mut c.out);
 
     let legend_top = c.top + content_px + 10.0;
@@ -252,6 +269,13 @@ viewBox=\"0 0 {w} {h}\">\n",
             TimelineView::Messages => "messages view",
         }
     );
+    if !notes.is_empty() {
+        put!(out, "<desc id=\"lp-notes\">Notes: ");
+        for n in notes {
+            put!(out, "{}. ", xml_escape(&n.describe()));
+        }
+        out.push_str("</desc>\n");
+    }
     put!(out, "<style type=\"text/css\">{}</style>\n", style(p));
     put!(
         out,
@@ -351,7 +375,71 @@ struct Canvas<'a> {
     out: String,
 }
 
+/// The notes' ink: amber, which no run or mark uses, darker on light.
+fn note_hex(p: &Palette) -> &'static str {
+    if p.background.rgb_hex() == Palette::of(true).background.rgb_hex() {
+        "#f2b84b"
+    } else {
+        "#9a5b00"
+    }
+}
+
 impl Canvas<'_> {
+    /// Each note in the visible range: a band over its range (its worker's
+    /// lane in the Workers view, else the whole height) and its text in a
+    /// label at the band's top.
+    fn notes(&mut self, notes: &[Note], view: TimelineView, content_px: f64) {
+        let lanes = (view == TimelineView::Workers).then(|| {
+            let index = RunIndex::new(self.run);
+            WorkerLanes {
+                top_px: self.top,
+                row_px: ROW_PX,
+                buffer_px: BUFFER_PX,
+                gap_px: LANE_GAP_PX,
+                workers: index.workers,
+                slots: index.slots,
+            }
+        });
+        for n in notes {
+            if n.to_ms < self.t0 || n.from_ms > self.t1 {
+                continue;
+            }
+            let x0 = self.x(n.from_ms.max(self.t0));
+            let x1 = self.x(n.to_ms.min(self.t1)).max(x0 + 2.0);
+            let (y0, h) = match (n.on, &lanes) {
+                (NoteOn::Worker(w), Some(l)) if w < l.workers => {
+                    (l.lane_top(w), l.lane_px() - l.gap_px)
+                }
+                _ => (self.top, content_px),
+            };
+            put!(
+                self.out,
+                "<rect class=\"lp-note\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+                N(x0),
+                N(y0),
+                N(x1 - x0),
+                N(h)
+            );
+            let label = match n.on {
+                NoteOn::Timeline => n.text.clone(),
+                _ => format!("{}: {}", n.on_words(), n.text),
+            };
+            let w = label.chars().count() as f64 * CHAR_PX + 10.0;
+            let lx = x0.min(self.width - RIGHT_PX - w).max(GUTTER_PX);
+            put!(
+                self.out,
+                "<rect class=\"lp-note-label\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"16\" rx=\"3\"/>\n\
+<text class=\"lp-note-text\" x=\"{}\" y=\"{}\">{}</text>\n",
+                N(lx),
+                N(y0 + 2.0),
+                N(w),
+                N(lx + 5.0),
+                N(y0 + 14.0),
+                xml_escape(&label)
+            );
+        }
+    }
+
     fn x(&self, t: u64) -> f64 {
         GUTTER_PX + self.scale.x_of(t as f64)
     }

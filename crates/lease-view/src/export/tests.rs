@@ -339,7 +339,7 @@ fn the_range_bounds_the_messages_view_too() {
 #[test]
 fn too_many_runs_leave_a_note_instead() {
     let run = run_of("clip-surge");
-    let svg = timeline_svg_capped(&run, &whole(TimelineView::Workers), 100);
+    let svg = timeline_svg_capped(&run, &whole(TimelineView::Workers), 100, &[]);
     let doc = parse(&svg);
     assert_eq!(count_drawn(&doc, "run"), 100);
     let note = doc
@@ -351,7 +351,7 @@ fn too_many_runs_leave_a_note_instead() {
     let left: usize = note.split(' ').next().unwrap().parse().unwrap();
     assert!(left > 0);
 
-    let svg = timeline_svg_capped(&run, &whole(TimelineView::Messages), 100);
+    let svg = timeline_svg_capped(&run, &whole(TimelineView::Messages), 100, &[]);
     let doc = parse(&svg);
     assert!(count_drawn(&doc, "run") <= 100);
     assert_eq!(count_class(&doc, "note"), 1);
@@ -545,4 +545,66 @@ fn a_report_without_bucket_width_leaves_the_bounds_blank() {
     let text = series_csv(&run);
     assert!(text.lines().nth(1).unwrap().starts_with(",,"));
     assert!(text.ends_with("\r\n"));
+}
+
+#[test]
+fn notes_show_in_the_svg_as_labelled_bands_and_in_its_description() {
+    use crate::note::{Note, NoteOn};
+    let run = run_of("ninety-second-message");
+    let notes = [
+        Note {
+            from_ms: 60_000,
+            to_ms: 90_000,
+            on: NoteOn::Worker(1),
+            text: "worker 1 starts the same message <here> & now".into(),
+        },
+        Note {
+            from_ms: 0,
+            to_ms: 10_000,
+            on: NoteOn::Timeline,
+            text: "the start".into(),
+        },
+    ];
+    for view in [TimelineView::Workers, TimelineView::Messages] {
+        let svg = timeline_svg_with_notes(&run, &whole(view), &notes);
+        let doc = parse(&svg);
+        assert_eq!(count_class(&doc, "lp-note"), 2, "{view:?}");
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| has_class(n, "lp-note-text"))
+            .filter_map(|n| n.text())
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "worker 1: worker 1 starts the same message <here> & now",
+                "the start"
+            ]
+        );
+        let desc = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some("lp-notes"))
+            .and_then(|n| n.text())
+            .unwrap_or_default();
+        assert!(
+            desc.contains("60s to 90s, worker 1: worker 1 starts"),
+            "{desc}"
+        );
+    }
+    // A note outside the range shown is left out.
+    let svg = timeline_svg_with_notes(
+        &run,
+        &SvgOptions {
+            from_ms: 100_000.0,
+            to_ms: 120_000.0,
+            ..whole(TimelineView::Workers)
+        },
+        &notes,
+    );
+    assert_eq!(count_class(&parse(&svg), "lp-note"), 0);
+    assert_eq!(
+        timeline_svg_with_notes(&run, &whole(TimelineView::Workers), &[]),
+        timeline_svg(&run, &whole(TimelineView::Workers)),
+        "no notes: the picture as before"
+    );
 }

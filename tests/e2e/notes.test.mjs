@@ -1,0 +1,138 @@
+// Notes on the timeline: a Shift+drag picks a range, the notes panel writes
+// a note on it; the note travels in the link (`note=`), shows on the
+// timeline after a reload and in the SVG export, and a bad `note=` in a
+// link is named in a notice while the rest of the link still applies.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { startServer, launchBrowser, openPage, settledUrl, waitForFrame, frame, axeViolations } from './harness.mjs';
+
+const env = {};
+before(async () => {
+  env.server = await startServer();
+  // axe is injected as an inline script, which the page's CSP refuses.
+  env.browser = await launchBrowser({ bypassCSP: true });
+});
+after(async () => {
+  await env.browser?.close();
+  await env.server?.close();
+});
+
+const CANVAS = '.timeline-canvas';
+const TEXT = 'worker 1 starts the same message here & 100% ~ sure';
+
+/** The page x of time `ms` on the first timeline, showing the whole run. */
+async function xOf(page, ms) {
+  const f = await waitForFrame(page);
+  const box = await page.locator(CANVAS).first().boundingBox();
+  const gutter = 72;
+  const plot = f.axisEndPx - gutter;
+  return box.x + gutter + ((ms - f.viewStartMs) / (f.viewEndMs - f.viewStartMs)) * plot;
+}
+
+test('Shift+drag and a few words make a note: in the link, on the timeline after a reload, in the SVG', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  const box = await page.locator(CANVAS).first().boundingBox();
+  const y = box.y + box.height * 0.6;
+  const [x0, x1] = [await xOf(page, 60_000), await xOf(page, 90_000)];
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move((x0 + x1) / 2, y, { steps: 4 });
+  await page.mouse.move(x1, y, { steps: 4 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.locator('#notes-panel').waitFor();
+  const from = await page.locator('#note-from').inputValue();
+  const to = await page.locator('#note-to').inputValue();
+  const near = (text, s) => {
+    const m = /^([\d.]+)(ms|s|min)$/.exec(text);
+    assert.ok(m, `a duration: ${text}`);
+    const ms = Number(m[1]) * { ms: 1, s: 1000, min: 60000 }[m[2]];
+    assert.ok(Math.abs(ms - s * 1000) < 1500, `${text} is near ${s} s`);
+  };
+  near(from, 60);
+  near(to, 90);
+  await page.locator('#note-on').selectOption('w1');
+  await page.locator('#note-text').fill(TEXT);
+  assert.deepEqual(await axeViolations(page, '#notes-panel'), []);
+  await page.locator('#note-save').click();
+  await page.locator('#note-list li', { hasText: TEXT }).waitFor();
+  await page.locator('#timeline-notes li', { hasText: TEXT }).waitFor();
+  await waitForFrame(page, (f) => f.notes === 1);
+
+  const url = await settledUrl(page);
+  const notes = new URL(url).searchParams.getAll('note');
+  assert.equal(notes.length, 1, url);
+  assert.match(notes[0], /~w1~worker 1 starts the same message here & 100% ~ sure$/);
+
+  // A reload of the link shows it again.
+  await page.goto(url);
+  await page.locator('#timeline-notes li', { hasText: TEXT }).waitFor();
+  const f = await waitForFrame(page, (f) => f.notes === 1);
+  assert.equal(f.notes, 1, 'the note is drawn on the timeline');
+
+  // Edit it in the panel, then take it to the SVG.
+  await page.locator('#open-notes').click();
+  await page.locator('#note-list .note-edit').first().click();
+  await page.locator('#note-text').fill(`${TEXT}, edited`);
+  await page.locator('#note-save').click();
+  await page.locator('#timeline-notes li', { hasText: `${TEXT}, edited` }).waitFor();
+
+  await page.locator('#open-export').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60000 }),
+    page.locator('#export-svg').click(),
+  ]);
+  const svg = await readFile(await download.path(), 'utf8');
+  assert.ok(
+    svg.includes('worker 1: worker 1 starts the same message here &amp; 100% ~ sure, edited'),
+    'the SVG carries the note as text',
+  );
+  assert.match(svg, /class="lp-note"/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the notes panel in the dark scheme has no WCAG 2.1 A or AA violation', async () => {
+  const { page, errors } = await openPage(
+    env.browser,
+    `${env.server.url}?scenario=ninety-second-message&theme=dark&note=${encodeURIComponent('10s-20s~m0~a note')}`,
+  );
+  await page.locator('#open-notes').click();
+  await page.locator('#note-list li').waitFor();
+  await page.locator('#note-on').selectOption('m');
+  await page.locator('#note-message').waitFor();
+  assert.deepEqual(await axeViolations(page, '#notes-panel'), []);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('deleting a note takes it off the timeline and out of the link', async () => {
+  const { page, errors } = await openPage(
+    env.browser,
+    `${env.server.url}?scenario=ninety-second-message&note=${encodeURIComponent('10s-20s~~first')}&note=${encodeURIComponent('30s-40s~m0~second')}`,
+  );
+  await page.locator('#timeline-notes li', { hasText: 'second' }).waitFor();
+  await page.locator('#open-notes').click();
+  await page.locator('#note-list li', { hasText: 'first' }).locator('.note-delete').click();
+  await page.locator('#timeline-notes li', { hasText: 'first' }).waitFor({ state: 'detached' });
+  const url = await settledUrl(page);
+  assert.deepEqual(new URL(url).searchParams.getAll('note'), ['30s-40s~m0~second']);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a garbage note in a link gives a notice naming it, and the rest of the link still applies', async () => {
+  const { page, errors } = await openPage(
+    env.browser,
+    `${env.server.url}?scenario=ninety-second-message&timeout=45s&note=garbage&note=${encodeURIComponent('10s-20s~~kept')}`,
+  );
+  const notice = page.locator('#link-notices');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /note = "garbage": is not a note/);
+  await page.locator('#timeline-notes li', { hasText: 'kept' }).waitFor();
+  assert.match(await page.locator('#out-timeout').textContent(), /45/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
