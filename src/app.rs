@@ -130,7 +130,7 @@ pub struct State {
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
     /// Notes on the timeline (`note=` in the link).
-    pub notes: Vec<lease_view::note::Note>,
+    pub notes: Vec<String>,
     /// The range the notes panel starts a new note on.
     pub note_draft: Option<(u64, u64)>,
     /// The guided tour under way, and its step.
@@ -545,7 +545,11 @@ impl State {
                 }
                 s.range = range;
             }
-            Command::Panel(p) => s.panel = p,
+            Command::Panel(p) => {
+                // A range picked for a note holds until that panel closes.
+                s.note_draft = s.note_draft.filter(|_| p == Some(Panel::Notes));
+                s.panel = p;
+            }
             Command::Notices(n) => s.notices = n,
             Command::DismissNotices => s.notices.clear(),
             Command::Embed(parts) => {
@@ -785,7 +789,7 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         done,
         earned: &state.tour_earned,
         present: state.present,
-        notes: state.notes.iter().map(|n| n.to_field()).collect(),
+        notes: &state.notes,
         draft: state.note_draft,
         at: state.menu_at.as_ref().filter(|_| panel == Panel::Menu),
     })
@@ -808,7 +812,6 @@ fn presented_panel(state: &State) -> Option<Panel> {
 enum Click {
     /// Compare, or stop comparing (`true`: comparing now).
     Compare(bool),
-    Note(u64, u64),
     Present(bool),
     Palette(bool),
     Dismiss,
@@ -819,7 +822,6 @@ fn click(dispatch: &Callback<Command>, c: Click) -> Callback<MouseEvent> {
     dispatch.reform(move |_: MouseEvent| match c {
         Click::Compare(true) => Command::CompareStop,
         Click::Compare(false) => Command::CompareStart,
-        Click::Note(from, to) => Command::NoteAt(from, to),
         Click::Present(on) => Command::Present(on),
         Click::Palette(on) => Command::PaletteCb(on),
         Click::Dismiss => Command::DismissNotices,
@@ -958,9 +960,6 @@ pub fn app() -> Html {
     };
     let comparing = state.b.is_some();
     let present = state.present;
-    let view_range = state.range.map_or((0, state.end_ms()), |(a, b)| {
-        (a.round() as u64, b.round() as u64)
-    });
     let cb = state.palette_cb;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
@@ -990,8 +989,7 @@ pub fn app() -> Html {
                         </button>
                         <button type="button" id="open-sweep" aria-pressed={pressed(Panel::Sweep)} onclick={open(Panel::Sweep)}>{"Sweep"}</button>
                         <button type="button" id="open-embed" aria-pressed={pressed(Panel::Embed)} onclick={open(Panel::Embed)}>{"Embed"}</button>
-                        <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)}
-                            onclick={click(&dispatch, Click::Note(view_range.0, view_range.1))}>{"Note…"}</button>
+                        <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)} onclick={open(Panel::Notes)}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={click(&dispatch, Click::Present(!present))}>{"Present"}</button>
                         <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
@@ -1075,11 +1073,6 @@ pub fn app() -> Html {
                                 notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))}
                                 on_table={(!state.embed).then(|| open(Panel::Table))}
                                 on_menu={dispatch.reform(Command::Menu)} />
-                            if !state.notes.is_empty() {
-                                <ul class="timeline-notes" id="timeline-notes" aria-label="Notes on the timeline">
-                                    { for state.notes.iter().map(|n| html! { <li>{format!("Note, {}", n.describe())}</li> }) }
-                                </ul>
-                            }
                             if let Some(said) = &state.said {
                                 <p class="acted" role="status" id="acted">{said.clone()}
                                     if !state.undo.is_empty() {

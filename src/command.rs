@@ -103,8 +103,9 @@ pub enum Command {
     CancelRunB,
     /// Enter or leave presenter mode (`present=1`, the P key).
     Present(bool),
-    /// The notes on the timeline, all of them (a link's, the notes panel's).
-    Notes(Vec<lease_view::note::Note>),
+    /// The notes on the timeline, all of them (a link's, the notes panel's),
+    /// each in its link form and read once already.
+    Notes(Vec<String>),
     /// Open the notes panel on a new note over this range, in ms (a
     /// Shift+drag on the timeline, the Note… button, a context menu).
     NoteAt(u64, u64),

@@ -439,7 +439,7 @@ mod tests {
         assert!(st.notices.is_empty(), "{:?}", st.notices);
         assert!(st.present);
         assert_eq!(st.notes.len(), 1);
-        assert_eq!(st.notes[0].text, "worker 1 starts it again");
+        assert_eq!(st.notes[0], "60s-90s~w1~worker 1 starts it again");
         let q = query_of(&st);
         assert!(q.contains("present=1"), "{q}");
         assert!(
@@ -457,6 +457,10 @@ mod tests {
         let st = st.reduce(Command::NoteAt(60_000, 90_000));
         assert_eq!(st.panel, Some(Panel::Notes));
         assert_eq!(st.note_draft, Some((60_000, 90_000)));
+        // Closing the panel forgets the range; the Note… button then opens
+        // it on the range on screen.
+        let st = st.reduce(Command::Panel(None));
+        assert_eq!(st.note_draft, None);
         // An empty range opens nothing.
         let st = std::rc::Rc::new(state_from_query("scenario=ninety-second-message"))
             .reduce(Command::NoteAt(5, 5));

@@ -121,18 +121,9 @@ fn command_of(text: &str) -> Command {
         }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::Present(on) => Command::Present(on),
-        // A loop, not a `collect` into a `Result`: that adapter is code of
-        // its own in the page's download.
-        PanelCommand::Notes(list) => {
-            let mut notes = Vec::with_capacity(list.len());
-            for n in &list {
-                match lease_view::note::Note::from_field(n) {
-                    Ok(note) => notes.push(note),
-                    Err(e) => return Command::Reject(format!("The note was not kept: it {e}.")),
-                }
-            }
-            Command::Notes(notes)
-        }
+        // The notes panel writes only notes that read; the page keeps their
+        // link form, and a link that carries them reads each one again.
+        PanelCommand::Notes(list) => Command::Notes(list),
         PanelCommand::Select(m) => Command::Select(Some(m)),
         PanelCommand::TourStep(i) => Command::TourStep(i),
         // Read as a link's field is, so a panel cannot set what a link could not.

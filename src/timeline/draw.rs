@@ -123,7 +123,7 @@ pub struct Frame<'a> {
     pub dark: bool,
     /// Strokes and labels grow by this (presenter mode).
     pub ink: f64,
-    pub notes: &'a [lease_view::note::Note],
+    pub notes: &'a [String],
     /// A Shift+drag under way, in ms: the range a note is to go on.
     pub marking: Option<(f64, f64)>,
 }
@@ -858,7 +858,14 @@ fn arrow_head(ctx: &CanvasRenderingContext2d, x: f64, y: f64, fx: f64, fy: f64, 
 }
 
 /// Text on a halo so it reads over bars.
-fn label(ctx: &CanvasRenderingContext2d, text: &str, x: f64, y: f64, colour: &str, halo: &str) {
+pub(super) fn label(
+    ctx: &CanvasRenderingContext2d,
+    text: &str,
+    x: f64,
+    y: f64,
+    colour: &str,
+    halo: &str,
+) {
     let w = ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
     let align = ctx.text_align();
     let left = if align == "center" { x - w / 2.0 } else { x };

@@ -87,7 +87,7 @@ pub struct TimelineProps {
     pub ink: f64,
     /// The reader's notes, drawn as labelled bands over their ranges.
     #[prop_or_default]
-    pub notes: Vec<lease_view::note::Note>,
+    pub notes: Vec<String>,
     /// A Shift+drag picked this range (ms) to write a note on.
     #[prop_or_default]
     pub on_note: Callback<(u64, u64)>,
@@ -554,7 +554,7 @@ impl Component for Timeline {
                         tabindex="0"
                         role="application"
                         aria-roledescription="timeline"
-                        aria-label={self.summary.clone()}
+                        aria-label={said(&self.summary, &ctx.props().notes)}
                         onpointerdown={link.callback(Msg::PointerDown)}
                         onpointermove={link.callback(Msg::PointerMove)}
                         onpointerup={link.callback(Msg::PointerUp)}
@@ -1118,6 +1118,21 @@ fn empty_note(run: &RunHandle) -> Option<Html> {
         return None;
     };
     Some(html! { <p class="timeline-empty" id="timeline-empty" role="status">{text}</p> })
+}
+
+/// The canvas's summary, then its notes, each as a sentence: a screen
+/// reader hears them with the timeline they are on.
+fn said(summary: &str, notes: &[String]) -> String {
+    let mut said = summary.to_string();
+    for n in notes
+        .iter()
+        .filter_map(|n| lease_view::note::Note::from_field(n).ok())
+    {
+        said.push_str(" Note, ");
+        said.push_str(&n.describe());
+        said.push('.');
+    }
+    said
 }
 
 /// What a screen reader hears for the canvas.

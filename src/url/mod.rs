@@ -428,7 +428,7 @@ pub fn read_within(
     };
 
     let (mut view, mut refused) = view::parse(&view_params, scenario.duration_ms);
-    let (kept_notes, bad_notes) = view::parse_notes(&note_values, scenario.duration_ms);
+    let (kept_notes, bad_notes) = view::parse_notes(&note_values);
     view.notes = kept_notes;
     refused.extend(bad_notes);
     for (name, value, why) in refused {

@@ -422,12 +422,7 @@ fn the_view_round_trips() {
             palette_cb: true,
             host_origin: Some("https://docs.example.com".into()),
             present: true,
-            notes: vec![lease_view::note::Note {
-                from_ms: 300_000,
-                to_ms: 360_000,
-                on: lease_view::note::NoteOn::Message(17),
-                text: "the surge starts".into(),
-            }],
+            notes: vec!["5min-6min~m17~the surge starts".into()],
         },
         LinkView {
             from_ms: Some(0),
@@ -1055,7 +1050,7 @@ mod notes {
             "ninety-second-message",
             shipped_scenario("ninety-second-message"),
         );
-        l.view.notes = notes;
+        l.view.notes = notes.iter().map(Note::to_field).collect();
         l
     }
 
@@ -1083,20 +1078,27 @@ mod notes {
     #[test]
     fn a_bad_note_is_named_and_dropped_alone() {
         let (link, notices) = decode(
-            "scenario=ninety-second-message&timeout=45s&note=garbage&note=60s-90s~w1~kept&note=10s-5s~~backwards&note=1s-2h~~too%20long%20a%20range",
+            "scenario=ninety-second-message&timeout=45s&note=garbage&note=60s-90s~w1~kept&note=10s-5s~~backwards",
         );
         let link = link.expect("the link still applies");
         assert_eq!(link.scenario.broker.visibility_timeout_ms, Some(45_000));
         assert_eq!(link.view.notes.len(), 1);
-        assert_eq!(link.view.notes[0].text, "kept");
+        assert_eq!(link.view.notes[0], "60s-90s~w1~kept");
         let said: Vec<String> = notices.iter().map(ToString::to_string).collect();
-        assert_eq!(said.len(), 3, "{said:?}");
+        assert_eq!(said.len(), 2, "{said:?}");
         assert!(
-            said[0].starts_with("note = \"garbage\": is not a note"),
+            said[0].starts_with("note = \"garbage\": is not FROM-TO~ON~TEXT"),
             "{said:?}"
         );
         assert!(said[1].contains("ends before it starts"), "{said:?}");
-        assert!(said[2].contains("ends after the run does"), "{said:?}");
+    }
+
+    #[test]
+    fn a_note_past_the_runs_end_is_kept_for_a_longer_run() {
+        let (link, notices) =
+            decode("scenario=ninety-second-message&note=1s-2h~~after%20the%20end");
+        assert!(notices.is_empty(), "{notices:?}");
+        assert_eq!(link.expect("a link").view.notes, ["1s-2h~~after the end"]);
     }
 
     #[test]

@@ -72,8 +72,9 @@ pub struct LinkView {
     pub host_origin: Option<String>,
     /// Presenter mode (`present=1`).
     pub present: bool,
-    /// Notes on the timeline, one `note=` field each (`lease_view::note`).
-    pub notes: Vec<Note>,
+    /// Notes on the timeline, one `note=` field each, in that link form
+    /// (`lease_view::note`), each already read once.
+    pub notes: Vec<String>,
 }
 
 /// The view parameter a query name means, by name or alias.
@@ -196,27 +197,25 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
     (view, refused)
 }
 
-/// The notes of a link's `note=` fields, each read on its own: a bad one,
-/// one past the run's end or one past `MAX_NOTES` is refused alone.
-pub fn parse_notes(values: &[String], duration_ms: u64) -> (Vec<Note>, Vec<Refusal>) {
+/// The notes of a link's `note=` fields, each read on its own: a bad one or
+/// one past `MAX_NOTES` is refused alone. The kept ones stay in their link
+/// form, which is how the page holds them. A note past the run's end is
+/// kept: the run may be lengthened again, and until then it is not drawn.
+pub fn parse_notes(values: &[String]) -> (Vec<String>, Vec<Refusal>) {
     let mut notes = Vec::new();
     let mut refused = Vec::new();
     for v in values {
         let why = match Note::from_field(v) {
-            Ok(n) if n.to_ms > duration_ms => format!(
-                "ends after the run does ({}); the note is left out",
-                format_ms(duration_ms)
-            ),
             Ok(_) if notes.len() >= MAX_NOTES => {
-                format!("is past the {MAX_NOTES} notes a link keeps; it is left out")
+                "is past the 10 notes a link keeps; it is left out"
             }
-            Ok(n) => {
-                notes.push(n);
+            Ok(_) => {
+                notes.push(v.clone());
                 continue;
             }
-            Err(e) => format!("{e}; the note is left out"),
+            Err(e) => e.says(),
         };
-        refused.push(("note", v.clone(), why));
+        refused.push(("note", v.clone(), why.to_string()));
     }
     (notes, refused)
 }
@@ -275,7 +274,7 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
         }
     }
     for n in &view.notes {
-        out.push(("note", n.to_field()));
+        out.push(("note", n.clone()));
     }
     out
 }

@@ -21,6 +21,15 @@ after(async () => {
 const CANVAS = '.timeline-canvas';
 const TEXT = 'worker 1 starts the same message here & 100% ~ sure';
 
+/** Waits until what a screen reader hears for the timeline does (or, with
+ * `gone`, no longer does) name `text`. */
+async function heard(page, text, gone = false) {
+  await page.waitForFunction(
+    ([sel, t, g]) => (document.querySelector(sel)?.getAttribute('aria-label') ?? '').includes(t) !== g,
+    [CANVAS, text, gone],
+  );
+}
+
 /** The page x of time `ms` on the first timeline, showing the whole run. */
 async function xOf(page, ms) {
   const f = await waitForFrame(page);
@@ -58,7 +67,7 @@ test('Shift+drag and a few words make a note: in the link, on the timeline after
   assert.deepEqual(await axeViolations(page, '#notes-panel'), []);
   await page.locator('#note-save').click();
   await page.locator('#note-list li', { hasText: TEXT }).waitFor();
-  await page.locator('#timeline-notes li', { hasText: TEXT }).waitFor();
+  await heard(page, `, worker 1: ${TEXT}.`);
   await waitForFrame(page, (f) => f.notes === 1);
 
   const url = await settledUrl(page);
@@ -68,16 +77,18 @@ test('Shift+drag and a few words make a note: in the link, on the timeline after
 
   // A reload of the link shows it again.
   await page.goto(url);
-  await page.locator('#timeline-notes li', { hasText: TEXT }).waitFor();
+  await heard(page, `, worker 1: ${TEXT}.`);
   const f = await waitForFrame(page, (f) => f.notes === 1);
   assert.equal(f.notes, 1, 'the note is drawn on the timeline');
 
-  // Edit it in the panel, then take it to the SVG.
-  await page.locator('#open-notes').click();
+  // The link kept the notes panel open; edit the note there, then take it
+  // to the SVG.
+  assert.match(url, /panel=notes/);
+  await page.locator('#notes-panel').waitFor();
   await page.locator('#note-list .note-edit').first().click();
   await page.locator('#note-text').fill(`${TEXT}, edited`);
   await page.locator('#note-save').click();
-  await page.locator('#timeline-notes li', { hasText: `${TEXT}, edited` }).waitFor();
+  await heard(page, `${TEXT}, edited.`);
 
   await page.locator('#open-export').click();
   const [download] = await Promise.all([
@@ -113,10 +124,10 @@ test('deleting a note takes it off the timeline and out of the link', async () =
     env.browser,
     `${env.server.url}?scenario=ninety-second-message&note=${encodeURIComponent('10s-20s~~first')}&note=${encodeURIComponent('30s-40s~m0~second')}`,
   );
-  await page.locator('#timeline-notes li', { hasText: 'second' }).waitFor();
+  await heard(page, 'Note, 30s to 40s, message 0: second.');
   await page.locator('#open-notes').click();
   await page.locator('#note-list li', { hasText: 'first' }).locator('.note-delete').click();
-  await page.locator('#timeline-notes li', { hasText: 'first' }).waitFor({ state: 'detached' });
+  await heard(page, 'Note, 10s to 20s: first.', true);
   const url = await settledUrl(page);
   assert.deepEqual(new URL(url).searchParams.getAll('note'), ['30s-40s~m0~second']);
   assert.deepEqual(errors, []);
@@ -130,8 +141,8 @@ test('a garbage note in a link gives a notice naming it, and the rest of the lin
   );
   const notice = page.locator('#link-notices');
   await notice.waitFor();
-  assert.match(await notice.textContent(), /note = "garbage": is not a note/);
-  await page.locator('#timeline-notes li', { hasText: 'kept' }).waitFor();
+  assert.match(await notice.textContent(), /note = "garbage": is not FROM-TO~ON~TEXT/);
+  await heard(page, 'kept');
   assert.match(await page.locator('#out-timeout').textContent(), /45/);
   assert.deepEqual(errors, []);
   await page.close();

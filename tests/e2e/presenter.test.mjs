@@ -4,7 +4,7 @@
 // tour with each step's demonstration applied, and Escape leaves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, settledUrl, axeViolations } from './harness.mjs';
+import { startServer, launchBrowser, openPage, settledUrl, axeViolations, waitForFrame } from './harness.mjs';
 
 const env = {};
 before(async () => {
@@ -57,7 +57,7 @@ test('presenter mode in the dark scheme, with a tour under way and a note, has n
   );
   await page.locator('#present-tour-ninety-second-timeline').click();
   await page.locator('#presenter-count', { hasText: 'Step 1 of 6' }).waitFor();
-  await page.locator('#timeline-notes li').waitFor();
+  await waitForFrame(page, (f) => f.notes === 1);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(errors, []);
   await page.close();

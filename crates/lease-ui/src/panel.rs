@@ -163,10 +163,15 @@ impl PanelCommand {
             "start_tour" => text_of(v).map(PanelCommand::StartTour),
             "tour_step" => index_of(v).map(PanelCommand::TourStep),
             "present" => v.as_bool().map(PanelCommand::Present),
-            "notes" => v
-                .as_array()
-                .and_then(|list| list.iter().map(text_of).collect::<Option<_>>())
-                .map(PanelCommand::Notes),
+            // A loop, not a `collect` into an `Option`: that adapter is
+            // code of its own in the page's download.
+            "notes" => v.as_array().and_then(|list| {
+                let mut notes = Vec::with_capacity(list.len());
+                for n in list {
+                    notes.push(text_of(n)?);
+                }
+                Some(PanelCommand::Notes(notes))
+            }),
             "tour_demo" => (|| {
                 Some(PanelCommand::TourDemo {
                     tour: text_of(v.get("tour")?)?,
@@ -220,7 +225,7 @@ pub struct PanelViewOf<'a> {
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
     /// The notes on the timeline, in their link form.
-    pub notes: Vec<String>,
+    pub notes: &'a [String],
     /// The range a new note starts on (a Shift+drag on the timeline).
     pub draft: Option<(u64, u64)>,
     /// Where the timeline's menu opened (`Panel::Menu`).
@@ -370,7 +375,7 @@ mod tests {
             done: Some(vec![true, false]),
             earned: &[false, true],
             present: true,
-            notes: vec!["1s-2s~~x".into()],
+            notes: &["1s-2s~~x".into()],
             draft: Some((1, 2)),
             at: Some(&MenuAt {
                 t_ms: 61_000,

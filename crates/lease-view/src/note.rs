@@ -9,7 +9,7 @@
 
 use std::fmt;
 
-use lease_format::units::{format_ms, parse_ms};
+use lease_format::units::{format_ms, parse_count, parse_ms};
 use lease_sim::validate::MAX_DURATION_MS;
 
 /// A link carries at most this many notes; the rest are refused.
@@ -36,44 +36,44 @@ pub struct Note {
     pub text: String,
 }
 
-/// Why a `note=` value is not a note.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Why a `note=` value is not a note. The words are fixed, with no part
+/// of the value in them: the notice that shows one names the value already,
+/// and words built with `format!` for each kind would be code of their own
+/// in the page's download.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteError {
     /// Not `FROM-TO~TARGET~TEXT`.
     Form,
-    /// One end of the range is not a duration, and why.
-    Time(&'static str, String),
+    /// An end of the range is not a duration.
+    Range,
     /// The range ends where it starts, or before.
     Order,
     /// The target is not `wN`, `mN` or empty.
-    Target(String),
+    Target,
     Empty,
-    /// The text's length in characters.
-    TooLong(usize),
+    TooLong,
     /// The text holds a control character (a line break, a tab).
     Control,
 }
 
+impl NoteError {
+    /// What is wrong, as the rest of a sentence about the note.
+    pub fn says(self) -> &'static str {
+        match self {
+            NoteError::Form => "is not FROM-TO~ON~TEXT, as in 60s-90s~w1~it starts again",
+            NoteError::Range => "has a range that is not two durations, as in 60s-90s",
+            NoteError::Order => "has a range that ends before it starts",
+            NoteError::Target => "is on neither a worker (w1) nor a message (m3)",
+            NoteError::Empty => "has no text",
+            NoteError::TooLong => "has more than 140 characters",
+            NoteError::Control => "has a line break in its text",
+        }
+    }
+}
+
 impl fmt::Display for NoteError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NoteError::Form => write!(
-                f,
-                "is not a note: write FROM-TO~ON~TEXT, e.g. 60s-90s~w1~worker 1 starts it again (ON: w and a worker, m and a message, or nothing)"
-            ),
-            NoteError::Time(end, why) => write!(f, "has a range whose {end} {why}"),
-            NoteError::Order => write!(f, "has a range that ends before it starts"),
-            NoteError::Target(t) => write!(
-                f,
-                "is on {t:?}, which is neither w and a worker (w1) nor m and a message (m3)"
-            ),
-            NoteError::Empty => write!(f, "has no text"),
-            NoteError::TooLong(n) => write!(
-                f,
-                "has a text of {n} characters; at most {MAX_NOTE_CHARS} are allowed"
-            ),
-            NoteError::Control => write!(f, "has a line break or other control character in its text"),
-        }
+        f.write_str(self.says())
     }
 }
 
@@ -97,16 +97,14 @@ impl Note {
 
     /// Reads a note as `to_field` writes it (the link has unescaped it).
     pub fn from_field(value: &str) -> Result<Note, NoteError> {
-        let (range, rest) = cut(value, b'~').ok_or(NoteError::Form)?;
-        let (on, text) = cut(rest, b'~').ok_or(NoteError::Form)?;
-        let (from, to) = cut(range, b'-').ok_or(NoteError::Form)?;
-        let time = |end: &'static str, t: &str| {
-            parse_ms(t.trim(), 0, MAX_DURATION_MS).map_err(|why| NoteError::Time(end, why))
-        };
+        let (range, rest) = value.split_once('~').ok_or(NoteError::Form)?;
+        let (on, text) = rest.split_once('~').ok_or(NoteError::Form)?;
+        let (from, to) = range.split_once('-').ok_or(NoteError::Form)?;
+        let time = |t: &str| parse_ms(t.trim(), 0, MAX_DURATION_MS).ok();
         let note = Note {
-            from_ms: time("start", from)?,
-            to_ms: time("end", to)?,
-            on: target(on.trim())?,
+            from_ms: time(from).ok_or(NoteError::Range)?,
+            to_ms: time(to).ok_or(NoteError::Range)?,
+            on: target(on.trim()).ok_or(NoteError::Target)?,
             text: text.to_string(),
         };
         note.check()?;
@@ -122,9 +120,8 @@ impl Note {
         if self.text.trim().is_empty() {
             return Err(NoteError::Empty);
         }
-        let n = self.text.chars().count();
-        if n > MAX_NOTE_CHARS {
-            return Err(NoteError::TooLong(n));
+        if self.text.chars().count() > MAX_NOTE_CHARS {
+            return Err(NoteError::TooLong);
         }
         if self.text.chars().any(char::is_control) {
             return Err(NoteError::Control);
@@ -157,30 +154,19 @@ impl Note {
     }
 }
 
-fn target(on: &str) -> Result<NoteOn, NoteError> {
-    let number = |digits: &str| {
-        (!digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| digits.parse::<u32>().ok())
-            .flatten()
+fn target(on: &str) -> Option<NoteOn> {
+    // The link's own reader of counts, which the page has already.
+    let number = || {
+        parse_count(&on[1..], 0, u64::from(u32::MAX))
+            .ok()
+            .map(|n| n as u32)
     };
-    let parsed = match on.as_bytes().first() {
+    match on.as_bytes().first() {
         None => Some(NoteOn::Timeline),
-        Some(b'w' | b'W') => number(&on[1..]).map(NoteOn::Worker),
-        Some(b'm' | b'M') => number(&on[1..]).map(NoteOn::Message),
+        Some(b'w' | b'W') => number().map(NoteOn::Worker),
+        Some(b'm' | b'M') => number().map(NoteOn::Message),
         Some(_) => None,
-    };
-    // The first 20 characters, cut at a byte offset: a `String` collected
-    // from `chars()` is a copy of its own in the page's download.
-    let shown = on.char_indices().nth(20).map_or(on.len(), |(i, _)| i);
-    parsed.ok_or_else(|| NoteError::Target(on[..shown].to_string()))
-}
-
-/// `s` split at the first `sep`, an ASCII byte (so both halves are whole
-/// characters): one loop over bytes, where `str::split_once` with a `char`
-/// pattern is a second copy of its searcher in the page.
-fn cut(s: &str, sep: u8) -> Option<(&str, &str)> {
-    let i = s.bytes().position(|b| b == sep)?;
-    Some((&s[..i], &s[i + 1..]))
+    }
 }
 
 /// The notes of a list of link forms that read, and why each other one did
@@ -233,27 +219,32 @@ mod tests {
 
     #[test]
     fn a_bad_note_says_what_is_wrong_with_it() {
-        for (value, says) in [
-            ("garbage", "is not a note"),
-            ("60s-90s", "is not a note"),
-            ("60s~~x", "is not a note"),
-            ("sixty-90s~~x", "range whose start must be a whole number"),
-            ("60s-ninety~~x", "range whose end must be a whole number"),
-            ("90s-60s~~x", "ends before it starts"),
-            ("60s-60s~~x", "ends before it starts"),
-            ("60s-90s~q1~x", "neither w and a worker"),
-            ("60s-90s~w~x", "neither w and a worker"),
-            ("60s-90s~w1~   ", "has no text"),
-            ("60s-90s~~a\nb", "line break"),
+        use NoteError::*;
+        for (value, why, says) in [
+            ("garbage", Form, "is not FROM-TO~ON~TEXT"),
+            ("60s-90s", Form, "is not FROM-TO~ON~TEXT"),
+            ("60s~~x", Form, "is not FROM-TO~ON~TEXT"),
+            ("sixty-90s~~x", Range, "not two durations"),
+            ("60s-ninety~~x", Range, "not two durations"),
+            ("90s-60s~~x", Order, "ends before it starts"),
+            ("60s-60s~~x", Order, "ends before it starts"),
+            (
+                "60s-90s~q1~x",
+                Target,
+                "neither a worker (w1) nor a message (m3)",
+            ),
+            ("60s-90s~w~x", Target, "neither a worker"),
+            ("60s-90s~w1~   ", Empty, "has no text"),
+            ("60s-90s~~a\nb", Control, "line break"),
         ] {
-            let e = Note::from_field(value).unwrap_err().to_string();
-            assert!(e.contains(says), "{value:?}: {e}");
+            assert_eq!(Note::from_field(value), Err(why), "{value:?}");
+            assert!(why.to_string().contains(says), "{value:?}: {why}");
         }
         let long = format!("60s-90s~~{}", "é".repeat(MAX_NOTE_CHARS + 1));
-        assert_eq!(
-            Note::from_field(&long),
-            Err(NoteError::TooLong(MAX_NOTE_CHARS + 1))
-        );
+        assert_eq!(Note::from_field(&long), Err(NoteError::TooLong));
+        assert!(NoteError::TooLong
+            .says()
+            .contains(&MAX_NOTE_CHARS.to_string()));
         let most = format!("60s-90s~~{}", "é".repeat(MAX_NOTE_CHARS));
         assert!(Note::from_field(&most).is_ok());
     }
