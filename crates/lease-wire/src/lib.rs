@@ -38,10 +38,8 @@
 //! summarised run: a log entry may name a message past `Run::messages` (see
 //! `summarise`), so check before indexing messages by an entry's id.
 
-use std::collections::BTreeMap;
-
 use lease_sim::log::EventLog;
-use lease_sim::report::{AckLatency, Report, Series, Totals, TOTALS_COUNTERS};
+use lease_sim::report::{AckLatency, ReceiveCounts, Report, Series, Totals, TOTALS_COUNTERS};
 use lease_sim::run::{
     DeadLetterCause, Delivery, Effect, EventKind, Fate, LeaseEnd, Mark, MarkKind, MessageRecord,
     Outcome, Run, WorkerMark, WorkerMarkKind,
@@ -97,7 +95,7 @@ struct Head {
     seed: u64,
     totals: Totals,
     ack_latency_ms: AckLatency,
-    receive_counts: BTreeMap<String, u64>,
+    receive_counts: ReceiveCounts,
     stopped: Option<String>,
     bucket_ms: u64,
 }
@@ -419,7 +417,7 @@ fn read_head(r: &mut Reader) -> Result<(Scenario, Head), WireError> {
     let share = f64::from_bits(r.u64("the ack p99 of its lease"));
     // A count, then (text, u64) rows of at least 16 bytes each.
     let n = r.count(16, "the receive counts");
-    let mut receive_counts = BTreeMap::new();
+    let mut receive_counts = ReceiveCounts::new();
     for _ in 0..n {
         let count = r.text("a receive count").to_string();
         receive_counts.insert(count, r.u64("a receive count"));

@@ -1,10 +1,10 @@
 //! The recorder: counters and series as the run goes, and the report and
 //! per-message records at the end (docs/MODEL.md "What a run reports").
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 use super::{Msg, Phase, Sim, State};
-use crate::report::{AckLatency, Report, Series, Totals};
+use crate::report::{AckLatency, ReceiveCounts, Report, Series, Totals};
 use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
 
 /// The state the gauges sample at each bucket's end. The state only changes
@@ -313,12 +313,12 @@ fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
 
 /// How many messages were received how many times, keyed by the count as
 /// text. Counted over the sorted counts, with the sort `p50_p99` already
-/// links: a map keyed by number would be one more copy of the map's code in
+/// links: a map keyed by number would be one more copy of a map's code in
 /// the page (docs/ARCHITECTURE.md, "The download budget").
-fn receive_counts(msgs: &[Msg]) -> BTreeMap<String, u64> {
+fn receive_counts(msgs: &[Msg]) -> ReceiveCounts {
     let mut counts: Vec<u64> = msgs.iter().map(|m| u64::from(m.receive_count)).collect();
     counts.sort_unstable();
-    let mut by_count = BTreeMap::new();
+    let mut by_count = ReceiveCounts::new();
     for same in counts.chunk_by(|a, b| a == b) {
         by_count.insert(same[0].to_string(), same.len() as u64);
     }
