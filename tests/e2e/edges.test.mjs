@@ -101,3 +101,21 @@ test('a panic shows a message with the link that caused it and a way back', asyn
   assert.equal(await page.locator('#crash').count(), 0);
   await page.close();
 });
+
+test('a panic whose message holds markup shows it as text', async () => {
+  const { page } = await openPage(env.browser, env.server.url);
+  await page.locator('.timeline-canvas').waitFor();
+  await page.evaluate(() => {
+    try {
+      window.wasmBindings.forcePanicForTests('a <b>bold</b> "quoted" \'claim\' & more');
+    } catch {
+      // The panic ends the call; the card is what this test reads.
+    }
+  });
+  const crash = page.locator('#crash');
+  await crash.waitFor();
+  assert.match(await crash.innerText(), /a <b>bold<\/b> "quoted" 'claim' & more/);
+  assert.equal(await crash.locator('b, script').count(), 0, 'the message made no elements');
+  assert.equal(await crash.locator('a').count(), 2, 'the card keeps its two ways out');
+  await page.close();
+});
