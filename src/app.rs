@@ -692,7 +692,7 @@ impl State {
 
 fn no_such_scenario(name: &str) -> String {
     format!(
-        "There is no shipped scenario named {:?}.",
+        "There is no shipped scenario named \"{}\".",
         crate::import_job::shorten(name)
     )
 }

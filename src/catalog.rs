@@ -152,7 +152,7 @@ mod held {
                 if s.name == name {
                     Ok(s)
                 } else {
-                    Err(format!("the file names the scenario {:?}", s.name))
+                    Err(format!("the file names the scenario \"{}\"", s.name))
                 }
             });
         let result = got.as_ref().map(|_| ()).map_err(Clone::clone);

@@ -130,9 +130,9 @@ fn command_of(text: &str) -> Command {
         PanelCommand::Set { field, value } => match lease_fields::find(&field) {
             Some(f) => match f.spec().parse(&value) {
                 Ok(v) => Command::Set(f, v),
-                Err(why) => Command::Reject(format!("The setting {field} = {value:?} {why}.")),
+                Err(why) => Command::Reject(format!("The setting {field} = \"{value}\" {why}.")),
             },
-            None => Command::Reject(format!("The page has no setting named {field:?}.")),
+            None => Command::Reject(format!("The page has no setting named \"{field}\".")),
         },
         PanelCommand::TourDemo { tour, step } => {
             let fixes = lease_diagnose::tour(&tour)

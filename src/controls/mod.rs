@@ -226,7 +226,7 @@ fn slider_view(
             match field.spec().parse(&text) {
                 Ok(v) => send(&cb, field, v),
                 Err(why) => cb.emit(Command::Reject(format!(
-                    "{} {:?}: {why}. It stays {shown}.",
+                    "{} \"{}\": {why}. It stays {shown}.",
                     c.label,
                     text.chars().take(40).collect::<String>(),
                 ))),
@@ -366,7 +366,7 @@ fn seed_input(props: &ControlsProps) -> Html {
                 Err(_) => {
                     input.set_value(&seed.to_string());
                     cb.emit(Command::Reject(format!(
-                        "Seed {:?} is not a whole number from 0 to {}; the seed stays {seed}.",
+                        "Seed \"{}\" is not a whole number from 0 to {}; the seed stays {seed}.",
                         text.chars().take(40).collect::<String>(),
                         u64::MAX
                     )));
@@ -617,7 +617,7 @@ mod tests {
 
     fn places(c: &Control, text: &str, most: usize) -> Result<(), String> {
         match numbers(text).into_iter().find(|n| decimals(n) > most) {
-            Some(n) => Err(format!("{}: {n} in {text:?}", c.id)),
+            Some(n) => Err(format!("{}: {n} in \"{text}\"", c.id)),
             None => Ok(()),
         }
     }

@@ -108,7 +108,7 @@ impl fmt::Display for Notice {
         if self.value.is_empty() {
             write!(f, "{}: {}", self.field, self.why)
         } else {
-            write!(f, "{} = {:?}: {}", self.field, self.value, self.why)
+            write!(f, "{} = \"{}\": {}", self.field, self.value, self.why)
         }
     }
 }

@@ -195,9 +195,9 @@ impl PanelCommand {
                     value: text_of(v.get("value")?)?,
                 })
             })(),
-            _ => return Err(format!("an unknown panel command {tag:?}")),
+            _ => return Err(format!("an unknown panel command \"{tag}\"")),
         };
-        read.ok_or_else(|| format!("the panel command {tag:?} without its fields"))
+        read.ok_or_else(|| format!("the panel command \"{tag}\" without its fields"))
     }
 }
 

@@ -64,7 +64,7 @@ const NONE32: u32 = u32::MAX;
 /// Why `decode` could not read a run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum WireError {
-    #[error("not an encoded run: the bytes do not start with {:?}", std::str::from_utf8(MAGIC).unwrap_or(""))]
+    #[error("not an encoded run: the bytes do not start with \"LEASERUN\"")]
     NotARun,
     #[error("encoded run version {found}, this build reads version {expected}")]
     Version { found: u32, expected: u32 },
@@ -1127,6 +1127,16 @@ impl<'a> Reader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_a_run_are_told_what_a_run_starts_with() {
+        let said = decode(b"not a run at all").unwrap_err().to_string();
+        assert_eq!(
+            said,
+            "not an encoded run: the bytes do not start with \"LEASERUN\""
+        );
+        assert!(said.contains(std::str::from_utf8(MAGIC).unwrap()));
+    }
 
     #[test]
     fn totals_counters_are_the_fields_in_declaration_order() {
