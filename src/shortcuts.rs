@@ -25,7 +25,9 @@ pub fn page_command(
         }
         ("Space" | "KeyK", _) => Command::TogglePlay,
         ("Comma", _) => Command::Step(false),
-        ("Period", _) => Command::Step(true),
+        // In presenter mode a clicker's "." blanks the screen (the
+        // presenter bar's key), as it does in slide software.
+        ("Period", _) if !present => Command::Step(true),
         ("Home", _) => Command::Seek(0),
         ("End", _) => Command::Seek(u64::MAX),
         ("KeyE", _) => Command::Panel(Some(Panel::Export)),
@@ -75,6 +77,10 @@ mod tests {
             page_command("Period", ".", false, None, false),
             Some(Command::Step(true))
         ));
+        assert!(
+            page_command("Period", ".", false, Some(Panel::Tour), true).is_none(),
+            "presenter mode leaves . to the presenter bar"
+        );
         assert!(matches!(
             page_command("Comma", ",", false, None, false),
             Some(Command::Step(false))

@@ -131,3 +131,42 @@ test('Escape leaves presenter mode and P toggles it', async () => {
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a clicker\'s . blanks the screen black and brings it back; so do B and a click, and a step shows it again', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message&present=1`);
+  await page.locator('#present-tour-ninety-second-timeline').click();
+  await page.locator('#presenter-count', { hasText: 'Step 1 of 6' }).waitFor();
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  // At the start of the run, where a step of the playback would move on.
+  await page.keyboard.press('Home');
+  const playhead = (await waitForFrame(page, (f) => f.playheadMs === 0)).playheadMs;
+  const blank = page.locator('#presenter-blank');
+  await page.keyboard.press('.');
+  await blank.waitFor();
+  const covers = await blank.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+    return { w: r.width, h: r.height, bg: getComputedStyle(el).backgroundColor, top: hit === el };
+  });
+  assert.equal(covers.bg, 'rgb(0, 0, 0)');
+  assert.ok(covers.w >= 1279 && covers.h >= 719, JSON.stringify(covers));
+  assert.ok(covers.top, 'nothing is drawn over the black');
+  assert.equal(
+    (await waitForFrame(page)).playheadMs,
+    playhead,
+    'in presenter mode . blanks rather than stepping the playback',
+  );
+  await page.keyboard.press('.');
+  await blank.waitFor({ state: 'detached' });
+  await page.keyboard.press('b');
+  await blank.waitFor();
+  await blank.click();
+  await blank.waitFor({ state: 'detached' });
+  await page.keyboard.press('B');
+  await blank.waitFor();
+  await page.keyboard.press('PageDown');
+  await blank.waitFor({ state: 'detached' });
+  await page.locator('#presenter-count', { hasText: 'Step 2 of 6' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

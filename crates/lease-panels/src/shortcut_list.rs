@@ -54,6 +54,11 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Next or previous step of the tour, its demonstration applied",
     },
     Shortcut {
+        keys: ". or B",
+        scope: "presenter mode",
+        what: "Blank the screen, or show it again",
+    },
+    Shortcut {
         keys: "Escape",
         scope: "page",
         what: "Close the open panel or this list",

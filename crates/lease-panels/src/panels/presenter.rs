@@ -3,7 +3,8 @@
 //! step's demonstration ("Show me") applied on arrival; the page's controls
 //! collapse to the one the step points at and those the presenter pinned
 //! (`panels.css`, under `.presenting`). The page holds only the mode
-//! (`present=1`, the P key, Escape to leave).
+//! (`present=1`, the P key, Escape to leave). A clicker's blank key, `.`
+//! or B, blacks the screen out and brings it back, as slide software does.
 
 use gloo::events::{EventListener, EventListenerOptions};
 use lease_diagnose::{tour, tour_text, tour_texts};
@@ -138,6 +139,7 @@ fn use_bar_height(bar: NodeRef) {
 pub fn presenter_bar(p: &PresenterProps) -> Html {
     let cb = p.on_command.clone();
     let pins = use_state(Vec::<String>::new);
+    let blank = use_state(|| false);
     let bar = use_node_ref();
     use_bar_height(bar.clone());
     let running = p
@@ -154,8 +156,9 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
     use_pins((*pins).clone(), (p.current.clone(), p.scenario.clone()));
     {
         let cb = cb.clone();
-        use_effect_with(p.current.clone(), move |current| {
-            let current = current.clone();
+        let blank = blank.clone();
+        use_effect_with((p.current.clone(), *blank), move |(current, blanked)| {
+            let (current, blanked) = (current.clone(), *blanked);
             let options = EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(
                 &gloo::utils::document(),
@@ -180,10 +183,19 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                     let forward = match code.as_str() {
                         "PageDown" | "ArrowRight" => true,
                         "PageUp" | "ArrowLeft" => false,
+                        "Period" | "KeyB" if slide_key_target(e.target()) => {
+                            e.prevent_default();
+                            blank.set(!blanked);
+                            return;
+                        }
                         _ => return,
                     };
                     if !slide_key_target(e.target()) {
                         return;
+                    }
+                    // A step from the clicker shows the screen again.
+                    if blanked {
+                        blank.set(false);
                     }
                     let Some((id, step)) = &current else {
                         return;
@@ -225,7 +237,7 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                     <div class="panel-row">
                         <button type="button" id="presenter-back" onclick={back} disabled={i == 0}>{"← Back"}</button>
                         <button type="button" id="presenter-next" onclick={next} disabled={last}>{"Next →"}</button>
-                        <span class="muted">{"PageDown / PageUp or → / ← step through the tour."}</span>
+                        <span class="muted">{"PageDown / PageUp or → / ← step through the tour; . or B blanks the screen."}</span>
                     </div>
                 </>
             }
@@ -286,7 +298,16 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
             pins.set(next);
         })
     };
+    let unblank = {
+        let blank = blank.clone();
+        Callback::from(move |_: MouseEvent| blank.set(false))
+    };
     html! {
+        <>
+        if *blank {
+            <button type="button" class="presenter-blank" id="presenter-blank" onclick={unblank}
+                aria-label="The screen is blanked: press . or B, or click, to show it again"></button>
+        }
         <section class="panel presenter-bar" id="presenter-bar" ref={bar} aria-labelledby="presenter-title">
             <div class="panel-head">
                 <h2 id="presenter-title">{"Presenter mode"}</h2>
@@ -309,5 +330,6 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                 </ul>
             </details>
         </section>
+        </>
     }
 }
