@@ -236,6 +236,36 @@ pub fn items(s: &Scenario, at: &MenuAt) -> Vec<Item> {
         label: "Remove this fault".to_string(),
         act: remove,
     });
+    // A slowdown has no mark of its own on the timeline: it is found by the
+    // moment the menu opened at, the one that began last if several cover it.
+    let covering = s
+        .downstream
+        .slowdowns
+        .iter()
+        .enumerate()
+        .filter(|(_, d)| d.from_ms <= t && t < d.to_ms)
+        .max_by_key(|(_, d)| d.from_ms)
+        .map(|(i, _)| i);
+    let unslow = match covering {
+        Some(i) => {
+            let mut next = s.clone();
+            let d = next.downstream.slowdowns.remove(i);
+            Ok((
+                next,
+                format!(
+                    "Removed the {}× slowdown from {} to {}.",
+                    lease_format::decimal::shortest(d.factor),
+                    clock(d.from_ms),
+                    clock(d.to_ms)
+                ),
+            ))
+        }
+        None => Err("no slowdown at this moment".to_string()),
+    };
+    out.push(Item {
+        label: "Remove the slowdown at this moment".to_string(),
+        act: unslow,
+    });
     out
 }
 
@@ -581,6 +611,35 @@ mod tests {
         assert!(find(&items(&crashed, &far), "Remove this fault")
             .act
             .is_err());
+    }
+
+    #[test]
+    fn a_slowdown_is_removed_from_any_moment_it_covers() {
+        let s = clip();
+        let (slowed, _) = find(&items(&s, &on_run()), "Inject a 3× slowdown")
+            .act
+            .clone()
+            .unwrap();
+        let inside = MenuAt {
+            t_ms: 65_000,
+            message: None,
+            receipt: None,
+            ..on_run()
+        };
+        let (back, said) = find(&items(&slowed, &inside), "Remove the slowdown")
+            .act
+            .clone()
+            .unwrap();
+        assert_eq!(back, s);
+        assert_eq!(said, "Removed the 3× slowdown from 1:01 to 1:10.");
+        let before = MenuAt {
+            t_ms: 60_000,
+            ..inside
+        };
+        assert_eq!(
+            find(&items(&slowed, &before), "Remove the slowdown").act,
+            Err("no slowdown at this moment".to_string())
+        );
     }
 
     #[test]
