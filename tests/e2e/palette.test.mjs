@@ -106,3 +106,21 @@ for (const theme of ['light', 'dark']) {
     await page.close();
   });
 }
+
+test('the SVG export of a page in the colour-blind palette is painted in it', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?${SCENARIO}&palette=cb`);
+  await waitForFrame(page, (f) => f.drawnRuns > 0);
+  await page.locator('#open-export').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60000 }),
+    page.locator('#export-svg').click(),
+  ]);
+  const svg = await readFile(await download.path(), 'utf8');
+  // The accepted ack: Okabe and Ito's blue in the colour-blind palette, the
+  // default palette's green otherwise.
+  assert.ok(svg.includes('#0072b2'), 'the colour-blind blue is in the SVG');
+  assert.ok(!svg.includes('#16813a'), "the default palette's green is not");
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -157,6 +157,7 @@ mod tests {
             svg: crate::export_job::SvgSettings {
                 range: None,
                 dark: false,
+                colour_blind: false,
                 by_message: false,
                 notes: Vec::new(),
             },

@@ -47,6 +47,9 @@ pub struct SvgSettings {
     /// The visible time range; `None`: the whole run.
     pub range: Option<(u64, u64)>,
     pub dark: bool,
+    /// The colour-blind-safe palette, as the page paints with it.
+    #[serde(default)]
+    pub colour_blind: bool,
     /// Rows per message rather than per worker.
     pub by_message: bool,
     /// The reader's notes, in their link form (`lease_view::note`).
@@ -84,6 +87,7 @@ pub fn export(job: &ExportJob) -> Result<String, String> {
                     from_ms: from as f64,
                     to_ms: to as f64,
                     dark: job.svg.dark,
+                    colour_blind: job.svg.colour_blind,
                     view: if job.svg.by_message {
                         TimelineView::Messages
                     } else {
@@ -112,6 +116,7 @@ mod tests {
             svg: SvgSettings {
                 range: None,
                 dark: false,
+                colour_blind: false,
                 by_message: false,
                 notes: Vec::new(),
             },

@@ -262,6 +262,7 @@ mod tests {
                 svg: SvgSettings {
                     range: Some((1, 2)),
                     dark: true,
+                    colour_blind: true,
                     by_message: false,
                     notes: vec!["60s-90s~w1~a ~ note & 100%".into()],
                 },

@@ -102,6 +102,7 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 svg: SvgSettings {
                     range,
                     dark,
+                    colour_blind: lease_ui::theme::colour_blind(),
                     by_message,
                     notes: notes.clone(),
                 },

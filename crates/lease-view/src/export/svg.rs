@@ -37,6 +37,8 @@ pub struct SvgOptions {
     pub from_ms: f64,
     pub to_ms: f64,
     pub dark: bool,
+    /// The colour-blind-safe palette (`palette=cb`), as the canvas paints it.
+    pub colour_blind: bool,
     pub view: TimelineView,
     /// Heading and `<title>`; empty: the scenario's title, else its name.
     pub title: String,
@@ -49,6 +51,7 @@ impl Default for SvgOptions {
             from_ms: 0.0,
             to_ms: f64::INFINITY,
             dark: false,
+            colour_blind: false,
             view: TimelineView::Workers,
             title: String::new(),
         }
@@ -182,7 +185,10 @@ pub fn xml_escape(s: &str) -> String {
 }
 
 /// The message colour of the canvas, as hex: SVG 1.1 predates `hsl()`.
-fn message_hex(id: u32, dark: bool) -> String {
+fn message_hex(id: u32, dark: bool, colour_blind: bool) -> String {
+    if colour_blind {
+        return crate::palette::cb_hue(crate::palette::message_hue(id), dark).rgb_hex();
+    }
     let (h, s, l) = message_hsl(id, dark);
     hsl_colour(h, s, l).rgb_hex()
 }
@@ -219,10 +225,11 @@ pub(crate) fn timeline_svg_capped(
         1200.0
     };
     let scale = visible_scale(run, opts, width - GUTTER_PX - RIGHT_PX);
-    let p = Palette::of(opts.dark);
+    let p = Palette::of_cb(opts.dark, opts.colour_blind);
     let mut c = Canvas {
         run,
         dark: opts.dark,
+        colour_blind: opts.colour_blind,
         scale,
         width,
         t0: scale.start_ms.floor().max(0.0) as u64,
@@ -365,6 +372,7 @@ fn subtitle(run: &Run, scale: &TimeScale) -> String {
 struct Canvas<'a> {
     run: &'a Run,
     dark: bool,
+    colour_blind: bool,
     scale: TimeScale,
     width: f64,
     /// The visible range in whole ms, for the index's window queries.
@@ -647,7 +655,7 @@ impl Canvas<'_> {
     fn delivery(&mut self, index: &RunIndex, ix: u32, row: Row, y: f64, h: f64, tooltip: bool) {
         let run = self.run;
         let d = &run.deliveries[ix as usize];
-        let colour = message_hex(d.message, self.dark);
+        let colour = message_hex(d.message, self.dark, self.colour_blind);
         let bar = bar_of(d, run.end_ms);
         let buffered = matches!(row, Row::Buffer { .. });
 
@@ -987,7 +995,7 @@ impl Canvas<'_> {
     fn message_row(&mut self, index: &RunIndex, m: u32, y: f64, tooltip: bool) {
         let run = self.run;
         let inner = MESSAGE_ROW_PX - 1.0;
-        let colour = message_hex(m, self.dark);
+        let colour = message_hex(m, self.dark, self.colour_blind);
         for s in message_states(run, m, u64::MAX) {
             if s.to < self.t0 || s.from > self.t1 {
                 continue;
@@ -1156,7 +1164,7 @@ impl Canvas<'_> {
     }
 
     fn swatch(&mut self, s: Swatch, x: f64, mid: f64) {
-        let colour = message_hex(0, self.dark);
+        let colour = message_hex(0, self.dark, self.colour_blind);
         let (x0, x1) = (x, x + 14.0);
         match s {
             Swatch::Run => self.rect_raw("run", Some(&colour), x0, mid - 4.0, x1, 8.0),
@@ -1257,6 +1265,6 @@ mod unit {
     #[test]
     fn message_colours_match_the_canvas_hues() {
         // hsl(35, 65%, 42%): the canvas's colour for message 0 in light mode.
-        assert_eq!(message_hex(0, false), "#b17725");
+        assert_eq!(message_hex(0, false, false), "#b17725");
     }
 }

@@ -237,6 +237,37 @@ fn the_svg_is_painted_in_the_palette_of_its_scheme() {
 }
 
 #[test]
+fn the_colour_blind_svg_is_painted_as_the_canvas_paints_with_palette_cb() {
+    let run = run_of("ninety-second-message");
+    for dark in [false, true] {
+        let (plain, cb) = (crate::Palette::of(dark), crate::Palette::of_cb(dark, true));
+        let svg = timeline_svg(
+            &run,
+            &SvgOptions {
+                dark,
+                colour_blind: true,
+                ..whole(TimelineView::Workers)
+            },
+        );
+        let ack = cb.ack.rgb_hex();
+        assert_ne!(ack, plain.ack.rgb_hex(), "the palettes differ in the ack");
+        assert!(svg.contains(&ack), "dark {dark}: no colour-blind ack {ack}");
+        assert!(
+            !svg.contains(&plain.ack.rgb_hex()),
+            "dark {dark}: the default palette's ack is left"
+        );
+        // Message 0's bars take the colour-blind hue the canvas gives it.
+        let hue = crate::palette::cb_hue(crate::palette::message_hue(0), dark).rgb_hex();
+        let doc = parse(&svg);
+        assert!(
+            doc.descendants()
+                .any(|n| has_class(&n, "run") && n.attribute("fill") == Some(hue.as_str())),
+            "dark {dark}: no run bar in {hue}"
+        );
+    }
+}
+
+#[test]
 fn faults_are_shaded_on_their_lanes() {
     let paused = parse_owned(&run_of("gc-pause-starves-heartbeat"));
     assert!(paused.contains("class=\"pause\""));
