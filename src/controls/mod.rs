@@ -17,6 +17,7 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::command::Command;
+use crate::panel::Panel;
 use scale::{fmt_ms, Scale, STEPS};
 
 #[derive(PartialEq)]
@@ -265,21 +266,11 @@ fn slider_view(
     }
 }
 
-/// How the presets differ from Textbook rules where it matters most: a
-/// late ack with an old receipt (docs/MODEL.md, "Broker presets").
-fn broker_rules() -> Html {
-    html! {
-        <details class="broker-rules" id="broker-rules">
-            <summary>{"How the presets differ"}</summary>
-            <ul>
-                <li><strong>{"Textbook rules"}</strong>{": an ack with an old receipt is rejected; 30 s; no redrive unless set."}</li>
-                <li><strong>{"SQS standard"}</strong>{": a delete with an old receipt handle succeeds, but the message may not be deleted (not once handed out again); the DLQ move waits for the next receive."}</li>
-                <li><strong>{"SQS FIFO"}</strong>{": an old receipt handle is rejected."}</li>
-                <li><strong>{"Service Bus"}</strong>{": an old lock token is rejected (lock lost); 60 s; 10 deliveries, counted when a lock expires or is abandoned."}</li>
-                <li><strong>{"Pub/Sub"}</strong>{": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h."}</li>
-            </ul>
-        </details>
-    }
+/// A button that opens a panel loaded on demand: one closure type for
+/// every such button of the controls.
+fn open_button(cb: &Callback<Command>, id: &'static str, panel: Panel, text: &'static str) -> Html {
+    let onclick = cb.reform(move |_: MouseEvent| Command::Panel(Some(panel)));
+    html! { <button type="button" {id} {onclick}>{text}</button> }
 }
 
 fn select_view(
@@ -437,7 +428,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             view = html! {
                 <>
                 {view}
-                <button type="button" id="open-recommend" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Recommend)))}>{"Recommend a timeout…"}</button>
+                {open_button(cb, "open-recommend", Panel::Recommend, "Recommend a timeout…")}
                 </>
             };
         }
@@ -523,11 +514,14 @@ pub fn controls(props: &ControlsProps) -> Html {
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
                     <legend>{name}</legend>
-                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)} {broker_rules()} }
+                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)}
+                        // The comparison itself rides with the panels module, off the first load.
+                        {open_button(cb, "broker-rules", Panel::Presets, "How the presets differ")}
+                    }
                     if name == "Work" {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
-                        <button type="button" id="open-latency" onclick={cb.reform(|_: MouseEvent| Command::Panel(Some(crate::panel::Panel::Latency)))}>{"Use your data…"}</button>
+                        {open_button(cb, "open-latency", Panel::Latency, "Use your data…")}
                     }
                     { for items }
                     if name == "Work" { {chart.clone()} }

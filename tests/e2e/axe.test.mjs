@@ -31,8 +31,9 @@ const PANELS = [
   { name: 'Your latency data', open: '#open-latency', root: '#latency-panel' },
   { name: 'As a table', open: '#open-table', root: '#table-panel', ready: '#deliveries-table tbody tr' },
   { name: 'Notes', open: '#open-notes', root: '#notes-panel' },
-  // An overlay over the page: last, and closed with Escape.
+  // Overlays over the page: last, and closed with Escape.
   { name: 'Keys', open: '#open-help', root: '#help-overlay', close: 'Escape' },
+  { name: 'How the presets differ', open: '#broker-rules', root: '#help-overlay', ready: '#presets-differ', close: 'Escape' },
 ];
 
 // A browser of its own: axe is injected as an inline script, which the

@@ -1,5 +1,6 @@
 //! What the page loads on demand: the side panels share and export, embed,
-//! sweep, Recommend, tours, the keyboard overlay and your latency data (`panels`), as a Yew app of their
+//! sweep, Recommend, tours, the keyboard overlay (with how the broker presets
+//! differ) and your latency data (`panels`), as a Yew app of their
 //! own in a wasm of their own, and the reading of a scenario file dropped on
 //! the page (`import`, `import_run`). The page (`src/panel_host.rs`) imports
 //! this module the first time one of them is wanted, then calls `show` with
@@ -114,7 +115,9 @@ mod bridge {
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
             "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
             "latency" => html! { <LatencyPanel {scenario} {on_command} /> },
-            "help" => html! { <HelpOverlay {on_command} /> },
+            "help" | "presets" => {
+                html! { <HelpOverlay {on_command} presets={v.panel == "presets"} /> }
+            }
             "notes" => html! {
                 <NotesPanel notes={v.notes.clone()} draft={v.draft} range={v.range}
                     end_ms={v.run_scenario.duration_ms} workers={v.scenario.workers.count} {on_command} />

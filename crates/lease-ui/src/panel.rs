@@ -24,6 +24,9 @@ pub enum Panel {
     Table,
     /// The timeline's context menu, at `PanelViewOf::at`; not in links.
     Menu,
+    /// The help overlay opened at "How the broker presets differ", from the
+    /// button under the Broker select; not in links.
+    Presets,
 }
 
 impl Panel {
@@ -48,6 +51,7 @@ impl Panel {
             Panel::Notes => "notes",
             Panel::Table => "table",
             Panel::Menu => "menu",
+            Panel::Presets => "presets",
         }
     }
 

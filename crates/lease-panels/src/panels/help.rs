@@ -1,32 +1,68 @@
 //! The `?` overlay: every keyboard shortcut, by the physical key that
-//! triggers it (a French AZERTY keyboard presses the same places).
+//! triggers it (a French AZERTY keyboard presses the same places), and how
+//! the broker presets differ, which the button under the page's Broker
+//! select opens the overlay at (`Panel::Presets`).
 
 use lease_ui::panel::PanelCommand;
 use yew::prelude::*;
 
 use crate::shortcut_list::SHORTCUTS;
 
+/// How the presets differ from Textbook rules where it matters most: a
+/// late ack with an old receipt (docs/MODEL.md, "Broker presets"): each
+/// preset's short name and its rules, in `Preset::ALL`'s order.
+pub const PRESET_RULES: [(&str, &str); 5] = [
+    (
+        "Textbook rules",
+        ": an ack with an old receipt is rejected; 30 s; no redrive unless set.",
+    ),
+    (
+        "SQS standard",
+        ": a delete with an old receipt handle succeeds, but the message may not be deleted (not once handed out again); the DLQ move waits for the next receive.",
+    ),
+    ("SQS FIFO", ": an old receipt handle is rejected."),
+    (
+        "Service Bus",
+        ": an old lock token is rejected (lock lost); 60 s; 10 deliveries, counted when a lock expires or is abandoned.",
+    ),
+    (
+        "Pub/Sub",
+        ": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h.",
+    ),
+];
+
 #[derive(Properties, PartialEq)]
 pub struct HelpProps {
     pub on_command: Callback<PanelCommand>,
+    /// Opened at "How the broker presets differ" rather than at the top.
+    pub presets: bool,
 }
 
 #[function_component(HelpOverlay)]
 pub fn help_overlay(p: &HelpProps) -> Html {
     let close = p.on_command.reform(|_: MouseEvent| PanelCommand::Close);
-    let node = use_node_ref();
+    let card = use_node_ref();
+    let section = use_node_ref();
     {
-        // Focus moves into the dialog so that Escape and Tab work at once.
-        let node = node.clone();
-        use_effect_with((), move |_| {
+        // Focus moves into the dialog so that Escape and Tab work at once;
+        // opened at the presets, onto their heading, which scrolls it into
+        // view below the shortcuts.
+        let (card, section) = (card.clone(), section.clone());
+        use_effect_with(p.presets, move |presets| {
+            let node = if *presets { section } else { card };
             if let Some(el) = node.cast::<web_sys::HtmlElement>() {
                 let _ = el.focus();
             }
         });
     }
+    let title = if p.presets {
+        "presets-differ"
+    } else {
+        "help-title"
+    };
     html! {
-        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="help-title" id="help-overlay">
-            <div class="overlay-card" tabindex="-1" ref={node}>
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby={title} id="help-overlay">
+            <div class="overlay-card" tabindex="-1" ref={card}>
                 <h2 id="help-title">{"Keyboard shortcuts"}</h2>
                 <p class="muted">{"Keys are named as on a US keyboard; on another layout press the key in the same place. Page keys work when the focus is not in a text field or slider; timeline keys work when the timeline has the focus (click it or Tab to it)."}</p>
                 <table class="shortcuts">
@@ -37,8 +73,48 @@ pub fn help_overlay(p: &HelpProps) -> Html {
                         }) }
                     </tbody>
                 </table>
+                <h2 id="presets-differ" tabindex="-1" ref={section}>{"How the broker presets differ"}</h2>
+                <ul class="preset-rules" id="preset-rules">
+                    { for PRESET_RULES.iter().map(|(name, rule)| html! {
+                        <li><strong>{*name}</strong>{*rule}</li>
+                    }) }
+                </ul>
                 <button type="button" onclick={close}>{"Close"}</button>
             </div>
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lease_sim::scenario::{Preset, Scenario};
+
+    /// The lines follow `Preset::ALL`, and a timeout or a count of
+    /// deliveries a line states is the one the engine gives the preset.
+    #[test]
+    fn each_line_states_its_preset_s_own_defaults() {
+        assert_eq!(PRESET_RULES.len(), Preset::ALL.len());
+        let mut stated = 0;
+        for (preset, (name, rule)) in Preset::ALL.into_iter().zip(PRESET_RULES) {
+            let mut s = Scenario::default();
+            s.broker.preset = preset;
+            let c = lease_sim::resolve::resolve(&s);
+            if rule.contains(" s;") {
+                let secs = c.visibility_timeout_ms / 1000;
+                assert!(rule.contains(&format!("; {secs} s;")), "{name}: {rule}");
+                stated += 1;
+            }
+            match c.max_receive_count {
+                Some(n) => assert!(rule.contains(&format!("; {n} ")), "{name}: {rule}"),
+                None => assert!(!rule.contains("deliveries") && !rule.contains("attempts")),
+            }
+        }
+        assert_eq!(
+            stated, 3,
+            "Textbook rules, Service Bus and Pub/Sub state a timeout"
+        );
+        assert_eq!(PRESET_RULES[0].0, "Textbook rules");
+        assert_eq!(PRESET_RULES[4].0, "Pub/Sub");
     }
 }
