@@ -543,7 +543,7 @@ impl Component for Timeline {
                         <button type="button" id="open-table" onclick={open}>{ "As a table" }</button>
                     }
                     // The style sheet shows the one for the device's pointer.
-                    <span class="timeline-hint">{ "Ctrl + scroll or pinch zooms · drag or W A S D pans · arrows go from run to run · F fits · Shift+drag writes a note" }</span>
+                    <span class="timeline-hint">{ "Ctrl + scroll or pinch zooms · drag or W A S D pans · arrows go from run to run · F fits" }</span>
                     <span class="timeline-hint touch-hint">{ "One finger sideways pans · two fingers pinch to zoom or drag the lanes · tap a run for its story" }</span>
                 </div>
                 <div class="timeline-stage">
