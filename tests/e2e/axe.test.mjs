@@ -2,9 +2,9 @@
 // every side panel, the timeline's menu and the timeline as a table, in each
 // look (light and dark, each in the default and the colour-blind palette).
 // The findings of each check are listed by where they were found.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, axeViolations } from './harness.mjs';
+import { openPage, axeViolations, useServerAndBrowser } from './harness.mjs';
 
 /** The link's fields for each look. */
 const LOOKS = [
@@ -36,17 +36,8 @@ const PANELS = [
   { name: 'How the presets differ', open: '#broker-rules', root: '#help-overlay', ready: '#presets-differ', close: 'Escape' },
 ];
 
-// A browser of its own: axe is injected as an inline script, which the
-// page's CSP refuses elsewhere.
-const env = { server: undefined, browser: undefined };
-before(async () => {
-  env.server = await startServer();
-  env.browser = await launchBrowser({ bypassCSP: true });
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+// axe is injected as an inline script, which the page's CSP refuses.
+const env = useServerAndBrowser({ bypassCSP: true });
 
 for (const look of LOOKS) {
   for (const mode of MODES) {

@@ -86,11 +86,11 @@ export async function startServer(root = distDir) {
  * the server and the browser and close them again. Returns an object whose
  * `server` and `browser` are filled in once `before` has run.
  */
-export function useServerAndBrowser() {
+export function useServerAndBrowser(browserOptions = {}) {
   const env = { server: undefined, browser: undefined };
   before(async () => {
     env.server = await startServer();
-    env.browser = await launchBrowser();
+    env.browser = await launchBrowser(browserOptions);
   });
   after(async () => {
     await env.browser?.close();

@@ -2,21 +2,13 @@
 // a note on it; the note travels in the link (`note=`), shows on the
 // timeline after a reload and in the SVG export, and a bad `note=` in a
 // link is named in a notice while the rest of the link still applies.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { startServer, launchBrowser, openPage, settledUrl, waitForFrame, frame, axeViolations } from './harness.mjs';
+import { openPage, settledUrl, waitForFrame, frame, axeViolations, useServerAndBrowser } from './harness.mjs';
 
-const env = {};
-before(async () => {
-  env.server = await startServer();
-  // axe is injected as an inline script, which the page's CSP refuses.
-  env.browser = await launchBrowser({ bypassCSP: true });
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+// axe is injected as an inline script, which the page's CSP refuses.
+const env = useServerAndBrowser({ bypassCSP: true });
 
 const CANVAS = '.timeline-canvas';
 const TEXT = 'worker 1 starts the same message here & 100% ~ sure';

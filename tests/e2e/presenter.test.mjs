@@ -2,20 +2,12 @@
 // the P key and the Present button enter it; the type grows, the controls
 // collapse to the one the step points at, PageDown / PageUp step through the
 // tour with each step's demonstration applied, and Escape leaves.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launchBrowser, openPage, settledUrl, axeViolations, waitForFrame } from './harness.mjs';
+import { openPage, settledUrl, axeViolations, waitForFrame, useServerAndBrowser } from './harness.mjs';
 
-const env = {};
-before(async () => {
-  env.server = await startServer();
-  // axe is injected as an inline script, which the page's CSP refuses.
-  env.browser = await launchBrowser({ bypassCSP: true });
-});
-after(async () => {
-  await env.browser?.close();
-  await env.server?.close();
-});
+// axe is injected as an inline script, which the page's CSP refuses.
+const env = useServerAndBrowser({ bypassCSP: true });
 
 const rootFontPx = (page) =>
   page.evaluate(() => parseFloat(getComputedStyle(document.documentElement).fontSize));

@@ -397,17 +397,7 @@ impl Canvas<'_> {
     /// lane in the Workers view, else the whole height) and its text in a
     /// label at the band's top.
     fn notes(&mut self, notes: &[Note], view: TimelineView, content_px: f64) {
-        let lanes = (view == TimelineView::Workers).then(|| {
-            let index = RunIndex::new(self.run);
-            WorkerLanes {
-                top_px: self.top,
-                row_px: ROW_PX,
-                buffer_px: BUFFER_PX,
-                gap_px: LANE_GAP_PX,
-                workers: index.workers,
-                slots: index.slots,
-            }
-        });
+        let lanes = (view == TimelineView::Workers).then(|| self.lanes(&RunIndex::new(self.run)));
         for n in notes {
             if n.to_ms < self.t0 || n.from_ms > self.t1 {
                 continue;
@@ -558,19 +548,24 @@ impl Canvas<'_> {
 
     // ---- Workers view ----
 
-    /// Lanes, faults, runs, links and dead letters; returns the content
-    /// height and the note about runs left out.
-    fn workers(&mut self, max_runs: usize) -> (f64, Option<String>) {
-        let run = self.run;
-        let index = RunIndex::new(run);
-        let lanes = WorkerLanes {
+    /// The worker lanes as the canvas lays them out, under the heading.
+    fn lanes(&self, index: &RunIndex) -> WorkerLanes {
+        WorkerLanes {
             top_px: self.top,
             row_px: ROW_PX,
             buffer_px: BUFFER_PX,
             gap_px: LANE_GAP_PX,
             workers: index.workers,
             slots: index.slots,
-        };
+        }
+    }
+
+    /// Lanes, faults, runs, links and dead letters; returns the content
+    /// height and the note about runs left out.
+    fn workers(&mut self, max_runs: usize) -> (f64, Option<String>) {
+        let run = self.run;
+        let index = RunIndex::new(run);
+        let lanes = self.lanes(&index);
 
         // What to draw, row by row in receive order, as the canvas does.
         // Runs narrower than a pixel on a pixel already painted add nothing
