@@ -105,8 +105,9 @@ font-size:11px;fill:{text}}}\
 .ack-halo{{fill:none;stroke:{halo};stroke-opacity:{halo_a};stroke-width:4}}\
 .release{{fill:none;stroke:{muted};stroke-width:1.5}}\
 .release-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
-.commit,.commit-duplicate,.commit-void{{stroke:{halo};stroke-width:1}}\
-.commit{{fill:{text}}}.commit-duplicate{{fill:{rejected}}}.commit-void{{fill:{muted}}}\
+.commit,.commit-duplicate{{stroke:{halo};stroke-width:1}}\
+.commit{{fill:{text}}}.commit-duplicate{{fill:{rejected}}}.commit-void{{fill:none;stroke:{muted};stroke-width:1.5}}\
+.cut{{stroke:{halo};stroke-width:1.5}}\
 .dlq{{fill:{dlq}}}.dlq-band{{fill:{dlq};fill-opacity:{dead_lettered_a}}}.dlq-text{{fill:{dlq}}}\
 .halo{{fill:{halo};fill-opacity:{halo_a}}}\
 .pause{{fill:{pause};fill-opacity:{pause_a}}}.down{{fill:{down};fill-opacity:{down_a}}}\
@@ -536,6 +537,17 @@ impl Canvas<'_> {
     fn diamond(&mut self, class: &str, x: f64, y: f64, r: f64) {
         self.polygon(class, &[(x, y - r), (x + r, y), (x, y + r), (x - r, y)]);
     }
+    /// As the canvas draws them, so that neither is told by colour alone: a
+    /// commit that did harm is cut across (and one with no effect is hollow,
+    /// by its class); a rejected release's ring is struck through.
+    fn commit_duplicate(&mut self, x: f64, y: f64) {
+        self.diamond("commit-duplicate", x, y, 3.5);
+        self.line("cut", x - 3.5, y, x + 3.5, y);
+    }
+    fn release_rejected(&mut self, x: f64, y: f64) {
+        self.circle("release-rejected", x, y, 3.0);
+        self.line("release-rejected", x - 3.0, y + 3.0, x + 3.0, y - 3.0);
+    }
     fn circle(&mut self, class: &str, x: f64, y: f64, r: f64) {
         put!(
             self.out,
@@ -762,15 +774,14 @@ impl Canvas<'_> {
                     self.cross("ack-rejected", x, mid, r);
                 }
                 MarkKind::Release => self.circle("release", x, mid, 3.0),
-                MarkKind::ReleaseRejected => self.circle("release-rejected", x, mid, 3.0),
-                MarkKind::Commit => {
-                    let class = match d.effect {
-                        Effect::Applied => "commit",
-                        Effect::Duplicate | Effect::LostUpdate => "commit-duplicate",
-                        Effect::FenceRejected | Effect::NoCommit => "commit-void",
-                    };
-                    self.diamond(class, x, mid, 3.5);
-                }
+                MarkKind::ReleaseRejected => self.release_rejected(x, mid),
+                MarkKind::Commit => match d.effect {
+                    Effect::Applied => self.diamond("commit", x, mid, 3.5),
+                    Effect::Duplicate | Effect::LostUpdate => self.commit_duplicate(x, mid),
+                    Effect::FenceRejected | Effect::NoCommit => {
+                        self.diamond("commit-void", x, mid, 3.5)
+                    }
+                },
             }
         }
     }
@@ -1119,6 +1130,9 @@ impl Canvas<'_> {
                 (AckRejected, "ack rejected"),
                 (Commit, "commit"),
                 (CommitDuplicate, "duplicate effect"),
+                (CommitVoid, "commit with no effect"),
+                (Release, "release"),
+                (ReleaseRejected, "release rejected"),
                 (Expiry, "lease expired"),
                 (Dlq, "dead-lettered"),
                 (Down, "worker down"),
@@ -1173,7 +1187,10 @@ impl Canvas<'_> {
             Swatch::Ack => self.check(x + 7.0, mid, 4.0),
             Swatch::AckRejected => self.cross("ack-rejected", x + 7.0, mid, 4.0),
             Swatch::Commit => self.diamond("commit", x + 7.0, mid, 3.5),
-            Swatch::CommitDuplicate => self.diamond("commit-duplicate", x + 7.0, mid, 3.5),
+            Swatch::CommitDuplicate => self.commit_duplicate(x + 7.0, mid),
+            Swatch::CommitVoid => self.diamond("commit-void", x + 7.0, mid, 3.5),
+            Swatch::Release => self.circle("release", x + 7.0, mid, 3.0),
+            Swatch::ReleaseRejected => self.release_rejected(x + 7.0, mid),
             Swatch::Expiry => self.line("expiry", x + 7.0, mid - 6.0, x + 7.0, mid + 6.0),
             Swatch::ExpiryFill => {
                 self.rect_raw("expiry-fill", None, x + 6.0, mid - 6.0, x + 8.0, 12.0)
@@ -1200,6 +1217,9 @@ enum Swatch {
     AckRejected,
     Commit,
     CommitDuplicate,
+    CommitVoid,
+    Release,
+    ReleaseRejected,
     Expiry,
     ExpiryFill,
     Dlq,

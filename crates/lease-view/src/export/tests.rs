@@ -268,6 +268,41 @@ fn the_colour_blind_svg_is_painted_as_the_canvas_paints_with_palette_cb() {
 }
 
 #[test]
+fn marks_that_differ_by_colour_differ_by_shape_as_on_the_canvas() {
+    let run = run_of("ninety-second-message");
+    let svg = timeline_svg(&run, &whole(TimelineView::Workers));
+    let doc = parse(&svg);
+    // A duplicate effect's diamond is cut across, one line per diamond.
+    let duplicates = count_drawn(&doc, "commit-duplicate");
+    assert!(
+        duplicates > 0,
+        "the ninety-second message commits duplicates"
+    );
+    assert_eq!(count_drawn(&doc, "cut"), duplicates);
+    // A commit with no effect is hollow; a rejected release is struck through.
+    assert!(svg.contains(".commit-void{fill:none;"), "{svg}");
+    let legend: Vec<_> = doc
+        .descendants()
+        .filter(|g| has_class(g, "legend"))
+        .flat_map(|g| g.descendants())
+        .collect();
+    for (tag, class) in [
+        ("line", "cut"),
+        ("polygon", "commit-void"),
+        ("circle", "release"),
+        ("circle", "release-rejected"),
+        ("line", "release-rejected"),
+    ] {
+        assert!(
+            legend
+                .iter()
+                .any(|n| n.has_tag_name(tag) && has_class(n, class)),
+            "the legend has no {tag} of class {class}"
+        );
+    }
+}
+
+#[test]
 fn faults_are_shaded_on_their_lanes() {
     let paused = parse_owned(&run_of("gc-pause-starves-heartbeat"));
     assert!(paused.contains("class=\"pause\""));
