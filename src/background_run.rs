@@ -221,7 +221,7 @@ fn index_step(
                 if let Some((_, findings)) = findings {
                     dispatch.emit(Command::RunDiagnosed(
                         id,
-                        Rc::new(crate::diagnosis::Diagnosed {
+                        Rc::new(crate::command::Diagnosed {
                             run: run.clone(),
                             tour: None,
                             findings,

@@ -9,7 +9,12 @@
 //! fetching anything; a test checks the list against the files. Natively
 //! (the tests) every shipped scenario is at hand through `lease_sim::shipped`.
 
+use lease_sim::Scenario;
+
 use crate::command::Command;
+
+/// The scenario a new visitor sees: one message, one picture, the whole lesson.
+pub const DEFAULT_SCENARIO: &str = "ninety-second-message";
 
 /// A shipped scenario as the menu lists it.
 pub struct Entry {
@@ -52,6 +57,26 @@ pub fn entry(name: &str) -> Option<&'static Entry> {
     ENTRIES.iter().find(|e| e.name == name)
 }
 
+/// The command with what it names looked up: a shipped scenario's name,
+/// a tour's id, a link's query. The reducer reads no catalog of its own.
+pub fn resolve(cmd: Command, find: &dyn Fn(&str) -> Option<Scenario>) -> Command {
+    match cmd {
+        Command::Load(name) => match find(&name) {
+            Some(found) => Command::Loaded(Box::new(found)),
+            None => Command::Load(name),
+        },
+        Command::StartTour(id) => match lease_diagnose::tour(&id) {
+            Some(t) => {
+                let scenario = find(t.scenario).map(Box::new);
+                Command::Tour(id, scenario)
+            }
+            None => Command::StartTour(id),
+        },
+        Command::OpenLink(query) => Command::Open(crate::link::commands_of_query(&query)),
+        other => other,
+    }
+}
+
 /// The shipped scenarios `cmd` reads that the page does not hold yet: the
 /// one it loads and the main one it varies (the scenario card lists what a
 /// fix changes from it).
@@ -87,8 +112,7 @@ mod held {
     use wasm_bindgen_futures::JsFuture;
     use yew::prelude::*;
 
-    use super::{entry, wanted};
-    use crate::app::{State, DEFAULT_SCENARIO};
+    use super::{entry, resolve, wanted, DEFAULT_SCENARIO};
     use crate::command::Command;
 
     const DEFAULT_TEXT: &str = include_str!("../scenarios/ninety-second-message.json");
@@ -172,10 +196,13 @@ mod held {
     /// here. Meanwhile the page says it is loading; if one cannot be
     /// fetched, a link opens from the default scenario with a notice, and
     /// anything else says why and changes nothing.
-    pub fn dispatch(cmd: Command, to: &UseReducerDispatcher<State>) {
+    pub fn dispatch<R: Reducible<Action = Command> + 'static>(
+        cmd: Command,
+        to: &UseReducerDispatcher<R>,
+    ) {
         let missing = wanted(&cmd, &held);
         if missing.is_empty() {
-            to.dispatch(cmd.resolve(&find));
+            to.dispatch(resolve(cmd, &find));
             return;
         }
         let to = to.clone();
@@ -196,7 +223,7 @@ mod held {
                         "The scenario “{title}” could not be loaded ({why}). Check the connection and choose it again."
                     )));
                 }
-                _ => to.dispatch(cmd.resolve(&find)),
+                _ => to.dispatch(resolve(cmd, &find)),
             }
         });
     }
@@ -209,8 +236,11 @@ pub fn find(name: &str) -> Option<lease_sim::Scenario> {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub fn dispatch(cmd: Command, to: &yew::UseReducerDispatcher<crate::app::State>) {
-    to.dispatch(cmd.resolve(&find));
+pub fn dispatch<R: yew::Reducible<Action = Command>>(
+    cmd: Command,
+    to: &yew::UseReducerDispatcher<R>,
+) {
+    to.dispatch(resolve(cmd, &find));
 }
 
 /// Why the shipped scenario could not be fetched, if it could not.
@@ -240,7 +270,7 @@ mod tests {
     #[test]
     fn a_command_wants_the_scenario_it_loads_and_the_one_it_varies() {
         let none = |_: &str| false;
-        let default_only = |n: &str| n == crate::app::DEFAULT_SCENARIO;
+        let default_only = |n: &str| n == DEFAULT_SCENARIO;
         assert_eq!(
             wanted(&Command::Load("clip-surge-redrive".into()), &none),
             ["clip-surge-redrive", "clip-surge"]

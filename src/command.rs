@@ -1,21 +1,25 @@
 //! Every change to the page goes through one of these commands and one
-//! reducer (`app::State::reduce`): a slider, a key, a button or a link
+//! reducer (`state::State::reduce`): a slider, a key, a button or a link
 //! cannot disagree about what they do. Commands are data: they compare,
 //! print and replay, and a share link reads as a list of them
 //! (`link::commands_of_query`).
 
+use std::rc::Rc;
+
 use lease_diagnose::Fix;
 use lease_fields::{Field, Value};
+use lease_jobs::FindingText;
 use lease_sim::Scenario;
+use lease_ui::theme::Theme;
+use lease_view::TimelineView;
 
 use crate::embed::Parts;
 use crate::panel::Panel;
-use crate::timeline::TimelineView;
-use lease_ui::theme::Theme;
+use crate::run_handle::RunHandle;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Command {
-    /// Load a shipped scenario by name: `resolve` turns it into `Loaded`
+    /// Load a shipped scenario by name: `catalog::resolve` turns it into `Loaded`
     /// once the page holds it (`catalog::dispatch`).
     Load(String),
     /// Load this shipped scenario.
@@ -31,9 +35,9 @@ pub enum Command {
     /// Apply a diagnosis's fixes (a finding's button, a tour's demonstration).
     Fix(Vec<Fix>),
     /// What the background worker found in a run (`diagnosis.rs`).
-    Diagnosed(std::rc::Rc<crate::diagnosis::Diagnosed>),
+    Diagnosed(Rc<Diagnosed>),
     /// What it found in the large run of this id, which arrives next.
-    RunDiagnosed(u32, std::rc::Rc<crate::diagnosis::Diagnosed>),
+    RunDiagnosed(u32, Rc<Diagnosed>),
     /// Why the background worker could not diagnose the run on screen.
     DiagnosisFailed(String),
     /// Replace the whole scenario (back to the loaded one).
@@ -74,11 +78,11 @@ pub enum Command {
     /// The only origin an embed takes messages from and posts events to.
     HostOrigin(Option<String>),
     /// The address changed under the page (back, forward): open that link.
-    /// `resolve` reads it into `Open`.
+    /// `catalog::resolve` reads it into `Open`.
     OpenLink(String),
     /// A fresh page, built by these commands (a link's).
     Open(Vec<Command>),
-    /// Start a guided tour by id; `resolve` turns it into `Tour`.
+    /// Start a guided tour by id; `catalog::resolve` turns it into `Tour`.
     StartTour(String),
     /// Start this tour: its scenario loads, at its first step.
     Tour(String, Option<Box<Scenario>>),
@@ -90,11 +94,11 @@ pub enum Command {
     CompareCopy,
     CompareStop,
     /// What came of running the scenario for run `id` (the effect after a change).
-    Ran(u32, crate::app::Ran),
+    Ran(u32, Ran),
     /// The background worker's progress on run `id`.
     RunProgress(u32, RunProgress),
     /// Run `id` finished in the background worker.
-    RunArrived(u32, crate::run_handle::RunHandle),
+    RunArrived(u32, RunHandle),
     /// Run `id` could not run in the background worker, and why.
     RunFailed(u32, String),
     /// Stop the background run under way; the last finished run stays.
@@ -133,24 +137,30 @@ pub struct RunProgress {
     pub elapsed_ms: f64,
 }
 
-impl Command {
-    /// The command with what it names looked up: a shipped scenario's name,
-    /// a tour's id, a link's query. The reducer reads no catalog of its own.
-    pub fn resolve(self, find: &dyn Fn(&str) -> Option<Scenario>) -> Command {
-        match self {
-            Command::Load(name) => match find(&name) {
-                Some(found) => Command::Loaded(Box::new(found)),
-                None => Command::Load(name),
-            },
-            Command::StartTour(id) => match lease_diagnose::tour(&id) {
-                Some(t) => {
-                    let scenario = find(t.scenario).map(Box::new);
-                    Command::Tour(id, scenario)
-                }
-                None => Command::StartTour(id),
-            },
-            Command::OpenLink(query) => Command::Open(crate::link::commands_of_query(&query)),
-            other => other,
-        }
+/// What came of running a side's scenario (the effect that follows a
+/// change): the run, or that the background worker computes it, or why it
+/// cannot run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Ran {
+    Done(RunHandle),
+    Background,
+    Failed(String),
+}
+
+/// What the worker found in a run: its findings and, when a tour asked and
+/// the run is of the tour's scenario, whether each step holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diagnosed {
+    pub run: RunHandle,
+    /// The tour the checks were asked for (`None`: none asked).
+    pub tour: Option<String>,
+    pub findings: Vec<FindingText>,
+    pub tour_done: Option<Vec<bool>>,
+}
+
+impl Diagnosed {
+    /// Whether this answers for `run` with the checks of `tour`.
+    pub fn answers(&self, run: &RunHandle, tour: Option<&str>) -> bool {
+        self.run == *run && (tour.is_none() || self.tour.as_deref() == tour)
     }
 }

@@ -21,7 +21,7 @@ pub struct CompareProps<'a> {
     pub b: &'a RunHandle,
     /// B's newer setting is being computed in the background; `b` is its
     /// last run.
-    pub b_pending: Option<&'a crate::app::PendingRun>,
+    pub b_pending: Option<&'a crate::state::PendingRun>,
     /// The visitor cancelled B's last background run: B shows an older run.
     pub b_cancelled: bool,
     /// The controls edit side B.

@@ -19,26 +19,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::command::Command;
+use crate::command::{Command, Diagnosed};
 use crate::run_handle::RunHandle;
-
-/// What the worker found in a run: its findings and, when a tour asked and
-/// the run is of the tour's scenario, whether each step holds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Diagnosed {
-    pub run: RunHandle,
-    /// The tour the checks were asked for (`None`: none asked).
-    pub tour: Option<String>,
-    pub findings: Vec<FindingText>,
-    pub tour_done: Option<Vec<bool>>,
-}
-
-impl Diagnosed {
-    /// Whether this answers for `run` with the checks of `tour`.
-    pub fn answers(&self, run: &RunHandle, tour: Option<&str>) -> bool {
-        self.run == *run && (tour.is_none() || self.tour.as_deref() == tour)
-    }
-}
 
 /// The worker and the request it holds. A worker is ended once it has
 /// answered: the page keeps no worker it is not using, and the next run's

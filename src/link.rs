@@ -8,13 +8,13 @@ use gloo::timers::callback::Timeout;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::app::State;
 use crate::command::Command;
 use crate::embed::Parts;
 use crate::panel::Panel;
-use crate::timeline::TimelineView;
+use crate::state::State;
 use crate::url::{encode, read_within, Link, LinkView, DEFAULT_BASE};
 use lease_ui::theme::Theme;
+use lease_view::TimelineView;
 
 /// How long the address bar waits for the hand to stop before it follows.
 const WRITE_DELAY_MS: u32 = 250;
@@ -44,7 +44,7 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     )];
     let base = read
         .as_ref()
-        .map_or(crate::app::DEFAULT_SCENARIO, |r| r.link.base.as_str());
+        .map_or(crate::catalog::DEFAULT_SCENARIO, |r| r.link.base.as_str());
     let found = crate::catalog::find(base).unwrap_or_default();
     cmds.push(Command::Loaded(Box::new(found)));
     let Some(read) = read else {
@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn an_empty_query_is_the_default_page() {
         let st = state_from_query("");
-        assert_eq!(st.loaded.name, crate::app::DEFAULT_SCENARIO);
+        assert_eq!(st.loaded.name, crate::catalog::DEFAULT_SCENARIO);
         assert!(st.notices.is_empty());
         assert!(!st.embed);
     }

@@ -8,9 +8,9 @@ use lease_format::units::thousands;
 use lease_view::clock;
 use yew::prelude::*;
 
-use crate::app::PendingRun;
 use crate::command::{Command, RunProgress};
 use crate::run_handle::RunHandle;
+use crate::state::PendingRun;
 
 /// How much of the run is done, 0 to 1: the further of simulated time and
 /// settled messages. A run ends at its length or once every message is
