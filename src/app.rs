@@ -11,6 +11,7 @@ use crate::command::Command;
 use crate::compare::{compare, CompareProps};
 use crate::controls::{controls, ControlsProps};
 use crate::diagnosis::Diagnosis;
+use crate::embed::Part;
 use crate::memo::memo;
 use crate::panel::Panel;
 use crate::panel_view::{panel_view, presented_panel};
@@ -110,7 +111,7 @@ pub fn app() -> Html {
     crate::diagnosis::use_diagnosis(
         state.a.run.clone(),
         tour_id.filter(|_| touring),
-        (*near && state.parts.shows("diagnosis")) || touring,
+        (*near && state.parts.shows(Part::Diagnosis)) || touring,
         answered,
         dispatch.clone(),
     );
@@ -263,8 +264,8 @@ pub fn app() -> Html {
             }
             // Always there, so that the panels' app keeps its place.
             { crate::panel_host::slot(if presented_panel(&state).is_some() { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
-            <div class={classes!("layout", (!parts.shows("controls")).then_some("no-side"))}>
-                if parts.shows("controls") {
+            <div class={classes!("layout", (!parts.shows(Part::Controls)).then_some("no-side"))}>
+                if parts.shows(Part::Controls) {
                     <aside class="side">
                         if comparing {
                             <p class="editing-side" id="editing-side">{ if state.edit_b { "These controls edit side B." } else { "These controls edit side A." } }</p>
@@ -273,18 +274,18 @@ pub fn app() -> Html {
                     </aside>
                 }
                 <main class="main" ref={main.clone()}>
-                    if parts.shows("scenario") {
+                    if parts.shows(Part::Scenario) {
                         { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone(), touring: state.tour.is_some() }, scenario_info) }
                     }
                     if let Some(run) = run {
-                        if parts.shows("totals") {
+                        if parts.shows(Part::Totals) {
                             { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
                         }
                         { run_summary(&run) }
-                        if parts.shows("playback") {
+                        if parts.shows(Part::Playback) {
                             <Playback end_ms={state.end_ms()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
-                        if parts.shows("timeline") {
+                        if parts.shows(Part::Timeline) {
                             <Timeline run={run.clone()} axis_end_ms={state.b.as_ref().map_or(0, Side::end_ms)} playhead_ms={state.playhead_ms} view={state.view}
                                 selected_message={state.selected} on_select={dispatch.reform(Command::Select)}
                                 on_cursor={dispatch.reform(Command::Cursor)}
@@ -301,16 +302,16 @@ pub fn app() -> Html {
                                 </p>
                             }
                         }
-                        if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows("timeline")) {
+                        if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows(Part::Timeline)) {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,
                                 playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width }) }
                         }
-                        if parts.shows("diagnosis") {
+                        if parts.shows(Part::Diagnosis) {
                             <Diagnosis run={run.clone()} diagnosed={state.diagnosed.clone()}
                                 failed={state.diagnosis_failed.as_ref().filter(|(r, _)| *r == run).map(|(_, why)| why.clone())}
                                 on_command={dispatch.clone()} on_near={(*on_near).clone()} />
                         }
-                        if parts.shows("charts") {
+                        if parts.shows(Part::Charts) {
                             <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} width={chart_width} />
                         }
                     }

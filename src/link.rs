@@ -64,7 +64,7 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
         }
     }
     let v = read.link.view;
-    if v.timeline.as_deref() == Some("messages") {
+    if v.timeline == Some(TimelineView::Messages) {
         cmds.push(Command::View(TimelineView::Messages));
     }
     if let (Some(a), Some(b)) = (v.from_ms, v.to_ms) {
@@ -81,7 +81,7 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
     if let Some(p) = v.panel.as_deref().and_then(Panel::from_name) {
         cmds.push(Command::Panel(Some(p)));
     }
-    if let Some(t) = v.theme.as_deref().and_then(|t| Theme::parse(t).ok()) {
+    if let Some(t) = v.theme {
         cmds.push(Command::Theme(t));
     }
     if v.palette_cb {
@@ -134,12 +134,12 @@ pub fn link_of(st: &State) -> Link {
                 .panel
                 .filter(|p| !matches!(p, Panel::Export | Panel::Embed))
                 .map(|p| p.name().to_string()),
-            timeline: (st.view == TimelineView::Messages).then(|| "messages".to_string()),
+            timeline: (st.view == TimelineView::Messages).then_some(TimelineView::Messages),
             embed: st.embed,
-            panels: st.parts.names().map(|v| v.to_vec()),
+            panels: st.parts.listed().map(<[_]>::to_vec),
             playhead_ms: (!st.playing && !at_end).then_some(st.playhead_ms),
             // `auto` is left out when the link is written.
-            theme: Some(st.theme.name().to_string()),
+            theme: Some(st.theme),
             palette_cb: st.palette_cb,
             host_origin: st.host_origin.clone(),
             present: st.present,
@@ -188,7 +188,7 @@ pub fn use_write_query(link: Link) {
     use_effect_with(link, |link| {
         // The scheme is part of the link: `index.html`'s script puts it on
         // `<html data-theme>` at once (and does nothing if it is the same).
-        crate::host::call("__leaseTheme", link.view.theme.as_deref().unwrap_or("auto"));
+        crate::host::call("__leaseTheme", link.view.theme.map_or("auto", Theme::name));
         crate::host::call(
             "__leasePalette",
             if link.view.palette_cb { "cb" } else { "" },
@@ -312,6 +312,7 @@ fn owns_keys(target: Option<web_sys::EventTarget>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::embed::Part;
 
     #[test]
     fn an_empty_query_is_the_default_page() {
@@ -392,8 +393,8 @@ mod tests {
     fn an_embed_link_shows_only_its_parts() {
         let st = state_from_query("scenario=hung-handler&embed=1&panels=timeline,totals");
         assert!(st.embed);
-        assert!(st.parts.shows("timeline") && st.parts.shows("totals"));
-        assert!(!st.parts.shows("controls"));
+        assert!(st.parts.shows(Part::Timeline) && st.parts.shows(Part::Totals));
+        assert!(!st.parts.shows(Part::Controls));
     }
 
     #[test]

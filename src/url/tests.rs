@@ -12,7 +12,10 @@ use lease_fields::{set, Field, Value, CONTROLS};
 use super::*;
 use crate::controls::scale::STEPS;
 use crate::controls::slider_scale;
+use crate::embed::Part;
 use lease_format::units::{format_ms, format_ms_f64, parse_ms, parse_ms_f64};
+use lease_ui::theme::Theme;
+use lease_view::TimelineView;
 
 fn shipped_scenario(name: &str) -> Scenario {
     shipped::find(name)
@@ -414,11 +417,11 @@ fn the_view_round_trips() {
             to_ms: Some(900_500),
             message: Some(17),
             panel: Some("diagnosis".into()),
-            timeline: Some("messages".into()),
+            timeline: Some(TimelineView::Messages),
             embed: true,
-            panels: Some(vec!["timeline".into(), "totals".into()]),
+            panels: Some(vec![Part::Timeline, Part::Totals]),
             playhead_ms: Some(61_234),
-            theme: Some("dark".into()),
+            theme: Some(Theme::Dark),
             palette_cb: true,
             host_origin: Some("https://docs.example.com".into()),
             present: true,
@@ -454,9 +457,9 @@ fn the_view_round_trips() {
             to_ms: Some(900_000),
             message: Some(3),
             panel: Some("compare".into()),
-            timeline: Some("workers".into()),
+            timeline: Some(TimelineView::Workers),
             embed: true,
-            panels: Some(vec!["timeline".into(), "totals".into()]),
+            panels: Some(vec![Part::Timeline, Part::Totals]),
             playhead_ms: Some(450_000),
             ..LinkView::default()
         },
@@ -473,7 +476,7 @@ fn a_link_carries_its_theme_and_host_origin_but_not_auto() {
         decode("scenario=clip-surge&embed=1&theme=DARK&host_origin=https://docs.example.com:8443");
     assert!(notices.is_empty(), "{notices:?}");
     let l = l.expect("a link");
-    assert_eq!(l.view.theme.as_deref(), Some("dark"));
+    assert_eq!(l.view.theme, Some(Theme::Dark));
     assert_eq!(
         l.view.host_origin.as_deref(),
         Some("https://docs.example.com:8443")
@@ -484,7 +487,7 @@ fn a_link_carries_its_theme_and_host_origin_but_not_auto() {
     );
     let (auto, _) = decode("scenario=clip-surge&theme=auto");
     let auto = auto.expect("a link");
-    assert_eq!(auto.view.theme.as_deref(), Some("auto"));
+    assert_eq!(auto.view.theme, Some(Theme::Auto));
     assert_eq!(encode(&auto), "scenario=clip-surge", "auto is not written");
 }
 
@@ -556,7 +559,7 @@ fn bad_view_values_are_each_ignored_with_a_notice() {
     assert_eq!(l.view.from_ms, Some(240_000));
     assert_eq!(l.view.to_ms, None);
     assert_eq!(l.view.playhead_ms, None);
-    assert_eq!(l.view.panels, Some(vec!["timeline".to_string()]));
+    assert_eq!(l.view.panels, Some(vec![Part::Timeline]));
     assert!(!l.view.embed);
 }
 
@@ -981,7 +984,10 @@ proptest! {
 /// The embed generator's parts (`src/embed.rs`) are the ones a link may name.
 #[test]
 fn the_embed_parts_are_the_ones_a_link_may_name() {
-    let mut ours: Vec<&str> = crate::embed::EMBED_PARTS.iter().map(|(n, _)| *n).collect();
+    let mut ours: Vec<&str> = crate::embed::EMBED_PARTS
+        .iter()
+        .map(|(p, _)| p.name())
+        .collect();
     let mut link: Vec<&str> = super::EMBED_PANELS.to_vec();
     ours.sort_unstable();
     link.sort_unstable();

@@ -6,8 +6,10 @@
 use lease_sim::validate::MAX_DURATION_MS;
 
 use lease_format::units::{format_ms, parse_bool, parse_count, parse_ms, parse_word};
-use lease_ui::theme::{PALETTES, THEMES};
+use lease_ui::embed::Part;
+use lease_ui::theme::{Theme, PALETTES};
 use lease_view::note::{Note, MAX_NOTES};
+use lease_view::TimelineView;
 
 /// The panels `panel=` may open.
 pub const PANELS: [&str; 10] = [
@@ -56,15 +58,16 @@ pub struct LinkView {
     pub message: Option<u32>,
     /// The open panel, one of `PANELS`.
     pub panel: Option<String>,
-    /// The timeline's layout, one of `TIMELINES`.
-    pub timeline: Option<String>,
+    /// The timeline's layout, named by one of `TIMELINES`.
+    pub timeline: Option<TimelineView>,
     /// The page is embedded: only `panels` show.
     pub embed: bool,
-    /// For an embed: which parts show, each one of `EMBED_PANELS`.
-    pub panels: Option<Vec<String>>,
+    /// For an embed: which parts show, each one named in `EMBED_PANELS`.
+    pub panels: Option<Vec<Part>>,
     pub playhead_ms: Option<u64>,
-    /// The colour scheme, one of `lease_ui::theme::THEMES`; `auto` is not written.
-    pub theme: Option<String>,
+    /// The colour scheme, named by one of `lease_ui::theme::THEMES`; `auto`
+    /// is not written.
+    pub theme: Option<Theme>,
     /// `palette=cb`: the colour-blind-safe palette.
     pub palette_cb: bool,
     /// The only origin whose messages an embed takes, and the one its
@@ -143,16 +146,26 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
             Err(why) => refused.push(("msg", text.to_string(), why)),
         }
     }
-    for (name, words, slot) in [
-        ("view", &TIMELINES[..], &mut view.timeline),
-        ("panel", &PANELS[..], &mut view.panel),
-        ("theme", &THEMES[..], &mut view.theme),
-    ] {
-        if let Some(text) = get(name) {
-            match parse_word(text, words) {
-                Ok(w) => *slot = Some(w.to_string()),
-                Err(why) => refused.push((name, text.to_string(), why)),
+    if let Some(text) = get("view") {
+        match parse_word(text, &TIMELINES) {
+            Ok(w) => {
+                view.timeline = [TimelineView::Workers, TimelineView::Messages]
+                    .into_iter()
+                    .find(|v| v.name() == w)
             }
+            Err(why) => refused.push(("view", text.to_string(), why)),
+        }
+    }
+    if let Some(text) = get("panel") {
+        match parse_word(text, &PANELS) {
+            Ok(w) => view.panel = Some(w.to_string()),
+            Err(why) => refused.push(("panel", text.to_string(), why)),
+        }
+    }
+    if let Some(text) = get("theme") {
+        match Theme::parse(text) {
+            Ok(t) => view.theme = Some(t),
+            Err(why) => refused.push(("theme", text.to_string(), why)),
         }
     }
     if let Some(text) = get("palette") {
@@ -173,10 +186,10 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
     // matches no sender, and no message is taken.
     view.host_origin = get("host_origin").map(str::to_string);
     if let Some(text) = get("panels") {
-        let mut list: Vec<String> = Vec::new();
+        let mut list: Vec<Part> = Vec::new();
         for item in text.split([',', ' ']).filter(|i| !i.trim().is_empty()) {
-            match parse_word(item, &EMBED_PANELS) {
-                Ok(w) if !list.iter().any(|p| p == w) => list.push(w.to_string()),
+            match parse_word(item, &EMBED_PANELS).map(Part::embedded) {
+                Ok(Some(p)) if !list.contains(&p) => list.push(p),
                 Ok(_) => {}
                 Err(why) => refused.push(("panels", item.to_string(), why)),
             }
@@ -242,8 +255,8 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     if let Some(m) = view.message {
         out.push(("msg", m.to_string()));
     }
-    if let Some(w) = word(&view.timeline, &TIMELINES) {
-        out.push(("view", w));
+    if let Some(v) = view.timeline {
+        out.push(("view", v.name().to_string()));
     }
     if let Some(w) = word(&view.panel, &PANELS) {
         out.push(("panel", w));
@@ -254,8 +267,8 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     if view.present {
         out.push(("present", "1".into()));
     }
-    if let Some(w) = word(&view.theme, &THEMES[1..]) {
-        out.push(("theme", w));
+    if let Some(t) = view.theme.filter(|t| *t != Theme::Auto) {
+        out.push(("theme", t.name().to_string()));
     }
     if view.palette_cb {
         out.push(("palette", "cb".into()));
@@ -266,7 +279,7 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     if let Some(list) = &view.panels {
         let known: Vec<&str> = list
             .iter()
-            .map(String::as_str)
+            .map(|p| p.name())
             .filter(|p| EMBED_PANELS.contains(p))
             .collect();
         if !known.is_empty() {

@@ -2,52 +2,89 @@
 //! parts show (`panels=`), the snippet that embeds it, and the height the
 //! frame reports to its parent so that the parent can size the iframe.
 
-/// The parts an embed can show, in page order, with the names links use.
-pub const EMBED_PARTS: &[(&str, &str)] = &[
-    ("scenario", "Scenario notes"),
-    ("controls", "Controls"),
-    ("totals", "Totals"),
-    ("playback", "Playback"),
-    ("timeline", "Timeline"),
-    ("charts", "Charts"),
+/// A part of the page. An embed shows the ones its link's `panels=` names
+/// (`EMBED_PARTS`); the diagnosis only shows on the full page.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Part {
+    Scenario,
+    Controls,
+    Totals,
+    Playback,
+    Timeline,
+    Charts,
+    Diagnosis,
+}
+
+/// The parts an embed can show, in page order, with their labels.
+pub const EMBED_PARTS: &[(Part, &str)] = &[
+    (Part::Scenario, "Scenario notes"),
+    (Part::Controls, "Controls"),
+    (Part::Totals, "Totals"),
+    (Part::Playback, "Playback"),
+    (Part::Timeline, "Timeline"),
+    (Part::Charts, "Charts"),
 ];
 
 /// What an embed shows when the link names no parts.
-pub const DEFAULT_EMBED_PARTS: &[&str] = &["controls", "totals", "timeline"];
+pub const DEFAULT_EMBED_PARTS: &[Part] = &[Part::Controls, Part::Totals, Part::Timeline];
+
+impl Part {
+    /// The name links and the embed's snippet use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Part::Scenario => "scenario",
+            Part::Controls => "controls",
+            Part::Totals => "totals",
+            Part::Playback => "playback",
+            Part::Timeline => "timeline",
+            Part::Charts => "charts",
+            Part::Diagnosis => "diagnosis",
+        }
+    }
+
+    /// The part an embed's link names; `None` for a word that names none
+    /// an embed can show.
+    pub fn embedded(name: &str) -> Option<Part> {
+        EMBED_PARTS
+            .iter()
+            .map(|(p, _)| *p)
+            .find(|p| p.name() == name)
+    }
+}
 
 /// The message type the frame posts to its parent with its height.
 pub const HEIGHT_MESSAGE: &str = "lease-playground:height";
 
 /// Which parts show: all of them outside embed mode.
 #[derive(Clone, PartialEq, Debug)]
-pub struct Parts(Option<Vec<String>>);
+pub struct Parts(Option<Vec<Part>>);
 
 impl Parts {
     pub fn all() -> Self {
         Parts(None)
     }
 
-    /// Keeps the known names, in page order; none known means the default.
-    pub fn embed(names: &[String]) -> Self {
-        let known: Vec<String> = EMBED_PARTS
+    /// Keeps the parts an embed can show, in page order; none means the
+    /// default.
+    pub fn embed(parts: &[Part]) -> Self {
+        let known: Vec<Part> = EMBED_PARTS
             .iter()
-            .filter(|(n, _)| names.iter().any(|m| m == n))
-            .map(|(n, _)| n.to_string())
+            .map(|(p, _)| *p)
+            .filter(|p| parts.contains(p))
             .collect();
         if known.is_empty() {
-            Parts(Some(
-                DEFAULT_EMBED_PARTS.iter().map(|s| s.to_string()).collect(),
-            ))
+            Parts(Some(DEFAULT_EMBED_PARTS.to_vec()))
         } else {
             Parts(Some(known))
         }
     }
 
-    pub fn shows(&self, part: &str) -> bool {
-        self.0.as_ref().is_none_or(|v| v.iter().any(|p| p == part))
+    pub fn shows(&self, part: Part) -> bool {
+        self.0.as_ref().is_none_or(|v| v.contains(&part))
     }
 
-    pub fn names(&self) -> Option<&[String]> {
+    /// The parts an embed shows; `None` outside embed mode.
+    pub fn listed(&self) -> Option<&[Part]> {
         self.0.as_deref()
     }
 }
@@ -87,7 +124,7 @@ pub struct Figure<'a> {
     pub page: &'a str,
     /// The share link's query (without `?`, `embed` and `panels`).
     pub query: &'a str,
-    pub parts: &'a [String],
+    pub parts: &'a [Part],
     pub height_px: u32,
 }
 
@@ -99,8 +136,14 @@ impl Figure<'_> {
             self.page,
             self.query,
             if self.query.is_empty() { "" } else { "&" },
-            self.parts.join(",")
+            self.part_names()
         )
+    }
+
+    /// The parts as `panels=` and the element's `parts` write them.
+    fn part_names(&self) -> String {
+        let names: Vec<&str> = self.parts.iter().map(|p| p.name()).collect();
+        names.join(",")
     }
 
     /// `embed.js` beside the page.
@@ -120,7 +163,7 @@ impl Figure<'_> {
                 (!k.is_empty()).then(|| (percent_decode(k), percent_decode(v)))
             })
             .collect();
-        out.push(("parts".into(), self.parts.join(",")));
+        out.push(("parts".into(), self.part_names()));
         out.push(("height".into(), self.height_px.to_string()));
         out
     }
@@ -232,20 +275,31 @@ mod tests {
     use super::*;
 
     #[test]
-    fn unknown_parts_fall_back_to_the_default() {
-        let p = Parts::embed(&["bogus".into()]);
-        assert_eq!(p.names().unwrap(), DEFAULT_EMBED_PARTS);
-        assert!(!p.shows("charts"));
-        assert!(Parts::all().shows("charts"));
+    fn no_part_an_embed_can_show_falls_back_to_the_default() {
+        for asked in [&[][..], &[Part::Diagnosis][..]] {
+            let p = Parts::embed(asked);
+            assert_eq!(p.listed(), Some(DEFAULT_EMBED_PARTS));
+            assert!(!p.shows(Part::Charts) && !p.shows(Part::Diagnosis));
+        }
+        assert!(Parts::all().shows(Part::Charts) && Parts::all().shows(Part::Diagnosis));
     }
 
     #[test]
     fn parts_keep_page_order() {
-        let p = Parts::embed(&["timeline".into(), "totals".into()]);
-        assert_eq!(p.names().unwrap(), ["totals", "timeline"]);
+        let p = Parts::embed(&[Part::Timeline, Part::Totals]);
+        assert_eq!(p.listed(), Some(&[Part::Totals, Part::Timeline][..]));
     }
 
-    fn figure<'a>(query: &'a str, parts: &'a [String]) -> Figure<'a> {
+    #[test]
+    fn a_link_names_each_part_an_embed_shows_and_not_the_diagnosis() {
+        for (part, _) in EMBED_PARTS {
+            assert_eq!(Part::embedded(part.name()), Some(*part));
+        }
+        assert_eq!(Part::embedded("diagnosis"), None);
+        assert_eq!(Part::embedded("Timeline"), None);
+    }
+
+    fn figure<'a>(query: &'a str, parts: &'a [Part]) -> Figure<'a> {
         Figure {
             page: "https://docs.example.org/lease/",
             query,
@@ -256,7 +310,7 @@ mod tests {
 
     #[test]
     fn the_one_line_embed_loads_embed_js_beside_the_page_and_passes_the_fields() {
-        let parts = ["totals".to_string(), "timeline".to_string()];
+        let parts = [Part::Totals, Part::Timeline];
         let s = figure_snippet(
             "element",
             &figure("scenario=clip-surge&timeout=45s&note=a%20b%26c", &parts),
@@ -272,7 +326,7 @@ mod tests {
 
     #[test]
     fn embed_js_sits_in_the_folder_of_a_page_named_by_its_file() {
-        let parts = ["timeline".to_string()];
+        let parts = [Part::Timeline];
         let f = Figure {
             page: "https://x.org/a/index.html",
             ..figure("scenario=hung-handler", &parts)
@@ -282,7 +336,7 @@ mod tests {
 
     #[test]
     fn the_mdbook_snippet_is_one_raw_html_block() {
-        let parts = ["timeline".to_string()];
+        let parts = [Part::Timeline];
         let s = figure_snippet("mdbook", &figure("scenario=hung-handler", &parts), "T");
         assert!(s.starts_with("<div class=\"lease-figure\">\n"), "{s}");
         assert!(s.ends_with("</div>\n"), "{s}");
@@ -294,7 +348,7 @@ mod tests {
 
     #[test]
     fn the_docusaurus_snippet_spreads_names_jsx_cannot_write() {
-        let parts = ["timeline".to_string()];
+        let parts = [Part::Timeline];
         let s = figure_snippet(
             "docusaurus",
             &figure("scenario=clip-surge&compare=1&b.timeout=45s", &parts),
@@ -314,7 +368,7 @@ mod tests {
 
     #[test]
     fn the_iframe_snippet_is_the_default_and_keeps_its_address() {
-        let parts = ["timeline".to_string()];
+        let parts = [Part::Timeline];
         let f = figure("scenario=clip-surge", &parts);
         assert_eq!(
             f.src(),

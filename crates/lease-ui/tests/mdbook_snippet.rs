@@ -3,7 +3,7 @@
 //! `tests/e2e/fixtures/mdbook-chapter.html`, the page a browser test loads to
 //! check that the figure comes to life. `UPDATE_FIXTURES=1` writes it anew.
 
-use lease_ui::embed::{figure_snippet, Figure};
+use lease_ui::embed::{figure_snippet, Figure, Part};
 use pulldown_cmark::{html, Options, Parser};
 
 const FIXTURE: &str = concat!(
@@ -27,11 +27,7 @@ fn render(markdown: &str) -> String {
 }
 
 fn chapter() -> String {
-    let parts = [
-        "controls".to_string(),
-        "totals".to_string(),
-        "timeline".to_string(),
-    ];
+    let parts = [Part::Controls, Part::Totals, Part::Timeline];
     let snippet = figure_snippet(
         "mdbook",
         &Figure {

@@ -3,7 +3,9 @@
 
 use std::rc::Rc;
 
-use lease_ui::embed::{figure_snippet, Figure, DEFAULT_EMBED_PARTS, EMBED_PARTS, SNIPPET_KINDS};
+use lease_ui::embed::{
+    figure_snippet, Figure, Part, DEFAULT_EMBED_PARTS, EMBED_PARTS, SNIPPET_KINDS,
+};
 use lease_ui::panel::PanelCommand;
 use lease_ui::theme::THEMES;
 use yew::prelude::*;
@@ -21,7 +23,7 @@ pub struct EmbedProps {
 /// of Yew's state code in the download rather than one per field.
 #[derive(Clone, PartialEq)]
 struct Choices {
-    parts: Vec<String>,
+    parts: Vec<Part>,
     width: u32,
     height: u32,
     /// Which snippet: an id of `SNIPPET_KINDS`.
@@ -33,7 +35,7 @@ struct Choices {
 }
 
 enum Choose {
-    Toggle(&'static str),
+    Toggle(Part),
     Width(u32),
     Height(u32),
     Kind(String),
@@ -47,13 +49,13 @@ impl Reducible for Choices {
     fn reduce(self: Rc<Self>, action: Choose) -> Rc<Self> {
         let mut c = (*self).clone();
         match action {
-            Choose::Toggle(name) => {
-                let on = |p: &str| (p == name) != c.parts.iter().any(|q| q == p);
+            Choose::Toggle(part) => {
+                let on = |p: Part| (p == part) != c.parts.contains(&p);
                 // In page order, so the link reads the same whatever the clicks.
                 c.parts = EMBED_PARTS
                     .iter()
-                    .filter(|(p, _)| on(p))
-                    .map(|(p, _)| p.to_string())
+                    .map(|(p, _)| *p)
+                    .filter(|p| on(*p))
                     .collect();
             }
             Choose::Width(w) => c.width = w.clamp(320, 1600),
@@ -73,7 +75,7 @@ impl Reducible for Choices {
 #[function_component(EmbedPanel)]
 pub fn embed_panel(p: &EmbedProps) -> Html {
     let choices = use_reducer(|| Choices {
-        parts: DEFAULT_EMBED_PARTS.iter().map(|s| s.to_string()).collect(),
+        parts: DEFAULT_EMBED_PARTS.to_vec(),
         width: 640,
         height: 520,
         kind: SNIPPET_KINDS[0].0,
@@ -105,9 +107,9 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     let src = figure.src();
     let code = figure_snippet(choices.kind, &figure, "Lease Playground");
 
-    let toggle = |name: &'static str| {
+    let toggle = |part: Part| {
         let choices = choices.dispatcher();
-        Callback::from(move |_: Event| choices.dispatch(Choose::Toggle(name)))
+        Callback::from(move |_: Event| choices.dispatch(Choose::Toggle(part)))
     };
     let number = |make: fn(u32) -> Choose, now: u32| {
         let choices = choices.dispatcher();
@@ -161,11 +163,11 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
             { panel_head("embed-title", "Embed this playground", "Close Embed", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
             <fieldset class="panel-row">
                 <legend>{"Show"}</legend>
-                { for EMBED_PARTS.iter().map(|(name, label)| html! {
+                { for EMBED_PARTS.iter().map(|&(part, label)| html! {
                     <label class="toggle">
-                        <input type="checkbox" id={format!("embed-part-{name}")} checked={choices.parts.iter().any(|q| q == name)}
-                            onchange={toggle(name)} />
-                        {*label}
+                        <input type="checkbox" id={format!("embed-part-{}", part.name())} checked={choices.parts.contains(&part)}
+                            onchange={toggle(part)} />
+                        {label}
                     </label>
                 }) }
             </fieldset>
