@@ -9,6 +9,7 @@ use std::rc::Rc;
 use lease_diagnose::Fix;
 use lease_fields::{Field, Value};
 use lease_jobs::FindingText;
+use lease_sim::scenario::Preset;
 use lease_sim::Scenario;
 use lease_ui::theme::Theme;
 use lease_view::TimelineView;
@@ -29,6 +30,10 @@ pub enum Command {
     Fetching(bool),
     /// Set one field of the scenario being edited (a control moved).
     Set(Field, Value),
+    /// Choose the broker on the page: the preset brings its rules and keeps
+    /// the timeout, redrive and lease lifetime the person set
+    /// (`lease_fields::edit::choose_preset_keeping`).
+    ChoosePreset(Preset),
     /// Set fields together, in the field table's order: a share link's
     /// fields, where a work distribution's median and p99 go together.
     SetAll(Vec<(Field, Value)>),

@@ -7,9 +7,10 @@ mod work_chart;
 use std::rc::Rc;
 
 use lease_fields::edit::heartbeat;
+use lease_fields::names;
 
 use lease_fields::work::{median_p99, shape, SHAPES};
-use lease_fields::{Control, Field, Range, Step, Unit, Value, CONTROLS};
+use lease_fields::{Control, Field, Group, Range, Step, Unit, Value, CONTROLS};
 use lease_format::decimal::{fixed, shortest};
 use lease_format::units::label_ms;
 use lease_sim::scenario::{Fence, Library, Named, OnReject, Preset, Scenario};
@@ -385,11 +386,12 @@ fn seed_input(props: &ControlsProps) -> Html {
 }
 
 /// A select of an enum's words (the scenario file's names), each with its
-/// label. Not generic: one copy in the page for every enum's select.
+/// label, and the command a chosen word sends. Not generic: one copy in the
+/// page for every enum's select.
 fn words_select(
     id: &'static str,
     label: &'static str,
-    field: Field,
+    pick: fn(&'static str) -> Option<Command>,
     words: &'static [&'static str],
     labels: &[&'static str],
     current: usize,
@@ -407,8 +409,8 @@ fn words_select(
         options,
         words.get(current).copied().unwrap_or(""),
         Callback::from(move |v: String| {
-            if let Some(w) = words.iter().find(|w| **w == v) {
-                send(&cb, field, Value::Word(w));
+            if let Some(c) = words.iter().find(|w| **w == v).and_then(|w| pick(w)) {
+                cb.emit(c);
             }
         }),
     )
@@ -418,7 +420,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     crate::memo::count_render("controls");
     let s = &*props.scenario;
     let cb = &props.on_command;
-    let mut groups: Vec<(&'static str, Vec<Html>)> = Vec::new();
+    let mut groups: Vec<(Group, Vec<Html>)> = Vec::new();
     for field in CONTROLS {
         let Some(c) = field.control() else { continue };
         let g = c.group;
@@ -441,7 +443,8 @@ pub fn controls(props: &ControlsProps) -> Html {
     let preset = words_select(
         "ctl-broker",
         "Broker",
-        Field::Broker,
+        // The broker's choice keeps the person's own timeout and redrive.
+        |w| names::parse::<Preset>(w).map(Command::ChoosePreset),
         Preset::WORDS,
         &PRESET_LABELS,
         s.broker.preset.index(),
@@ -450,7 +453,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     let client = words_select(
         "ctl-client",
         "Client library",
-        Field::Client,
+        |w| Some(Command::Set(Field::Client, Value::Word(w))),
         Library::WORDS,
         &CLIENT_LABELS,
         lease_fields::edit::library(s).index(),
@@ -459,7 +462,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     let fence = words_select(
         "ctl-fence",
         "Store fence",
-        Field::Fence,
+        |w| Some(Command::Set(Field::Fence, Value::Word(w))),
         Fence::WORDS,
         &FENCE_LABELS,
         s.store.fence.index(),
@@ -488,7 +491,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         words_select(
             "ctl-on-reject",
             "On a rejected extension",
-            Field::OnReject,
+            |w| Some(Command::Set(Field::OnReject, Value::Word(w))),
             OnReject::WORDS,
             &ON_REJECT_LABELS,
             current.index(),
@@ -513,20 +516,20 @@ pub fn controls(props: &ControlsProps) -> Html {
             { seed_input(props) }
             { for groups.into_iter().map(|(name, items)| html! {
                 <fieldset class="group">
-                    <legend>{name}</legend>
-                    if name == "Broker" { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)}
+                    <legend>{name.label()}</legend>
+                    if name == Group::Broker { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)}
                         // The comparison itself rides with the panels module, off the first load.
                         {open_button(cb, "broker-rules", Panel::Presets, "How the presets differ")}
                     }
-                    if name == "Work" {
+                    if name == Group::Work {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
                         {open_button(cb, "open-latency", Panel::Latency, "Use your data…")}
                     }
                     { for items }
-                    if name == "Work" { {chart.clone()} }
-                    if name == "Heartbeat" { {on_reject.clone()} }
-                    if name == "Downstream" { {fence.clone()} }
+                    if name == Group::Work { {chart.clone()} }
+                    if name == Group::Heartbeat { {on_reject.clone()} }
+                    if name == Group::Downstream { {fence.clone()} }
                 </fieldset>
             }) }
         </form>

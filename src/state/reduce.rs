@@ -2,9 +2,8 @@
 
 use std::rc::Rc;
 
-use lease_fields::{edit, names, Field, Value};
+use lease_fields::edit;
 use lease_format::decimal::clamp;
-use lease_sim::scenario::Preset;
 
 use super::{State, Which};
 use crate::command::Command;
@@ -22,12 +21,10 @@ impl State {
                 s.load(*found);
                 s.tour = None;
             }
-            Command::Set(Field::Broker, Value::Word(w)) if names::parse::<Preset>(w).is_some() => {
+            Command::ChoosePreset(p) => {
                 let loaded = s.loaded.clone();
                 s.edit(|sc| {
-                    if let Some(p) = names::parse::<Preset>(w) {
-                        edit::choose_preset_keeping(sc, p, &loaded);
-                    }
+                    edit::choose_preset_keeping(sc, p, &loaded);
                     Ok(())
                 })
             }

@@ -321,3 +321,18 @@ fn loading_another_scenario_forgets_what_undo_would_restore() {
     let st = st.reduce(Command::Loaded(Box::new(clip)));
     assert!(st.undo.is_empty() && st.said.is_none());
 }
+
+#[test]
+fn choosing_a_broker_keeps_the_timeout_the_person_set() {
+    use lease_sim::scenario::Preset;
+    let st = Rc::new(State::new());
+    let other = *Preset::ALL
+        .iter()
+        .find(|p| **p != st.a.scenario.broker.preset)
+        .expect("another preset");
+    let moved = st.reduce(Command::Set(Field::Timeout, Value::Num(45_000)));
+    let chosen = moved.reduce(Command::ChoosePreset(other));
+    assert_eq!(chosen.a.scenario.broker.preset, other);
+    assert_eq!(chosen.a.scenario.broker.visibility_timeout_ms, Some(45_000));
+    assert!(chosen.a.wanted.is_some(), "the new broker's run is wanted");
+}

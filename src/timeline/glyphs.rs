@@ -229,7 +229,64 @@ fn in_paths<T>(
 pub const SWATCH_W: f64 = 22.0;
 pub const SWATCH_H: f64 = 12.0;
 
-pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
+/// What a swatch of the legend shows; its name is the legend canvas's
+/// `data-swatch`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Swatch {
+    Run,
+    Buffered,
+    Lease,
+    Expiry,
+    Overlap,
+    Heartbeat,
+    HeartbeatRejected,
+    Ack,
+    AckRejected,
+    Commit,
+    Release,
+    Crash,
+}
+
+impl Swatch {
+    const ALL: [Swatch; 12] = [
+        Swatch::Run,
+        Swatch::Buffered,
+        Swatch::Lease,
+        Swatch::Expiry,
+        Swatch::Overlap,
+        Swatch::Heartbeat,
+        Swatch::HeartbeatRejected,
+        Swatch::Ack,
+        Swatch::AckRejected,
+        Swatch::Commit,
+        Swatch::Release,
+        Swatch::Crash,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Swatch::Run => "run",
+            Swatch::Buffered => "buffered",
+            Swatch::Lease => "lease",
+            Swatch::Expiry => "expiry",
+            Swatch::Overlap => "overlap",
+            Swatch::Heartbeat => "heartbeat",
+            Swatch::HeartbeatRejected => "heartbeat-rejected",
+            Swatch::Ack => "ack",
+            Swatch::AckRejected => "ack-rejected",
+            Swatch::Commit => "commit",
+            Swatch::Release => "release",
+            Swatch::Crash => "crash",
+        }
+    }
+
+    /// The swatch a legend canvas names.
+    pub fn from_name(name: &str) -> Option<Swatch> {
+        Swatch::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+pub fn swatch(ctx: &CanvasRenderingContext2d, kind: Swatch, dark: bool) {
     let p = Inks::of_scheme(dark);
     ctx.clear_rect(0.0, 0.0, SWATCH_W, SWATCH_H);
     let (mx, my) = (SWATCH_W / 2.0, SWATCH_H / 2.0);
@@ -240,43 +297,42 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: &str, dark: bool) {
     };
     let mut layer = Layer::default();
     match kind {
-        "run" => {
+        Swatch::Run => {
             // Three messages, three hues in either palette.
             for (i, id) in [0, 1, 2].into_iter().enumerate() {
                 run(id, (1.0 + i as f64 * 7.0, 3.0, 6.0, 6.0));
             }
         }
-        "lease" => {
+        Swatch::Lease => {
             ctx.set_fill_style_str(&hsla(0, dark, lease_view::palette::LEASE_OPACITY));
             ctx.fill_rect(0.0, 4.0, SWATCH_W, 4.0);
         }
-        "buffered" => {
+        Swatch::Buffered => {
             ctx.set_fill_style_str(&hsla(0, dark, lease_view::palette::BUFFERED_OPACITY));
             ctx.fill_rect(bar.0, bar.1, bar.2, bar.3);
             layer.waiting.push((bar, hsla(0, dark, 0.9)));
         }
-        "overlap" => {
+        Swatch::Overlap => {
             run(0, bar);
             layer.overlaps.push(bar);
         }
-        "expiry" => layer.expiries.push((mx, 1.0, SWATCH_H - 2.0)),
-        "heartbeat" => layer.heartbeats.push((mx, 2.0, SWATCH_H - 2.0)),
-        "heartbeat-rejected" => layer.rejected_heartbeats.push((mx, my, 3.0)),
-        "ack" => layer.acks.push((mx, my, 4.0)),
-        "ack-rejected" => layer.rejected_acks.push((mx, my, 3.5)),
+        Swatch::Expiry => layer.expiries.push((mx, 1.0, SWATCH_H - 2.0)),
+        Swatch::Heartbeat => layer.heartbeats.push((mx, 2.0, SWATCH_H - 2.0)),
+        Swatch::HeartbeatRejected => layer.rejected_heartbeats.push((mx, my, 3.0)),
+        Swatch::Ack => layer.acks.push((mx, my, 4.0)),
+        Swatch::AckRejected => layer.rejected_acks.push((mx, my, 3.5)),
         // Side by side, as the legend names them: applied, duplicate, no effect.
-        "commit" => {
+        Swatch::Commit => {
             for (kind, x) in [4.0, 11.0, 18.0].into_iter().enumerate() {
                 layer.commits[kind].push((x, my));
             }
         }
         // Accepted, then rejected.
-        "release" => {
+        Swatch::Release => {
             layer.releases[0].push((5.0, my));
             layer.releases[1].push((16.0, my));
         }
-        "crash" => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
-        _ => {}
+        Swatch::Crash => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
     }
     layer.paint(ctx, p, 1.0, 1.0);
 }

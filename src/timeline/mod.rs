@@ -39,6 +39,7 @@ use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
 use draw::{AXIS_PX, GUTTER_PX};
+use glyphs::Swatch;
 use hover::Hover;
 use input::{key_command, wheel_command, Pointers, ViewCommand, KEY_ZOOM};
 use keys::{focus_key, FocusKey};
@@ -683,11 +684,10 @@ impl Timeline {
                 continue;
             };
             let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-            glyphs::swatch(
-                &c2d,
-                &c.get_attribute("data-swatch").unwrap_or_default(),
-                dark,
-            );
+            let kind = c.get_attribute("data-swatch");
+            if let Some(kind) = kind.as_deref().and_then(glyphs::Swatch::from_name) {
+                glyphs::swatch(&c2d, kind, dark);
+            }
         }
     }
 
@@ -1166,28 +1166,28 @@ fn legend(view: TimelineView, density: bool) -> Html {
         html! { <li><span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>{ text }</li> }
     };
     // Painted after render by `glyphs::swatch`, the canvas's own code.
-    let drawn = |kind: &'static str, text: &'static str| {
-        html! { <li><canvas class="lg-swatch" data-swatch={kind} aria-hidden="true"></canvas>{ text }</li> }
+    let drawn = |kind: Swatch, text: &'static str| {
+        html! { <li><canvas class="lg-swatch" data-swatch={kind.name()} aria-hidden="true"></canvas>{ text }</li> }
     };
     let mut items = match view {
         TimelineView::Workers => vec![
-            drawn("run", "run (colour = message)"),
-            drawn("buffered", "leased, waiting in the buffer"),
-            drawn("lease", "lease, receive to end"),
-            drawn("expiry", "lease expired"),
+            drawn(Swatch::Run, "run (colour = message)"),
+            drawn(Swatch::Buffered, "leased, waiting in the buffer"),
+            drawn(Swatch::Lease, "lease, receive to end"),
+            drawn(Swatch::Expiry, "lease expired"),
             drawn(
-                "overlap",
+                Swatch::Overlap,
                 "overlapping runs (both), dashed link between them",
             ),
-            drawn("heartbeat", "heartbeat accepted"),
-            drawn("heartbeat-rejected", "heartbeat rejected"),
-            drawn("ack", "ack"),
-            drawn("ack-rejected", "ack rejected"),
-            drawn("commit", "commit, duplicate, no effect"),
-            drawn("release", "release, rejected"),
+            drawn(Swatch::Heartbeat, "heartbeat accepted"),
+            drawn(Swatch::HeartbeatRejected, "heartbeat rejected"),
+            drawn(Swatch::Ack, "ack"),
+            drawn(Swatch::AckRejected, "ack rejected"),
+            drawn(Swatch::Commit, "commit, duplicate, no effect"),
+            drawn(Swatch::Release, "release, rejected"),
             item("lg-glyph", "⤳", "redelivery"),
             item("lg-dlq", "DLQ", "dead-lettered, with cause"),
-            drawn("crash", "crash, shaded while down"),
+            drawn(Swatch::Crash, "crash, shaded while down"),
             item("lg-pause", "", "paused"),
         ],
         TimelineView::Messages => vec![

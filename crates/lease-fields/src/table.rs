@@ -226,7 +226,7 @@ pub struct Control {
     /// The element's id on the page (`ctl-ID`, `out-ID`).
     pub id: &'static str,
     pub label: &'static str,
-    pub group: &'static str,
+    pub group: Group,
     pub range: Range,
     pub unit: Unit,
     /// What the scenario runs with, the preset's defaults included.
@@ -237,6 +237,31 @@ pub struct Control {
     /// Beyond the toggle: can the slider apply at all (e.g. a heartbeat exists)?
     pub applies: fn(&Scenario) -> bool,
     pub toggle: Option<Toggle>,
+}
+
+/// The controls' groups, each a fieldset of the page with its legend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    Load,
+    Workers,
+    Work,
+    Broker,
+    Heartbeat,
+    Downstream,
+}
+
+impl Group {
+    /// The group's legend.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Load => "Load",
+            Group::Workers => "Workers",
+            Group::Work => "Work",
+            Group::Broker => "Broker",
+            Group::Heartbeat => "Heartbeat",
+            Group::Downstream => "Downstream",
+        }
+    }
 }
 
 /// A key on a slider: arrows move one step of the control's precision,
@@ -677,7 +702,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "duration",
             label: "Run length",
-            group: "Load",
+            group: Group::Load,
             range: Range::log(10_000.0, 14_400_000.0),
             unit: Unit::Ms,
             get: |s| s.duration_ms as f64,
@@ -795,7 +820,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "timeout",
             label: "Visibility timeout",
-            group: "Broker",
+            group: Group::Broker,
             range: Range::log(1_000.0, 900_000.0),
             unit: Unit::Ms,
             get: |s| effective_visibility_timeout_ms(s) as f64,
@@ -822,7 +847,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "max-receive",
             label: "Max receive count",
-            group: "Broker",
+            group: Group::Broker,
             range: Range::linear(1.0, 20.0),
             unit: Unit::Count,
             get: |s| f64::from(resolve(s).max_receive_count.unwrap_or(5)),
@@ -890,7 +915,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "rpc",
             label: "Broker call latency",
-            group: "Broker",
+            group: Group::Broker,
             range: Range::linear(0.0, 2_000.0),
             unit: Unit::Ms,
             get: |s| resolve(s).rpc_latency_ms as f64,
@@ -973,7 +998,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "workers",
             label: "Workers",
-            group: "Workers",
+            group: Group::Workers,
             range: Range::linear(1.0, 64.0),
             unit: Unit::Count,
             get: |s| f64::from(s.workers.count),
@@ -1005,7 +1030,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "concurrency",
             label: "Handlers per worker",
-            group: "Workers",
+            group: Group::Workers,
             range: Range::linear(1.0, 16.0),
             unit: Unit::Count,
             get: |s| f64::from(s.workers.concurrency),
@@ -1032,7 +1057,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "prefetch",
             label: "Prefetch",
-            group: "Workers",
+            group: Group::Workers,
             range: Range::log(1.0, 1_000.0),
             unit: Unit::Count,
             get: |s| f64::from(resolve(s).prefetch),
@@ -1075,7 +1100,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "heartbeat",
             label: "Heartbeat interval",
-            group: "Heartbeat",
+            group: Group::Heartbeat,
             range: Range::log(100.0, 300_000.0),
             unit: Unit::Ms,
             get: |s| heartbeat(s).map_or(10_000.0, |h| h.interval_ms as f64),
@@ -1111,7 +1136,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "extend-by",
             label: "Extend by",
-            group: "Heartbeat",
+            group: Group::Heartbeat,
             range: Range::log(1_000.0, 900_000.0),
             unit: Unit::Ms,
             get: |s| heartbeat(s).map_or(30_000.0, |h| h.extend_by_ms as f64),
@@ -1147,7 +1172,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "cap",
             label: "Extension cap",
-            group: "Heartbeat",
+            group: Group::Heartbeat,
             range: Range::linear(0.0, 100.0),
             unit: Unit::Count,
             get: |s| {
@@ -1201,7 +1226,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "error-rate",
             label: "Handler error rate",
-            group: "Work",
+            group: Group::Work,
             range: Range::linear(0.0, 0.5),
             unit: Unit::Percent,
             get: |s| s.workers.error_rate,
@@ -1265,7 +1290,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "median",
             label: "Processing time (median)",
-            group: "Work",
+            group: Group::Work,
             range: Range::log(10.0, 1_800_000.0),
             unit: Unit::Ms,
             get: |s| median_p99(&s.work.dist).0,
@@ -1286,7 +1311,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "p99",
             label: "Processing time (p99)",
-            group: "Work",
+            group: Group::Work,
             range: Range::log(10.0, 7_200_000.0),
             unit: Unit::Ms,
             get: |s| median_p99(&s.work.dist).1,
@@ -1387,7 +1412,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "jitter",
             label: "Attempt jitter",
-            group: "Work",
+            group: Group::Work,
             range: Range::linear(0.0, 1.0),
             unit: Unit::Ratio,
             get: |s| s.work.attempt_jitter,
@@ -1411,7 +1436,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "rate",
             label: "Arrival rate",
-            group: "Load",
+            group: Group::Load,
             range: Range::log(0.01, 100.0),
             unit: Unit::PerSecond,
             get: |s| s.arrivals.rate_per_s,
@@ -1445,7 +1470,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "backlog",
             label: "Backlog at start",
-            group: "Load",
+            group: Group::Load,
             range: Range::linear(0.0, 2_000.0),
             unit: Unit::Count,
             get: |s| s.arrivals.backlog as f64,
@@ -1493,7 +1518,7 @@ pub static FIELDS: [Spec; 41] = [
         control: Some(Control {
             id: "capacity",
             label: "Downstream capacity",
-            group: "Downstream",
+            group: Group::Downstream,
             range: Range::log(1.0, 1_000.0),
             unit: Unit::Handlers,
             get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
