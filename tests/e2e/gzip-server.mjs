@@ -10,19 +10,9 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { distDir } from './harness.mjs';
+import { distDir, MIME } from './harness.mjs';
 
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.webmanifest': 'application/manifest+json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
+const TYPES = { ...MIME, '.webmanifest': 'application/manifest+json' };
 
 /** Serves `root` gzipped on 127.0.0.1 at `port` (0: the OS picks). Returns { url, close }. */
 export async function startGzipServer(root = distDir, port = 0) {

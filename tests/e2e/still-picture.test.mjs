@@ -82,12 +82,3 @@ test('a link that changes fields, or names no shipped scenario, shows no picture
     await page.close();
   }
 });
-
-test('a failed start shows its message without the picture', async () => {
-  const page = await env.browser.newPage();
-  await page.route('**/*.wasm', (route) => route.abort());
-  await page.goto(env.server.url);
-  await page.waitForSelector('#boot.boot-failed', { timeout: 30000 });
-  assert.deepEqual(await shown(page), []);
-  await page.close();
-});
