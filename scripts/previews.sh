@@ -23,6 +23,27 @@ node -e '
   if (!marker.test(text)) { console.error(src + ": no /*titles*/ {} /*titles*/ to fill"); process.exit(1); }
   fs.writeFileSync(dest, text.replace(marker, () => fs.readFileSync(titles, "utf8")));
 ' embed/embed.js "$out/previews/titles.json" "$out/embed.js"
+# The default scenario's picture goes into the page itself, light and dark,
+# so that a visitor sees the timeline with the HTML, before the simulator has
+# loaded (index.html shows it for a link that keeps the default's settings;
+# the page removes it when it mounts). As images, each its own document: the
+# picture's style sheet and ids stay out of the page's.
+node -e '
+  const fs = require("fs");
+  const [dir, html, name] = process.argv.slice(1);
+  const title = JSON.parse(fs.readFileSync(dir + "/titles.json", "utf8"))[name];
+  const alt = title + ": a still picture of the timeline while the playground loads";
+  const img = (file, cls) => {
+    const svg = fs.readFileSync(dir + "/" + file, "utf8").replace(/^<\?xml[^>]*>\s*/, "");
+    const [, w, h] = svg.match(/<svg[^>]* width="([\d.]+)" height="([\d.]+)"/);
+    const uri = "data:image/svg+xml," + svg.replace(/[%#<>"&\n]/g, encodeURIComponent);
+    return `<img class="${cls}" width="${w}" height="${h}" alt="${alt.replace(/"/g, "&quot;")}" src="${uri}">`;
+  };
+  const text = fs.readFileSync(html, "utf8");
+  const at = /<div[^>]*\bid="?boot-picture"?[^>]*>/;
+  if (!at.test(text)) { console.error(html + ": no #boot-picture to fill"); process.exit(1); }
+  fs.writeFileSync(html, text.replace(at, (div) => div + img(name + ".svg", "still-light") + img(name + ".dark.svg", "still-dark")));
+' "$out/previews" "$out/index.html" ninety-second-message
 rm "$out/previews/titles.json"
 if [ "${TRUNK_PROFILE:-debug}" = "release" ]; then
   terser="$root/scripts/build-tools/node_modules/terser/bin/terser"

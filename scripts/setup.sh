@@ -1,8 +1,21 @@
 #!/usr/bin/env bash
 # Installs what a fresh machine lacks, and skips what is already present at the
 # right version. Only package registries are used: crates.io, Debian, npm.
+#   bash scripts/setup.sh              what building and serving need (serve.sh):
+#                                      the wasm target, Trunk, wasm-bindgen-cli,
+#                                      node and npm, and the build's npm tools
+#   bash scripts/setup.sh --for-tests  that, and what the tests need (test.sh):
+#                                      Chromium, chromedriver and the browser
+#                                      tests' npm packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+for_tests=no
+case "${1:-}" in
+  "") ;;
+  --for-tests) for_tests=yes ;;
+  *) echo "setup.sh: unknown option '$1' (the one option is --for-tests)" >&2; exit 2 ;;
+esac
 
 TRUNK_VERSION=0.21.14
 # Must equal the `wasm-bindgen` pin in Cargo.toml, to the patch.
@@ -38,14 +51,6 @@ step "the workspace's crates (crates.io, for the --offline builds)"
 # Quick when the cargo cache already holds every crate of Cargo.lock.
 cargo fetch --locked
 
-step "chromium and chromedriver (Debian)"
-if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
-  echo "present: $(/usr/bin/chromium --version 2>/dev/null || true)"
-else
-  apt-get update
-  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
-fi
-
 step "node and npm (Debian)"
 if command -v node >/dev/null && command -v npm >/dev/null; then
   echo "present: node $(node --version)"
@@ -63,6 +68,19 @@ for pkg in acorn binaryen terser; do
 done
 if [ "$have_all" = no ]; then
   (cd scripts/build-tools && npm ci --no-audit --no-fund)
+fi
+
+if [ "$for_tests" = no ]; then
+  step "set-up for building and serving done (the tests' browser and packages: setup.sh --for-tests)"
+  exit 0
+fi
+
+step "chromium and chromedriver (Debian)"
+if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
+  echo "present: $(/usr/bin/chromium --version 2>/dev/null || true)"
+else
+  apt-get update
+  DEBIAN_FRONTEND=noninteractive apt-get install -y chromium chromium-driver
 fi
 
 step "npm packages of the browser tests"

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PATH"
 export CHROMEDRIVER=/usr/bin/chromedriver
 
-bash scripts/setup.sh || { echo "set-up failed"; exit 1; }
+bash scripts/setup.sh --for-tests || { echo "set-up failed"; exit 1; }
 
 log=$(mktemp)
 failed_steps=()

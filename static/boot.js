@@ -103,3 +103,18 @@
     if (a !== null) { window.__leaseMsg = [k, a]; dispatchEvent(new Event('lease-host')); }
   });
 })();
+
+// Another shipped scenario's still picture, for a link that names it and
+// nothing more (index.html's head decided, from the link): drawn at build
+// time into previews/, in the scheme's colours. A name that is not a shipped
+// scenario has no file, and so no picture.
+(function (d) {
+  var name = d.documentElement.getAttribute('data-still');
+  var box = d.getElementById('boot-picture');
+  if (!box || !name || name === 'inline') return;
+  var img = new Image();
+  img.alt = name + ': a still picture of the timeline while the playground loads';
+  img.onerror = function () { img.remove(); };
+  img.src = 'previews/' + name + (d.documentElement.getAttribute('data-theme') === 'dark' ? '.dark' : '') + '.svg';
+  box.appendChild(img);
+})(document);

@@ -2,7 +2,8 @@
 // against the built dist/, printed as one table and written to
 // docs/benchmarks.md with the command and the machine it ran on.
 //   (cd tests/e2e && npm run bench)        after: trunk build --release --offline
-// Options: MOVES=50 (slider moves) SECONDS=3 (panning) RUNS=1 (1M-message runs).
+// Options: MOVES=50 (slider moves) SECONDS=3 (panning) RUNS=1 (1M-message runs)
+// LOADS=5 (the slow phone's cold loads).
 //
 // 1. Slider to repaint: 50 moves of "Visibility timeout" on the default
 //    scenario, from the input event to the timeline's next paint; the same
@@ -17,7 +18,11 @@
 //    (first-load.mjs), and the files of the worker it loads for a sweep or a
 //    large run and of the panels it loads on demand; and the first open of
 //    one of those panels.
-// 5. The pool of background workers: a sweep of clip-surge's timeout (40
+// 5. The slow phone (bench-phone.mjs): five cold loads on slow 4G with the
+//    CPU slowed four times, served gzipped: the first picture of the
+//    timeline, the page usable, the first slider repaint, and the floor the
+//    bytes set.
+// 6. The pool of background workers: a sweep of clip-surge's timeout (40
 //    points over 10 seeds: 400 runs) on one worker and on two (the browser told it has 1 or 2
 //    cores), and the recommendation for clip-surge at 20 seeds on two.
 import { execFileSync } from 'node:child_process';
@@ -28,10 +33,13 @@ import { gzipSync } from 'node:zlib';
 import { startServer, launchBrowser, openPage, distDir, repoRoot, waitForFrame, FRAME_ATTRIBUTE } from './harness.mjs';
 import { BIG_RUN, measurePan, waitForBigRun } from './bench-pan.mjs';
 import { firstLoad, FIRST_LOAD_BUDGET } from './first-load.mjs';
+import { slowPhone } from './bench-phone.mjs';
+import { startGzipServer } from './gzip-server.mjs';
 
 const MOVES = Number(process.env.MOVES || 50);
 const SECONDS = Number(process.env.SECONDS || 3);
 const RUNS = Number(process.env.RUNS || 1);
+const LOADS = Number(process.env.LOADS || 5);
 
 /** The shipped scenario that logs the most events (about 23,000). */
 const LARGEST_SHIPPED = 'clip-surge-smaller-steps';
@@ -285,6 +293,18 @@ const rows = [];
 const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 try {
   {
+    // First, while nothing else of the bench has warmed the machine up.
+    const gzipServer = await startGzipServer();
+    try {
+      const p = await slowPhone(gzipServer.url, LOADS);
+      rows.push(...p.rows);
+      const errors = p.loads.flatMap((l) => l.errors);
+      if (errors.length) console.log(`page errors on the slow phone: ${errors.join('; ')}`);
+    } finally {
+      await gzipServer.close();
+    }
+  }
+  {
     const { page, errors } = await openPage(browser, server.url);
     const s = await sliderLatency(page);
     rows.push(['Slider to repaint, p50 (50 moves, default scenario)', `${s.p50.toFixed(1)} ms`, '']);
@@ -386,7 +406,7 @@ const soakAt = previous.indexOf('\n## The soak');
 const soakSection = soakAt < 0 ? '' : `\n${previous.slice(soakAt).trim()}\n`;
 const chromium = execFileSync(process.env.CHROMIUM || '/usr/bin/chromium', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 const cpu = cpus();
-const options = `MOVES=${MOVES} SECONDS=${SECONDS} RUNS=${RUNS}`;
+const options = `MOVES=${MOVES} SECONDS=${SECONDS} RUNS=${RUNS} LOADS=${LOADS}`;
 await writeFile(
   benchmarks,
   `# Benchmarks

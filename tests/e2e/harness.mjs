@@ -18,7 +18,8 @@ export const distDir = process.env.DIST_DIR ? resolve(process.env.DIST_DIR) : jo
 export const outputDir = join(here, 'output');
 export const screenshotDir = join(here, 'screenshots');
 
-const MIME = {
+/** The content type of each kind of file the build holds; the gzip server's too. */
+export const MIME = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',

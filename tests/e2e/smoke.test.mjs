@@ -24,5 +24,8 @@ test('a failed start shows a message, not a blank page', async () => {
   await page.waitForSelector('#boot.boot-failed', { timeout: 30000 });
   const text = await page.locator('#boot-message').innerText();
   assert.match(text, /could not start/);
+  // The timeline's still picture (still-picture.test.mjs) goes with the hope of a start.
+  const pictures = await page.locator('#boot-picture img').evaluateAll((imgs) => imgs.filter((i) => i.getClientRects().length > 0).length);
+  assert.equal(pictures, 0, 'no still picture beside the message');
   await page.close();
 });
