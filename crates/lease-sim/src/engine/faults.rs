@@ -73,7 +73,22 @@ impl Sim<'_> {
                 message: m,
                 receipt: r,
                 outcome,
-            } if m == message && r == receipt => Some(outcome),
+                ..
+            } if m == message && r == receipt => outcome,
+            _ => None,
+        })
+    }
+
+    /// The work a run takes when an override fixes it (the last override of
+    /// the run that gives `work_ms` wins).
+    pub(crate) fn work_override(&self, message: u32, receipt: u32) -> Option<u64> {
+        self.scenario.faults.iter().rev().find_map(|f| match *f {
+            Fault::Run {
+                message: m,
+                receipt: r,
+                work_ms,
+                ..
+            } if m == message && r == receipt => work_ms,
             _ => None,
         })
     }
