@@ -62,9 +62,15 @@ lease_sim="${LEASE_SIM:-$root/target/debug/lease-sim}"
 results="$here/results"
 mkdir -p "$results"
 
-# run_cases BROKER ENDPOINT VERSION CASE-FILES...
+# run_cases BROKER ENDPOINT VERSION CASE-FILES...: the harness in a process
+# group of its own (with the client processes it starts), waited for here so
+# that a signal to the script stops it at once.
 run_cases() {
   local broker=$1 endpoint=$2 version=$3; shift 3
-  (cd "$here" && "$py" -m harness "$broker" --endpoint "$endpoint" --lease-sim "$lease_sim" \
-    --version "$version" --out "$results/$broker.json" "$@")
+  local files=() f
+  for f in "$@"; do files+=("$(realpath "$f")"); done
+  set -- "${files[@]}"
+  start_group env -C "$here" "$py" -m harness "$broker" --endpoint "$endpoint" \
+    --lease-sim "$lease_sim" --version "$version" --out "$results/$broker.json" "$@"
+  wait "${groups[-1]}"
 }

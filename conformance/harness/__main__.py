@@ -24,6 +24,7 @@ DRIVERS = {
     "nats": "harness.nats_js",
     "redis": "harness.redis_streams",
     "bullmq": "harness.bullmq",
+    "celery": "harness.celery_redis",
 }
 
 
