@@ -8,23 +8,17 @@ MAX_DELIVERIES advisory names it."""
 import asyncio
 import json
 import threading
-from dataclasses import dataclass
 
 import nats
 from nats.js.api import AckPolicy, ConsumerConfig
+
+from .record import Msg
 
 # The server redelivers when a message's AckWait (or BackOff step) runs out,
 # to a fetch already waiting at the server: seen within 10 ms in the cases;
 # the rest is room for a busy two-core machine.
 GRANULARITY_MS = 100
 
-
-@dataclass
-class Msg:
-    message: int
-    receipt: int
-    handle: object
-    redelivered: bool
 
 
 class Loop:

@@ -8,22 +8,14 @@ a new one and consumes again, as a reconnecting client does."""
 import queue
 import threading
 import time
-from dataclasses import dataclass, field
 
 import pika
 
-# Set per run from the broker script: the channel tick the node runs with.
+from .record import Msg
+
+# The consumer timeout is checked on each channel's tick, which the broker
+# script sets to 1 s (channel_tick_interval).
 GRANULARITY_MS = 1000
-
-
-@dataclass
-class Msg:
-    message: int
-    receipt: int
-    handle: object
-    redelivered: bool
-    channel: object = field(default=None, repr=False)
-    at: float | None = None
 
 
 def params(endpoint):
@@ -102,7 +94,7 @@ class WorkerClient:
             self.q.receipt(m)
         else:
             receipt = self.q.receipt(m)
-        self.inbox.put(Msg(m, receipt, method.delivery_tag, bool(method.redelivered), ch,
+        self.inbox.put(Msg(m, receipt, (ch, method.delivery_tag), bool(method.redelivered),
                            time.monotonic()))
 
     def loop(self):
@@ -110,6 +102,7 @@ class WorkerClient:
             try:
                 self.conn.process_data_events(time_limit=0.05)
                 if self.channel.is_closed and not self.stopped:
+                    self.closures.append((time.monotonic(), "channel closed by the broker"))
                     self.open_channel()
             except Exception as e:  # recorded; the worker opens a new channel
                 self.closures.append((time.monotonic(), f"{type(e).__name__}: {e}"))
@@ -134,11 +127,12 @@ class WorkerClient:
         result = {}
 
         def act():
+            channel, tag = m.handle
             try:
                 if how == "ack":
-                    m.channel.basic_ack(m.handle)
+                    channel.basic_ack(tag)
                 else:
-                    m.channel.basic_nack(m.handle, requeue=True)
+                    channel.basic_nack(tag, requeue=True)
                 result["v"] = "accepted"
             except Exception as e:
                 result["v"] = f"error: {type(e).__name__}: {e}"

@@ -4,6 +4,21 @@ became of its ack."""
 
 import threading
 import time
+from dataclasses import dataclass
+
+
+@dataclass
+class Msg:
+    """One delivery as a driver's receive returns it: the message's number,
+    its delivery number, what the client acks it with, the broker's
+    redelivered flag, and, for a pushed message, the client's own
+    time.monotonic() of its arrival."""
+
+    message: int
+    receipt: int
+    handle: object
+    redelivered: bool
+    at: float | None = None
 
 
 class Recorder:

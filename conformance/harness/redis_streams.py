@@ -8,22 +8,16 @@ entries it removed from the pending list (0: nothing was pending)."""
 import queue
 import threading
 import time
-from dataclasses import dataclass
 
 import redis
+
+from .record import Msg
 
 # The claimer runs on its own interval; the harness's receive sees a claimed
 # entry within one short wait (50 ms).
 GRANULARITY_MS = 150
 WAIT_S = 0.05
 
-
-@dataclass
-class Msg:
-    message: int
-    receipt: int
-    handle: str
-    redelivered: bool
 
 
 def connect(endpoint):

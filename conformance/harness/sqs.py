@@ -3,11 +3,12 @@ policy to a dead-letter queue when the case sets `max_receive_count`, one
 message group for a FIFO queue (the `sqs_fifo` preset's single group)."""
 
 import time
-from dataclasses import dataclass
 
 import boto3
 from botocore.config import Config
 from botocore.exceptions import ClientError
+
+from .record import Msg
 
 # moto checks a message's visibility at each receive, to the millisecond;
 # the harness sees it by its next short poll (every 50 ms) and that poll's
@@ -15,13 +16,6 @@ from botocore.exceptions import ClientError
 POLL_S = 0.05
 GRANULARITY_MS = 250
 
-
-@dataclass
-class Msg:
-    message: int
-    receipt: int
-    handle: str
-    redelivered: bool
 
 
 def client(endpoint):

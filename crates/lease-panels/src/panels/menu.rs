@@ -547,13 +547,8 @@ mod tests {
             .act
             .clone()
             .unwrap();
-        let overrides: Vec<_> = fail
-            .faults
-            .iter()
-            .filter(|f| matches!(f, Fault::Run { .. }))
-            .collect();
         assert_eq!(
-            overrides,
+            run_overrides(&fail),
             vec![&Fault::Run {
                 message: 7,
                 receipt: 1,
@@ -562,6 +557,13 @@ mod tests {
             }]
         );
         assert_eq!(said, "Message 7's run 1 fails.");
+    }
+
+    fn run_overrides(s: &Scenario) -> Vec<&Fault> {
+        s.faults
+            .iter()
+            .filter(|f| matches!(f, Fault::Run { .. }))
+            .collect()
     }
 
     #[test]
@@ -577,13 +579,8 @@ mod tests {
             .act
             .clone()
             .unwrap();
-        let overrides: Vec<_> = hang
-            .faults
-            .iter()
-            .filter(|f| matches!(f, Fault::Run { .. }))
-            .collect();
         assert_eq!(
-            overrides,
+            run_overrides(&hang),
             vec![&Fault::Run {
                 message: 7,
                 receipt: 1,
