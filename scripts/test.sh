@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up what is missing, then runs every test: formatting, lints (native and
 # wasm32), native tests, wasm tests in headless Chromium, the release build,
-# and end-to-end tests in Chromium against the built dist/. The last line
+# end-to-end tests in Chromium against the built dist/, and the conformance
+# cases against real brokers. The last line
 # counts tests passed and failed across all runners.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -42,6 +43,9 @@ fi
 run "release build" trunk build --release --offline
 run "download guard (what the page's wasm must not carry)" bash scripts/size-guard.sh
 run "end-to-end tests in Chromium" bash -c 'cd tests/e2e && node --test --test-concurrency=1 --test-reporter=tap'
+# The same scenario files on real brokers (installed by conformance/setup.sh)
+# and on the engine; each broker's TAP ends in "# pass N" / "# fail N".
+run "conformance against real brokers" bash -c 'bash conformance/setup.sh && bash conformance/run.sh'
 
 # Sum what the runners reported: cargo's "test result" lines and node's "# pass/# fail".
 passed=$(grep -E '^test result:' "$log" | sed -E 's/.* ([0-9]+) passed.*/\1/' | awk '{s+=$1} END {print s+0}')

@@ -886,7 +886,8 @@ fn paint_overrides(ctx: &CanvasRenderingContext2d, f: &Frame) {
         let lease_sim::scenario::Fault::Run {
             message,
             receipt,
-            outcome,
+            outcome: Some(outcome),
+            ..
         } = *fault
         else {
             continue;

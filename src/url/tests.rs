@@ -254,7 +254,8 @@ fn what_the_fields_cannot_say_goes_whole_into_data() {
     s.faults.push(Fault::Run {
         message: 7,
         receipt: 2,
-        outcome: lease_sim::scenario::RunOutcome::LoseAck,
+        outcome: Some(lease_sim::scenario::RunOutcome::LoseAck),
+        work_ms: None,
     });
     let q = round_trip(&link("clip-surge", s));
     assert!(q.starts_with("scenario=clip-surge&data="), "{q}");

@@ -393,11 +393,16 @@ pub enum Fault {
         duration_ms: u64,
     },
     /// One run's finish, decided here rather than by its draw (the draw is
-    /// still made): the page's "make this run hang", "drop this ack".
+    /// still made): the page's "make this run hang", "drop this ack"; and/or
+    /// the work that run takes, fixed rather than drawn (a conformance
+    /// case's handler that sleeps a given time on a given delivery).
     Run {
         message: u32,
         receipt: u32,
-        outcome: RunOutcome,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        outcome: Option<RunOutcome>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        work_ms: Option<u64>,
     },
 }
 

@@ -222,6 +222,8 @@ pub(crate) struct FaultFields {
     receipt: Option<Option<u32>>,
     #[serde(default, deserialize_with = "explicit_null")]
     outcome: Option<Option<RunOutcome>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    work_ms: Option<Option<u64>>,
 }
 
 impl TryFrom<FaultFields> for Fault {
@@ -244,11 +246,28 @@ impl TryFrom<FaultFields> for Fault {
                 at_ms: needed(f.at_ms, "at_ms", "pause")?,
                 duration_ms: needed(f.duration_ms, "duration_ms", "pause")?,
             },
-            FaultKind::Run => Fault::Run {
-                message: needed(f.message, "message", "run")?,
-                receipt: needed(f.receipt, "receipt", "run")?,
-                outcome: needed(f.outcome, "outcome", "run")?,
-            },
+            FaultKind::Run => {
+                let outcome = f
+                    .outcome
+                    .map(|o| needed(Some(o), "outcome", "run"))
+                    .transpose()?;
+                let work_ms = f
+                    .work_ms
+                    .map(|w| needed(Some(w), "work_ms", "run"))
+                    .transpose()?;
+                if outcome.is_none() && work_ms.is_none() {
+                    return Err(
+                        "a run override needs `outcome`, `work_ms` or both: what the run does at its finish, how long its work takes"
+                            .to_string(),
+                    );
+                }
+                Fault::Run {
+                    message: needed(f.message, "message", "run")?,
+                    receipt: needed(f.receipt, "receipt", "run")?,
+                    outcome,
+                    work_ms,
+                }
+            }
         })
     }
 }

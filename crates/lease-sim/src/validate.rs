@@ -798,8 +798,14 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
                 )?;
             }
             Fault::Run {
-                message, receipt, ..
+                message,
+                receipt,
+                work_ms,
+                ..
             } => {
+                if let Some(w) = work_ms {
+                    check_ms(&format!("faults[{i}].work_ms"), *w, 1, MAX_DURATION_MS)?;
+                }
                 // The most messages the run can have: backlog and arrivals.
                 let most = most_messages(s);
                 if u64::from(*message) >= most {
@@ -1408,7 +1414,8 @@ mod tests {
         let run = |message, receipt| Fault::Run {
             message,
             receipt,
-            outcome: RunOutcome::Hang,
+            outcome: Some(RunOutcome::Hang),
+            work_ms: None,
         };
         s.faults = vec![run(2, 1)];
         assert!(validate(&s).is_ok());

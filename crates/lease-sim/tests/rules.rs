@@ -1777,6 +1777,52 @@ fn a_lost_ack_commits_then_the_lease_runs_out_and_the_message_returns() {
     assert_eq!(of(&r, K::Start)[1], (1000, 1, 0, 1));
 }
 
+#[test]
+fn a_run_override_s_work_ms_fixes_that_run_s_work_and_no_other() {
+    // Two messages of 1 s on one worker: message 0's first run takes 2.5 s
+    // instead, so message 1 starts at 2.5 s and keeps its drawn 1 s.
+    let r = run(json!({
+        "arrivals": {"backlog": 2},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 2500}]
+    }));
+    assert_eq!(times(&r, K::Finish), vec![2500, 3500]);
+    assert_eq!(r.deliveries[0].work_needed_ms, 2500);
+    assert_eq!(r.deliveries[1].work_needed_ms, 1000);
+    // Per delivery: a first run outliving a 2 s lease, its second run short.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2000},
+        "workers": {"count": 2},
+        "duration_ms": 10000,
+        "faults": [
+            {"kind": "run", "message": 0, "receipt": 1, "work_ms": 3000},
+            {"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}
+        ]
+    }));
+    assert_eq!(times(&r, K::Expire), vec![2000]);
+    assert_eq!(of(&r, K::Finish)[0].0, 2500);
+    assert_eq!(of(&r, K::Finish)[1].0, 3000);
+    // With an outcome too, both hold: the run takes 2.5 s, then hangs.
+    let r = run(json!({
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 2500, "outcome": "hang"}]
+    }));
+    assert_eq!(of(&r, K::Hang), vec![(2500, 0, 0, 1)]);
+}
+
+#[test]
+fn a_run_override_needs_an_outcome_or_a_work_time() {
+    let refused = |fault: serde_json::Value| {
+        let mut v = common::base();
+        common::patch(&mut v, json!({ "faults": [fault] }));
+        lease_sim::parse_scenario(&v.to_string())
+            .unwrap_err()
+            .to_string()
+    };
+    let err = refused(json!({"kind": "run", "message": 0, "receipt": 1}));
+    assert!(err.contains("`outcome`, `work_ms` or both"), "{err}");
+    let err = refused(json!({"kind": "run", "message": 0, "receipt": 1, "work_ms": 0}));
+    assert!(err.starts_with("faults[0].work_ms = 0"), "{err}");
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
     /// A shipped scenario, one of its finished runs (by where it falls in
@@ -1799,7 +1845,12 @@ proptest::proptest! {
         proptest::prop_assert!(!finished.is_empty(), "{}", name);
         let (t, message, _, receipt) = finished[((finished.len() as f64 * at) as usize).min(finished.len() - 1)];
         let mut with = s.clone();
-        with.faults.push(Fault::Run { message, receipt, outcome });
+        with.faults.push(Fault::Run {
+            message,
+            receipt,
+            outcome: Some(outcome),
+            work_ms: None,
+        });
         let r = run_checked(&with);
         let before = |run: &lease_sim::Run| -> Vec<_> { run.events.iter().filter(|e| e.t < t).collect() };
         proptest::prop_assert_eq!(before(&base), before(&r));

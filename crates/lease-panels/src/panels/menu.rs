@@ -68,7 +68,8 @@ fn fault_here(s: &Scenario, at: &MenuAt) -> Option<(usize, String)> {
             Fault::Run {
                 message,
                 receipt,
-                outcome,
+                outcome: Some(outcome),
+                ..
             } if Some(message) == at.message && Some(receipt) == at.receipt => {
                 let what = match outcome {
                     RunOutcome::Hang => "hang",
@@ -86,10 +87,25 @@ fn fault_here(s: &Scenario, at: &MenuAt) -> Option<(usize, String)> {
 /// The scenario with `f` added, after any override of the same run.
 fn with_fault(s: &Scenario, f: Fault) -> Scenario {
     let mut next = s.clone();
+    let mut f = f;
     if let Fault::Run {
-        message, receipt, ..
+        message,
+        receipt,
+        ref mut work_ms,
+        ..
     } = f
     {
+        // A fixed work time of the same run (a conformance case's) is kept.
+        let kept = s.faults.iter().rev().find_map(|g| match *g {
+            Fault::Run {
+                message: m,
+                receipt: r,
+                work_ms: w,
+                ..
+            } if m == message && r == receipt => w,
+            _ => None,
+        });
+        *work_ms = work_ms.or(kept);
         next.faults.retain(|g| {
             !matches!(*g, Fault::Run { message: m, receipt: r, .. } if m == message && r == receipt)
         });
@@ -190,7 +206,8 @@ pub fn items(s: &Scenario, at: &MenuAt) -> Vec<Item> {
                     Fault::Run {
                         message,
                         receipt,
-                        outcome,
+                        outcome: Some(outcome),
+                        work_ms: None,
                     },
                 ),
                 format!("Message {message}'s run {receipt} {said}."),
@@ -530,20 +547,47 @@ mod tests {
             .act
             .clone()
             .unwrap();
-        let overrides: Vec<_> = fail
-            .faults
-            .iter()
-            .filter(|f| matches!(f, Fault::Run { .. }))
-            .collect();
         assert_eq!(
-            overrides,
+            run_overrides(&fail),
             vec![&Fault::Run {
                 message: 7,
                 receipt: 1,
-                outcome: RunOutcome::Fail
+                outcome: Some(RunOutcome::Fail),
+                work_ms: None,
             }]
         );
         assert_eq!(said, "Message 7's run 1 fails.");
+    }
+
+    fn run_overrides(s: &Scenario) -> Vec<&Fault> {
+        s.faults
+            .iter()
+            .filter(|f| matches!(f, Fault::Run { .. }))
+            .collect()
+    }
+
+    #[test]
+    fn a_run_item_keeps_the_run_s_fixed_work_time() {
+        let mut s = clip();
+        s.faults.push(Fault::Run {
+            message: 7,
+            receipt: 1,
+            outcome: None,
+            work_ms: Some(2_500),
+        });
+        let (hang, _) = find(&items(&s, &on_run()), "Make this run hang")
+            .act
+            .clone()
+            .unwrap();
+        assert_eq!(
+            run_overrides(&hang),
+            vec![&Fault::Run {
+                message: 7,
+                receipt: 1,
+                outcome: Some(RunOutcome::Hang),
+                work_ms: Some(2_500),
+            }]
+        );
     }
 
     #[test]

@@ -114,6 +114,8 @@ impl Sim<'_> {
             receipt,
             m.work_ms,
         );
+        // The draw is still made, so no other run's work moves.
+        let need = self.work_override(id, receipt).unwrap_or(need);
         self.in_flight_count += 1;
         self.deliveries
             .push(new_delivery(id, receipt, worker, now, need));

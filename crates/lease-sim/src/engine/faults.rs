@@ -66,14 +66,31 @@ impl Sim<'_> {
     }
 
     /// What the scenario says run (message, receipt) does at its finish, if
-    /// it says anything; the last override of a run wins.
+    /// it says anything; the last override of a run that gives one wins.
     pub(crate) fn run_override(&self, message: u32, receipt: u32) -> Option<RunOutcome> {
+        self.last_override(message, receipt, |outcome, _| outcome)
+    }
+
+    /// The work a run takes when an override fixes it (the last override of
+    /// the run that gives `work_ms` wins).
+    pub(crate) fn work_override(&self, message: u32, receipt: u32) -> Option<u64> {
+        self.last_override(message, receipt, |_, work_ms| work_ms)
+    }
+
+    /// `pick(outcome, work_ms)` of the last override of the run that gives it.
+    fn last_override<T>(
+        &self,
+        message: u32,
+        receipt: u32,
+        pick: impl Fn(Option<RunOutcome>, Option<u64>) -> Option<T>,
+    ) -> Option<T> {
         self.scenario.faults.iter().rev().find_map(|f| match *f {
             Fault::Run {
                 message: m,
                 receipt: r,
                 outcome,
-            } if m == message && r == receipt => Some(outcome),
+                work_ms,
+            } if m == message && r == receipt => pick(outcome, work_ms),
             _ => None,
         })
     }

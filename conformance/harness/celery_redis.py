@@ -1,0 +1,83 @@
+"""Celery on the Redis transport: each of the scenario's workers is a
+`celery worker` process (thread pool, `concurrency` threads,
+`worker_prefetch_multiplier` = prefetch / concurrency), the transport's
+`visibility_timeout` from the case's lease, `task_acks_late` unless the
+case's `workers.ack_at` is `receipt`, and the case's `workers.eta_ms` as
+each task's countdown. Each task run records its start and finish in a Redis
+list; its delivery number is a per-message counter."""
+
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import redis
+
+# The transport's restore sweep runs every `expiry_check_ms` (kombu's
+# unacked_restore_interval, with the throttle at 1): a lease past its end is
+# taken back at the next sweep, whose phase is the worker's start.
+GRANULARITY_MS = 1000
+HERE = Path(__file__).resolve().parent.parent
+
+
+def run_case(endpoint, case, unique):
+    url = f"redis://{endpoint}/0"
+    w = case.scenario.get("workers", {})
+    settings = {
+        "broker_url": url, "queue": unique,
+        "visibility_timeout_s": case.timeout_ms / 1000,
+        "restore_interval_s": (case.broker.get("expiry_check_ms") or 100_000) / 1000,
+        "acks_late": w.get("ack_at", "after_work") != "receipt",
+        "prefetch_multiplier": max(case.prefetch // case.concurrency, 1),
+        "work_ms": case.work_ms,
+        "overrides": {f"{m}/{r}": ms for (m, r), ms in case.overrides.items()},
+    }
+    env = dict(os.environ, CONFORMANCE_CASE=json.dumps(settings),
+               PYTHONPATH=str(HERE / "celery_app"))
+    celery = str(HERE / ".venv" / "bin" / "celery")
+    procs = [subprocess.Popen(
+        [celery, "-A", "tasks", "worker", "--pool", "threads", "-c", str(case.concurrency),
+         "-n", f"w{i}@conformance", "--without-gossip", "--without-mingle", "--without-heartbeat",
+         "-Q", unique, "-l", "WARNING"],
+        env=env, cwd=HERE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for i in range(case.workers)]
+    r = redis.Redis.from_url(url)
+    # The workers are up when each has registered its consumer.
+    time.sleep(3)
+    env_send = dict(env)
+    eta_s = w.get("eta_ms", 0) / 1000
+    send = ("import sys; from tasks import work; "
+            "[work.apply_async((i,), countdown=%r or None) for i in range(%d)]" % (eta_s, case.messages))
+    t0 = time.time() * 1000
+    subprocess.run([str(HERE / ".venv" / "bin" / "python"), "-c", send], env=env_send, cwd=HERE,
+                   check=True, timeout=60)
+    time.sleep(max(case.duration_ms / 1000 - (time.time() * 1000 - t0) / 1000, 0))
+    for p in procs:
+        p.terminate()
+    notes = []
+    for p in procs:
+        try:
+            _, err = p.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            _, err = p.communicate()
+        notes += [line for line in (err or "").splitlines() if line.strip()][-5:]
+    events = [json.loads(x) for x in r.lrange(unique + ":events", 0, -1)]
+    workers = {}
+    deliveries = {}
+    for e in events:
+        t = round(e["t"] - t0)
+        key = (e.get("message"), e.get("receipt"))
+        if e["ev"] == "start":
+            wi = workers.setdefault(e["worker"], len(workers))
+            deliveries[key] = {"message": key[0], "receipt": key[1], "worker": wi, "received": t,
+                               "redelivered": e["redelivered"], "started": t, "finished": None,
+                               "ack": None}
+        elif e["ev"] == "finish" and key in deliveries:
+            deliveries[key]["finished"] = t
+            # The Redis transport's ack removes the entry from its unacked
+            # hash and never answers with an error.
+            deliveries[key]["ack"] = "accepted"
+    return {"deliveries": sorted(deliveries.values(), key=lambda d: (d["message"], d["receipt"])),
+            "dead_lettered": [], "notes": notes}

@@ -1,0 +1,46 @@
+"""The engine's prediction for a case: `lease-sim run FILE --events`, read
+into the same per-delivery records the drivers write."""
+
+import json
+import os
+import subprocess
+import tempfile
+
+
+class EngineError(Exception):
+    """lease-sim refused the case: its message, as it printed it."""
+
+
+def predict(lease_sim: str, path) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "events.jsonl")
+        done = subprocess.run([lease_sim, "run", str(path), "--events", out],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            raise EngineError(done.stderr.strip())
+        with open(out) as f:
+            events = [json.loads(line) for line in f if line.strip()]
+    deliveries = {}
+    dead = set()
+    for e in events:
+        key = (e["message"], e["receipt"])
+        k = e["kind"]
+        if k == "receive":
+            deliveries[key] = {
+                "message": e["message"], "receipt": e["receipt"], "worker": e["worker"],
+                "received": e["t"], "redelivered": e["receipt"] > 1,
+                "started": None, "finished": None, "ack": None,
+            }
+        elif key in deliveries:
+            d = deliveries[key]
+            if k == "start":
+                d["started"] = e["t"]
+            elif k in ("finish", "error", "hang"):
+                d["finished"] = e["t"]
+            elif k == "ack_ok":
+                d["ack"] = "accepted"
+            elif k == "ack_rejected":
+                d["ack"] = "rejected"
+        if k in ("dead_letter_expired", "dead_letter_failed"):
+            dead.add(e["message"])
+    return {"deliveries": list(deliveries.values()), "dead_lettered": sorted(dead)}

@@ -1,0 +1,99 @@
+"""Redis Streams with redis-py: a stream and a consumer group per case, one
+consumer per worker reading new entries (XREADGROUP ... >), and, when the
+case has `broker.claimer`, a claimer that every `interval_ms` takes up to
+`count` pending entries idle longer than `min_idle_ms` (XAUTOCLAIM) and hands
+them to the next receive. XACK names no consumer: it answers how many
+entries it removed from the pending list (0: nothing was pending)."""
+
+import queue
+import threading
+import time
+
+import redis
+
+from .record import Msg
+
+# The claimer runs on its own interval; the harness's receive sees a claimed
+# entry within one short wait (50 ms).
+GRANULARITY_MS = 150
+WAIT_S = 0.05
+
+
+
+def connect(endpoint):
+    host, port = endpoint.rsplit(":", 1)
+    return redis.Redis(host=host, port=int(port))
+
+
+class Queue:
+    def __init__(self, endpoint, case, unique):
+        self.endpoint = endpoint
+        self.case = case
+        self.stream = unique
+        self.group = "workers"
+        self.claimed = queue.Queue()
+        self.stopped = threading.Event()
+        r = connect(endpoint)
+        r.xgroup_create(self.stream, self.group, id="$", mkstream=True)
+        for i in range(case.messages):
+            r.xadd(self.stream, {"id": str(i)})
+        claimer = case.broker.get("claimer")
+        if claimer:
+            t = threading.Thread(target=self.claim_loop, args=(claimer,), daemon=True)
+            t.start()
+
+    def claim_loop(self, claimer):
+        r = connect(self.endpoint)
+        began = time.monotonic()
+        k = 1
+        while not self.stopped.is_set():
+            due = began + k * claimer["interval_ms"] / 1000
+            time.sleep(max(due - time.monotonic(), 0))
+            k += 1
+            _, entries, _ = r.xautoclaim(self.stream, self.group, "claimer",
+                                         claimer["min_idle_ms"], "0-0",
+                                         count=claimer.get("count", 100))
+            for entry_id, fields in entries:
+                info = r.xpending_range(self.stream, self.group, entry_id, entry_id, 1)
+                count = info[0]["times_delivered"] if info else 0
+                self.claimed.put(Msg(int(fields[b"id"]), count, entry_id, True))
+
+    def worker_client(self, index):
+        return WorkerClient(self, index)
+
+    def dead_lettered(self):
+        self.stopped.set()
+        return []
+
+
+class WorkerClient:
+    def __init__(self, q, index):
+        self.q = q
+        self.r = connect(q.endpoint)
+        self.name = f"worker-{index}"
+
+    def receive(self, n, wait_s):
+        deadline = time.monotonic() + wait_s
+        while True:
+            out = []
+            while len(out) < n:
+                try:
+                    out.append(self.q.claimed.get_nowait())
+                except queue.Empty:
+                    break
+            if len(out) < n:
+                got = self.r.xreadgroup(self.q.group, self.name, {self.q.stream: ">"},
+                                        count=n - len(out), block=int(WAIT_S * 1000))
+                for _, entries in got or []:
+                    for entry_id, fields in entries:
+                        out.append(Msg(int(fields[b"id"]), 1, entry_id, False))
+            if out or time.monotonic() >= deadline:
+                return out
+
+    def ack(self, m):
+        n = self.r.xack(self.q.stream, self.q.group, m.handle)
+        return "accepted" if n == 1 else "rejected: XACK removed nothing"
+
+    def release(self, m):
+        # Redis 7.0 has no XNACK: a failed entry stays pending for the claimer.
+        return "not sent: Redis 7.0 has no XNACK"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs the conformance cases: every broker in the test command, in parallel
+# (or the brokers named: `bash conformance/run.sh sqs nats`), builds
+# lease-sim for the engine's prediction, prints each broker's TAP (its
+# `# pass N` / `# fail N` lines are what scripts/test.sh counts), and writes
+# docs/conformance.md from the results.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+export PATH="$HOME/.cargo/bin:$PATH"
+
+# The brokers whose presets the engine has; the others are run by name.
+in_test_command=(sqs)
+brokers=("$@")
+[ ${#brokers[@]} -gt 0 ] || brokers=("${in_test_command[@]}")
+
+(cd "$root" && cargo build -q -p lease-cli) || { echo "lease-sim did not build"; exit 1; }
+export LEASE_SIM="$root/target/debug/lease-sim"
+
+mkdir -p "$here/results"
+began=$(date +%s)
+pids=()
+for b in "${brokers[@]}"; do
+  rm -f "$here/results/$b.json"
+  bash "$here/brokers/$b.sh" >"$here/results/$b.log" 2>&1 &
+  pids+=($!)
+done
+status=0
+for i in "${!pids[@]}"; do
+  wait "${pids[i]}" || status=1
+  echo "==> ${brokers[i]}"
+  cat "$here/results/${brokers[i]}.log"
+done
+echo "conformance step: $(( $(date +%s) - began )) s"
+(cd "$here" && .venv/bin/python -m harness.table --results "$here/results" --out "$root/docs/conformance.md" \
+  --findings "$here/FINDINGS.md") || status=1
+exit $status
