@@ -13,7 +13,7 @@ HEAD = """# Conformance: the engine against real brokers
 Written by `conformance/run.sh` (see [`conformance/README.md`](../conformance/README.md)):
 each case is a scenario file run by real clients on a real broker and by
 `lease-sim`, compared per message (deliveries, overlapping runs, each ack's
-outcome, dead letters) and per redelivery time, within the broker's timer
+outcome, dead letters) and per delivery time, within the broker's timer
 granularity, from the case's first delivery. A known difference is one the
 case's folder writes down (`known-differences.json`) with its reason; only
 its exact text is excused.
