@@ -22,7 +22,6 @@ use lease_sim::Scenario;
 use lease_view::TimelineView;
 use yew::prelude::*;
 
-use crate::catalog::DEFAULT_SCENARIO;
 use crate::command::Command;
 use crate::embed::Parts;
 use crate::panel::Panel;
@@ -176,14 +175,6 @@ impl PendingRun {
 }
 
 impl State {
-    /// The default scenario, run.
-    pub fn new() -> Self {
-        let default = crate::catalog::find(DEFAULT_SCENARIO).unwrap_or_default();
-        let mut st = State::from_commands(vec![Command::Loaded(Box::new(default))]);
-        st.run_now();
-        st
-    }
-
     /// The page's state for these commands (a share link's), from an empty
     /// scenario; its run is wanted, not yet made.
     pub fn from_commands(commands: Vec<Command>) -> Self {
@@ -287,12 +278,6 @@ impl State {
             }
             Err(e) => self.refused = Some(format!("The setting {e}.")),
         }
-    }
-}
-
-impl Default for State {
-    fn default() -> Self {
-        Self::new()
     }
 }
 

@@ -1,6 +1,17 @@
 use lease_fields::{Field, Value};
 
 use super::*;
+use crate::catalog::DEFAULT_SCENARIO;
+
+impl State {
+    /// The page a new visitor sees: the default scenario, run.
+    pub(crate) fn new() -> Self {
+        let default = crate::catalog::find(DEFAULT_SCENARIO).unwrap_or_default();
+        let mut st = State::from_commands(vec![Command::Loaded(Box::new(default))]);
+        st.run_now();
+        st
+    }
+}
 
 fn side_b(st: &State) -> &Side {
     st.b.as_ref().expect("comparing")
