@@ -31,12 +31,15 @@ pub struct ControlsProps {
 // words; `labels_follow_the_words_order` holds them to it): arrays that
 // one non-generic select reads, rather than a label function and a copy
 // of the select's list-building per enum.
-const PRESET_LABELS: [&str; 5] = [
+const PRESET_LABELS: [&str; 8] = [
     "Textbook rules",
     "Amazon SQS standard",
     "Amazon SQS FIFO (one group)",
     "Azure Service Bus",
     "Google Pub/Sub",
+    "RabbitMQ 3.x to 4.2",
+    "RabbitMQ 4.3+ (quorum queues)",
+    "NATS JetStream",
 ];
 
 const CLIENT_LABELS: [&str; 4] = [
@@ -556,6 +559,9 @@ mod tests {
             (Preset::SqsFifo, "Amazon SQS FIFO (one group)"),
             (Preset::AzureServiceBus, "Azure Service Bus"),
             (Preset::GooglePubsub, "Google Pub/Sub"),
+            (Preset::Rabbitmq42, "RabbitMQ 3.x to 4.2"),
+            (Preset::Rabbitmq43, "RabbitMQ 4.3+ (quorum queues)"),
+            (Preset::NatsJetstream, "NATS JetStream"),
         ];
         same_order(&PRESET_LABELS, &presets);
         let clients = [

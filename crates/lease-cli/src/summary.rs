@@ -34,6 +34,44 @@ fn client_line(s: &lease_sim::Scenario) -> Option<String> {
     })
 }
 
+/// The brokers' own rules the run has, in words (docs/MODEL.md "The
+/// brokers one runs"); none under the cloud presets' defaults.
+fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
+    use lease_sim::resolve::resolve;
+    use lease_sim::scenario::{ExpiryTakes, LateAck};
+    let c = resolve(s);
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(p) = c.expiry_check_ms {
+        parts.push(format!(
+            "an expired lease is taken back on a check every {}",
+            secs(p)
+        ));
+    }
+    if c.expiry_takes == ExpiryTakes::Channel {
+        parts.push("an expiry takes back everything unacked on the worker's channel".into());
+    }
+    match c.late_ack {
+        LateAck::AcceptedAlways => {
+            parts.push("a late ack settles the message, whoever runs it now".into())
+        }
+        LateAck::ChannelError => {
+            parts.push("a late ack is a channel error that closes the channel again".into())
+        }
+        LateAck::Rejected | LateAck::AcceptedIfNotRedelivered => {}
+    }
+    if !c.expiry_counts {
+        parts.push("an expiry does not count toward the delivery limit".into());
+    }
+    if !c.lease_steps_ms.is_empty() {
+        let steps: Vec<String> = c.lease_steps_ms.iter().map(|&t| secs(t)).collect();
+        parts.push(format!(
+            "leases by delivery {}, the last repeating",
+            steps.join(", ")
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("broker: {}", parts.join("; ")))
+}
+
 pub fn render(run: &Run) -> String {
     let r = &run.report;
     let t = &r.totals;
@@ -56,6 +94,9 @@ pub fn render(run: &Run) -> String {
         run.concurrency
     );
     if let Some(line) = client_line(&run.scenario) {
+        let _ = writeln!(o, "  {line}");
+    }
+    if let Some(line) = broker_line(&run.scenario) {
         let _ = writeln!(o, "  {line}");
     }
     if let Some(why) = run.stopped() {

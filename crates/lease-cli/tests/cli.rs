@@ -898,3 +898,61 @@ fn recommend_on_the_own_system_example_gives_every_field_of_its_json() {
         "{verdict}"
     );
 }
+
+#[test]
+fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
+    for (preset, says) in [
+        ("rabbitmq_4_2", "a late ack is a channel error"),
+        (
+            "rabbitmq_4_3",
+            "an expiry does not count toward the delivery limit",
+        ),
+        ("nats_jetstream", "a late ack settles the message"),
+    ] {
+        let p = temp_file(
+            &format!("{preset}.json"),
+            &format!(
+                r#"{{"name":"b","duration_ms":600000,"broker":{{"preset":"{preset}",
+                    "visibility_timeout_ms":20000}},
+                    "work":{{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}}}"#
+            ),
+        );
+        let file = p.to_str().unwrap();
+        let o = lease_sim(&["run", file]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert!(stdout(&o).contains(says), "{preset}: {}", stdout(&o));
+        let o = lease_sim(&[
+            "sweep", file, "--param", "timeout", "--from", "10s", "--to", "60s", "--steps", "3",
+        ]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert_eq!(sweep_rows(&stdout(&o)).len(), 3, "{preset}: {}", stdout(&o));
+        let o = lease_sim(&[
+            "recommend",
+            file,
+            "--max-redelivery-rate",
+            "0.05",
+            "--seeds",
+            "3",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert!(
+            json_of(&o)["points"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty()),
+            "{preset}"
+        );
+    }
+    // The channel tick is named as the scenario file names it.
+    let p = temp_file(
+        "tick.json",
+        r#"{"broker":{"preset":"rabbitmq_4_2","expiry_check_ms":0}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("broker.expiry_check_ms = 0"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -101,6 +101,10 @@ pub fn choose_preset(s: &mut Scenario, p: Preset) {
     s.broker.late_ack = None;
     s.broker.count_at = None;
     s.broker.stale_delete = None;
+    s.broker.expiry_takes = None;
+    s.broker.expiry_check_ms = None;
+    s.broker.expiry_counts = None;
+    s.broker.lease_steps_ms = None;
 }
 
 /// Choosing a client library (docs/MODEL.md "Client libraries"): the

@@ -40,7 +40,10 @@ mod tests {
                 "sqs_standard",
                 "sqs_fifo",
                 "azure_service_bus",
-                "google_pubsub"
+                "google_pubsub",
+                "rabbitmq_4_2",
+                "rabbitmq_4_3",
+                "nats_jetstream"
             ]
         );
         for p in Preset::ALL {

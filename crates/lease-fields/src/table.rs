@@ -18,8 +18,8 @@ use lease_format::units::{
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
-    CountAt, Dist, DlqTiming, Fence, Heartbeat, LateAck, Library, OnError, OnReject, Preset,
-    Process, Scenario, StaleDelete,
+    CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError, OnReject,
+    Preset, Process, Scenario, StaleDelete,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
@@ -83,6 +83,11 @@ enum Kind {
         hi: f64,
     },
     Words(fn() -> &'static [&'static str]),
+    /// A list of durations, `5s,30s,5min`, each within the range.
+    MsList {
+        lo: u64,
+        hi: u64,
+    },
     /// A work distribution's data, `a:b,c:d` or `a,b,c`, checked as the
     /// scenario file's: `0.5:2000,0.99:20000` (`points`), `120,340`
     /// (`samples`), `100:3,1000:5` (`buckets`).
@@ -352,6 +357,19 @@ impl Spec {
             Kind::Rate { hi } => parse_rate(text, hi).map(Value::Float),
             Kind::Words(words) => parse_word(text, words()).map(Value::Word),
             Kind::Data(k) => k.parse(text),
+            Kind::MsList { lo, hi } => text
+                .split(',')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(|t| parse_ms(t, lo, hi).map(|n| n as f64))
+                .collect::<Result<Vec<f64>, String>>()
+                .and_then(|l| {
+                    if l.is_empty() {
+                        Err("must list at least one duration, such as 5s,30s,5min".into())
+                    } else {
+                        Ok(Value::List(l))
+                    }
+                }),
         };
         parsed.map_err(|why| {
             let mut why = why;
@@ -380,6 +398,11 @@ impl Spec {
             (Value::Float(x), Kind::Float { .. } | Kind::Rate { .. }) => format_f64(*x),
             (Value::Word(w), Kind::Words(_)) => (*w).into(),
             (v, Kind::Data(k)) => k.format(v)?,
+            (Value::List(l), Kind::MsList { .. }) => l
+                .iter()
+                .map(|&x| format_ms(x as u64))
+                .collect::<Vec<_>>()
+                .join(","),
             _ => return None,
         })
     }
@@ -409,6 +432,10 @@ pub enum Field {
     LateAck,
     CountAt,
     StaleDelete,
+    ExpiryTakes,
+    ExpiryCheck,
+    ExpiryCounts,
+    LeaseSteps,
     Workers,
     Conc,
     Prefetch,
@@ -437,7 +464,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 41] = [
+    pub const ALL: [Field; 45] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -454,6 +481,10 @@ impl Field {
         Field::LateAck,
         Field::CountAt,
         Field::StaleDelete,
+        Field::ExpiryTakes,
+        Field::ExpiryCheck,
+        Field::ExpiryCounts,
+        Field::LeaseSteps,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -595,6 +626,11 @@ fn optional_word<T: Named>(v: Option<T>) -> Value {
     v.map_or(Value::Default, |x| Value::Word(name(&x)))
 }
 
+/// A yes-or-no field's words, `true` first, as the scenario file writes it.
+fn yes_no() -> &'static [&'static str] {
+    &["true", "false"]
+}
+
 fn shape_words() -> &'static [&'static str] {
     const WORDS: [&str; 8] = [
         SHAPES[0].0,
@@ -641,7 +677,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 41] = [
+pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -950,6 +986,78 @@ pub static FIELDS: [Spec; 41] = [
         read: |s| optional_word(s.broker.stale_delete),
         write: |s, v| {
             s.broker.stale_delete = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "expiry_takes",
+        aliases: &["takes"],
+        kind: Kind::Words(words::<ExpiryTakes>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.expiry_takes),
+        write: |s, v| {
+            s.broker.expiry_takes = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "expiry_check",
+        aliases: &["expiry_check_ms", "channel_tick", "channel_tick_interval"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        // `none`: taken back at the deadline itself.
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.expiry_check_ms, |x| x),
+        write: |s, v| {
+            s.broker.expiry_check_ms = nullable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "expiry_counts",
+        aliases: &[],
+        kind: Kind::Words(yes_no),
+        default_ok: true,
+        off: None,
+        read: |s| match s.broker.expiry_counts {
+            None => Value::Default,
+            Some(b) => Value::Word(yes_no()[usize::from(!b)]),
+        },
+        write: |s, v| {
+            s.broker.expiry_counts = defaultable(v, |v| word_index(v, yes_no()).map(|i| i == 0))?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "lease_steps",
+        aliases: &["lease_steps_ms", "backoff"],
+        kind: Kind::MsList {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| match &s.broker.lease_steps_ms {
+            None => Value::Default,
+            Some(l) => Value::List(l.iter().map(|&x| x as f64).collect()),
+        },
+        write: |s, v| {
+            s.broker.lease_steps_ms = defaultable(v, |v| match v {
+                Value::List(l) => Ok(l.iter().map(|&x| x as u64).collect()),
+                _ => Err("must be a list of durations".into()),
+            })?;
             Ok(())
         },
         work: false,

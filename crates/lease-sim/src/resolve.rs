@@ -3,9 +3,9 @@
 //! the file wins), producing the concrete configuration the engine runs.
 
 use crate::scenario::{
-    Client, CountAt, DlqTiming, Fence, LateAck, Library, OnError, OnReject, Preset, Scenario,
-    Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS,
-    SERVICE_BUS_MAX_RENEWAL_MS,
+    Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject, Preset,
+    Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR,
+    PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
 };
 use lease_format::decimal::clamp;
 
@@ -32,6 +32,13 @@ pub struct Config {
     pub late_ack: LateAck,
     pub count_at: CountAt,
     pub stale_delete: StaleDelete,
+    pub expiry_takes: ExpiryTakes,
+    /// Leases past their deadline are taken back on this period's grid
+    /// (from t = 0); `None`: at the deadline itself.
+    pub expiry_check_ms: Option<u64>,
+    pub expiry_counts: bool,
+    /// JetStream's `BackOff`: the lease of delivery n, the last repeating.
+    pub lease_steps_ms: Vec<u64>,
     /// SQS FIFO with one message group: nothing is handed out while any
     /// message is in flight, and the queue is ordered by arrival.
     pub single_group_fifo: bool,
@@ -58,7 +65,24 @@ struct PresetDefaults {
     count_at: CountAt,
     fifo: bool,
     client_heartbeat: Option<HeartbeatConfig>,
+    expiry_takes: ExpiryTakes,
+    expiry_check: Option<u64>,
+    expiry_counts: bool,
 }
+
+/// The cloud services' broker: expiry at the deadline takes back the
+/// expired delivery alone, and counts.
+const AT_THE_DEADLINE: (ExpiryTakes, Option<u64>, bool) = (ExpiryTakes::Delivery, None, true);
+
+/// RabbitMQ's consumer timeout: `consumer_timeout`, 30 min.
+pub const RABBITMQ_CONSUMER_TIMEOUT_MS: u64 = 1_800_000;
+/// RabbitMQ checks the consumer timeout on the channel's tick,
+/// `channel_tick_interval`, 60 s.
+pub const RABBITMQ_CHANNEL_TICK_MS: u64 = 60_000;
+/// A quorum queue's `x-delivery-limit` since RabbitMQ 4.0.
+pub const RABBITMQ_DELIVERY_LIMIT: u32 = 20;
+/// JetStream's `AckWait` default.
+pub const JETSTREAM_ACK_WAIT_MS: u64 = 30_000;
 
 fn preset_defaults(p: Preset) -> PresetDefaults {
     match p {
@@ -73,6 +97,9 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             count_at: CountAt::Receive,
             fifo: false,
             client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
         },
         // SQS: redrive has no default (you must set maxReceiveCount).
         Preset::SqsStandard => PresetDefaults {
@@ -84,6 +111,9 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             count_at: CountAt::Receive,
             fifo: false,
             client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
         },
         Preset::SqsFifo => PresetDefaults {
             timeout: 30_000,
@@ -94,6 +124,9 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             count_at: CountAt::Receive,
             fifo: true,
             client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
         },
         // Service Bus: LockDuration 60 s, MaxDeliveryCount 10, eager DLQ.
         Preset::AzureServiceBus => PresetDefaults {
@@ -105,6 +138,9 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             count_at: CountAt::ExpiryOrAbandon,
             fifo: false,
             client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
         },
         // Pub/Sub: ack deadline 10 s, maxDeliveryAttempts 5, and the client
         // library's lease manager (extend to 1 h by default).
@@ -122,6 +158,58 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
                 max_extensions: Some(720),
                 on_reject: OnReject::Continue,
             }),
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
+        },
+        // RabbitMQ 3.x to 4.2: `consumer_timeout` 30 min, checked on the
+        // channel's tick; the channel is closed with PRECONDITION_FAILED and
+        // everything unacked on it requeued; the first worker's late ack is
+        // an unknown delivery tag, a channel error. A quorum queue's
+        // `x-delivery-limit` (20) counts every return.
+        Preset::Rabbitmq42 => PresetDefaults {
+            timeout: RABBITMQ_CONSUMER_TIMEOUT_MS,
+            lifetime: None,
+            max_receive_count: Some(RABBITMQ_DELIVERY_LIMIT),
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::ChannelError,
+            count_at: CountAt::ExpiryOrAbandon,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: ExpiryTakes::Channel,
+            expiry_check: Some(RABBITMQ_CHANNEL_TICK_MS),
+            expiry_counts: true,
+        },
+        // RabbitMQ 4.3 quorum queues: the consumer is cancelled and only
+        // its timed-out messages return; a timeout raises
+        // `x-acquired-count` only, not the delivery count the limit reads.
+        Preset::Rabbitmq43 => PresetDefaults {
+            timeout: RABBITMQ_CONSUMER_TIMEOUT_MS,
+            lifetime: None,
+            max_receive_count: Some(RABBITMQ_DELIVERY_LIMIT),
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::Rejected,
+            count_at: CountAt::ExpiryOrAbandon,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: ExpiryTakes::Delivery,
+            expiry_check: None,
+            expiry_counts: false,
+        },
+        // JetStream: AckWait 30 s, MaxDeliver -1 (unlimited), a late ack
+        // accepted whenever and counted for the message.
+        Preset::NatsJetstream => PresetDefaults {
+            timeout: JETSTREAM_ACK_WAIT_MS,
+            lifetime: None,
+            max_receive_count: None,
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::AcceptedAlways,
+            count_at: CountAt::Receive,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
         },
     }
 }
@@ -158,6 +246,10 @@ pub fn resolve(s: &Scenario) -> Config {
         late_ack: b.late_ack.unwrap_or(d.late_ack),
         count_at: b.count_at.unwrap_or(d.count_at),
         stale_delete: b.stale_delete.unwrap_or_default(),
+        expiry_takes: b.expiry_takes.unwrap_or(d.expiry_takes),
+        expiry_check_ms: b.expiry_check_ms.unwrap_or(d.expiry_check),
+        expiry_counts: b.expiry_counts.unwrap_or(d.expiry_counts),
+        lease_steps_ms: b.lease_steps_ms.clone().unwrap_or_default(),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,
@@ -170,6 +262,26 @@ pub fn resolve(s: &Scenario) -> Config {
         capacity: s.downstream.capacity,
         slowdowns: s.downstream.slowdowns.clone(),
         fence: s.store.fence,
+    }
+}
+
+impl Config {
+    /// The lease a delivery with this receipt starts with: the timeout,
+    /// or JetStream's `BackOff` step for it (the last value repeating).
+    pub fn lease_ms(&self, receipt: u32) -> u64 {
+        match self.lease_steps_ms.len() {
+            0 => self.visibility_timeout_ms,
+            n => self.lease_steps_ms[(receipt.max(1) as usize - 1).min(n - 1)],
+        }
+    }
+
+    /// When a lease whose deadline is `deadline` is taken back: at the
+    /// deadline, or at the first periodic check at or after it.
+    pub fn taken_back_at(&self, deadline: u64) -> u64 {
+        match self.expiry_check_ms {
+            Some(p) if p > 0 => deadline.div_ceil(p).saturating_mul(p),
+            _ => deadline,
+        }
     }
 }
 

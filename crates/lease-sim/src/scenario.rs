@@ -82,15 +82,25 @@ pub enum Preset {
     SqsFifo,
     AzureServiceBus,
     GooglePubsub,
+    /// RabbitMQ 3.x to 4.2: the AMQP 0-9-1 channel's consumer timeout.
+    #[serde(rename = "rabbitmq_4_2")]
+    Rabbitmq42,
+    /// RabbitMQ 4.3 and later: the quorum queue's consumer timeout.
+    #[serde(rename = "rabbitmq_4_3")]
+    Rabbitmq43,
+    NatsJetstream,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 5] = [
+    pub const ALL: [Preset; 8] = [
         Preset::Textbook,
         Preset::SqsStandard,
         Preset::SqsFifo,
         Preset::AzureServiceBus,
         Preset::GooglePubsub,
+        Preset::Rabbitmq42,
+        Preset::Rabbitmq43,
+        Preset::NatsJetstream,
     ];
 }
 
@@ -108,6 +118,37 @@ pub enum DlqTiming {
 pub enum LateAck {
     Rejected,
     AcceptedIfNotRedelivered,
+    /// NATS JetStream, Redis `XACK`: an ack with any receipt of a message
+    /// not yet deleted deletes it, even while another worker runs it.
+    AcceptedAlways,
+    /// RabbitMQ: `PRECONDITION_FAILED - unknown delivery tag`, a channel
+    /// error: rejected, and the acking worker's channel is closed, so
+    /// everything it holds unacked goes back to the queue.
+    ChannelError,
+}
+
+impl LateAck {
+    pub const ALL: [LateAck; 4] = [
+        LateAck::Rejected,
+        LateAck::AcceptedIfNotRedelivered,
+        LateAck::AcceptedAlways,
+        LateAck::ChannelError,
+    ];
+}
+
+/// What a lease expiry takes back (docs/MODEL.md "What expiry takes back").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum ExpiryTakes {
+    /// The expired delivery alone.
+    Delivery,
+    /// Every unacked delivery the expired delivery's worker holds, running
+    /// or prefetched: RabbitMQ up to 4.2 closes the channel.
+    Channel,
+}
+
+impl ExpiryTakes {
+    pub const ALL: [ExpiryTakes; 2] = [ExpiryTakes::Delivery, ExpiryTakes::Channel];
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -149,6 +190,24 @@ pub struct Broker {
     /// (docs/MODEL.md "Stale deletes").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stale_delete: Option<StaleDelete>,
+    /// Absent: the preset's (`delivery` for the clouds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expiry_takes: Option<ExpiryTakes>,
+    /// A lease past its deadline is taken back at the next multiple of
+    /// this interval (RabbitMQ's channel tick). `Some(None)`: explicit
+    /// `null`, at the instant.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiry_check_ms: Option<Option<u64>>,
+    /// Whether an expiry counts toward `max_receive_count`; absent: the preset's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expiry_counts: Option<bool>,
+    /// JetStream's `BackOff`: delivery n's lease is the n-th value, the last
+    /// repeating; replaces the visibility timeout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lease_steps_ms: Option<Vec<u64>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -541,9 +600,10 @@ fn variant_index(s: &str, words: &[&str]) -> Result<usize, String> {
     Err(format!("unknown variant `{s}`, expected {expected}"))
 }
 
-named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub" });
+named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
-named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered" });
+named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
+named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });
@@ -578,6 +638,7 @@ mod named_variant_tests {
         same::<Preset>();
         same::<DlqTiming>();
         same::<LateAck>();
+        same::<ExpiryTakes>();
         same::<CountAt>();
         same::<OnReject>();
         same::<OnError>();
@@ -590,7 +651,7 @@ mod named_variant_tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`"),
+            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`, `rabbitmq_4_2`, `rabbitmq_4_3`, `nats_jetstream`"),
             "{e}"
         );
         let e = serde_json::from_str::<StaleDelete>("\"loose\"")

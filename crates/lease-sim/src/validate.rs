@@ -9,9 +9,12 @@
 use std::mem::size_of;
 
 use crate::fit::{MAX_HISTOGRAM_BUCKETS, MAX_POINTS, MAX_SAMPLES, MIN_POINTS};
-use crate::resolve::{client_policy, service_bus_renew_before_ms, ClientPolicy};
+use crate::resolve::{
+    client_policy, resolve, service_bus_renew_before_ms, ClientPolicy, JETSTREAM_ACK_WAIT_MS,
+    RABBITMQ_CONSUMER_TIMEOUT_MS,
+};
 use crate::run::{Delivery, Event, Mark, MessageRecord};
-use crate::scenario::{Dist, Fault, Library, Preset, Scenario};
+use crate::scenario::{Dist, ExpiryTakes, Fault, LateAck, Library, Preset, Scenario};
 use crate::work::to_ms;
 use crate::SimError;
 use lease_format::decimal::shortest;
@@ -47,6 +50,8 @@ pub const MAX_FAULTS: usize = 1_000;
 /// A run override names a delivery up to this number.
 pub const MAX_OVERRIDE_RECEIPT: u32 = 1_000_000;
 pub const MAX_NAME_CHARS: usize = 200;
+/// JetStream's `BackOff` list: no more steps than this.
+pub const MAX_LEASE_STEPS: usize = 100;
 
 /// What a run may hold: beyond these the engine would exhaust a browser tab.
 pub const MAX_MESSAGES: u64 = 1_000_000;
@@ -228,6 +233,8 @@ pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
         Preset::Textbook | Preset::SqsStandard | Preset::SqsFifo => 30_000,
         Preset::AzureServiceBus => 60_000,
         Preset::GooglePubsub => 10_000,
+        Preset::Rabbitmq42 | Preset::Rabbitmq43 => RABBITMQ_CONSUMER_TIMEOUT_MS,
+        Preset::NatsJetstream => JETSTREAM_ACK_WAIT_MS,
     }
 }
 
@@ -373,6 +380,53 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
     }
     if let Some(l) = b.rpc_latency_ms {
         check_ms("broker.rpc_latency_ms", l, 0, MAX_RPC_LATENCY_MS)?;
+    }
+    if let Some(Some(p)) = b.expiry_check_ms {
+        if p == 0 || p > MAX_DURATION_MS {
+            return Err(invalid(
+                "broker.expiry_check_ms",
+                p,
+                format!(
+                    "{}, or null to take a lease back at its deadline",
+                    ms_range(1, MAX_DURATION_MS)
+                ),
+            ));
+        }
+    }
+    if let Some(steps) = &b.lease_steps_ms {
+        check_lease_steps(s, steps)?;
+    }
+    Ok(())
+}
+
+/// JetStream's `BackOff`: one to a hundred leases, each a valid timeout,
+/// no more of them than `MaxDeliver` allows deliveries.
+fn check_lease_steps(s: &Scenario, steps: &[u64]) -> Result<(), SimError> {
+    let path = "broker.lease_steps_ms";
+    if steps.is_empty() || steps.len() > MAX_LEASE_STEPS {
+        return Err(invalid(
+            path,
+            format!("a list of {}", steps.len()),
+            format!(
+                "must list 1 to {MAX_LEASE_STEPS} leases in ms (JetStream's BackOff), or be left out"
+            ),
+        ));
+    }
+    for (i, &t) in steps.iter().enumerate() {
+        // JetStream takes any duration (its own docs list 84,000 s): up to a day.
+        check_ms(&format!("{path}[{i}]"), t, 1, MAX_DURATION_MS)?;
+    }
+    if let Some(n) = resolve(s).max_receive_count {
+        if steps.len() > n as usize {
+            return Err(invalid(
+                path,
+                format!("a list of {}", steps.len()),
+                format!(
+                    "must have no more leases than broker.max_receive_count ({n}) allows \
+                     deliveries, as JetStream requires MaxDeliver >= len(BackOff)"
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -937,7 +991,12 @@ fn most_messages(s: &Scenario) -> u64 {
 fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     let messages = most_messages(s);
 
-    let timeout = effective_visibility_timeout_ms(s).max(1);
+    // JetStream's `BackOff`: its shortest step is the shortest lease.
+    let timeout = match &s.broker.lease_steps_ms {
+        Some(steps) if !steps.is_empty() => steps.iter().copied().min().unwrap_or(1),
+        _ => effective_visibility_timeout_ms(s),
+    }
+    .max(1);
     let cycle = if s.workers.error_rate > 0.0 {
         timeout.min(work_floor_ms(&s.work.dist))
     } else {
@@ -956,9 +1015,21 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
         .count() as u64;
     let ghosts = 1 + worker_faults;
     let slots = count.saturating_mul(prefetch).saturating_mul(ghosts);
-    let by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
+    let mut by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
+    // A closed channel takes back what its worker holds besides the
+    // expired delivery, and a late ack closes it again: allow each slot's
+    // deliveries once more (a rough allowance, not a proven bound;
+    // the engine's budget stops a run that goes past it).
+    let cfg = resolve(s);
+    if cfg.expiry_takes == ExpiryTakes::Channel || cfg.late_ack == LateAck::ChannelError {
+        by_slots = by_slots.saturating_mul(2);
+    }
+    // An expiry that does not count (RabbitMQ 4.3) leaves the limit no
+    // bound on redeliveries.
     let by_count = match s.broker.max_receive_count {
-        Some(Some(n)) => messages.saturating_mul(u64::from(n.saturating_sub(1))),
+        Some(Some(n)) if cfg.expiry_counts => {
+            messages.saturating_mul(u64::from(n.saturating_sub(1)))
+        }
         _ => u64::MAX,
     };
     let deliveries = messages.saturating_add(by_slots.min(by_count));

@@ -127,6 +127,8 @@ prop_compose! {
         batch in 1u32..4,
         rpc in prop_oneof![Just(0u64), 1u64..300],
         switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
+        late_ack in proptest::option::of(proptest::sample::select(LateAck::ALL.to_vec())),
+        rules in broker_rules(),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -136,11 +138,35 @@ prop_compose! {
             rpc_latency_ms: Some(rpc),
             preset,
             dlq_timing: switches.0.map(|b| if b { DlqTiming::OnExpiry } else { DlqTiming::OnNextReceive }),
-            late_ack: switches.1.map(|b| if b { LateAck::Rejected } else { LateAck::AcceptedIfNotRedelivered }),
+            // Every late-ack rule, or the first two by the older switch.
+            late_ack: late_ack.or(switches.1.map(|b| if b { LateAck::Rejected } else { LateAck::AcceptedIfNotRedelivered })),
             count_at: switches.2.map(|b| if b { CountAt::Receive } else { CountAt::ExpiryOrAbandon }),
             stale_delete: switches.3.map(|b| if b { StaleDelete::Strict } else { StaleDelete::Permissive }),
+            expiry_takes: rules.0,
+            expiry_check_ms: rules.1,
+            expiry_counts: rules.2,
+            // No longer than a limit of 1 allows: the draws' smallest.
+            lease_steps_ms: rules.3,
         }
     }
+}
+
+/// The brokers' rules, each drawn or left to the preset.
+#[allow(clippy::type_complexity)]
+fn broker_rules() -> impl Strategy<
+    Value = (
+        Option<ExpiryTakes>,
+        Option<Option<u64>>,
+        Option<bool>,
+        Option<Vec<u64>>,
+    ),
+> {
+    (
+        proptest::option::of(proptest::sample::select(ExpiryTakes::ALL.to_vec())),
+        proptest::option::of(proptest::option::of(100u64..20_000)),
+        any::<Option<bool>>(),
+        proptest::option::of(proptest::collection::vec(100u64..30_000, 1..2)),
+    )
 }
 
 prop_compose! {

@@ -217,3 +217,53 @@ fn a_client_parameter_without_its_library_names_the_field() {
         "{e}"
     );
 }
+
+#[test]
+fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
+    let base = shipped::find("clip-surge").unwrap().scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::Broker, &Value::Word("rabbitmq_4_2")).unwrap();
+    set(&mut target, Field::ExpiryTakes, &Value::Word("delivery")).unwrap();
+    set(&mut target, Field::ExpiryCheck, &Value::Num(30_000)).unwrap();
+    set(&mut target, Field::ExpiryCounts, &Value::Word("false")).unwrap();
+    set(&mut target, Field::LateAck, &Value::Word("accepted_always")).unwrap();
+    set(
+        &mut target,
+        Field::LeaseSteps,
+        &Value::List(vec![5_000.0, 30_000.0]),
+    )
+    .unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.expiry_check_ms, Some(Some(30_000)));
+    assert_eq!(target.broker.expiry_counts, Some(false));
+    assert_eq!(target.broker.lease_steps_ms, Some(vec![5_000, 30_000]));
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    for n in [
+        "broker",
+        "expiry_takes",
+        "expiry_check",
+        "expiry_counts",
+        "lease_steps",
+    ] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    // `none`: taken back at the deadline; the list reads as it is written.
+    let spec = Field::ExpiryCheck.spec();
+    assert_eq!(spec.parse("none"), Ok(Value::Off));
+    assert_eq!(spec.parse("1min"), Ok(Value::Num(60_000)));
+    let steps = Field::LeaseSteps.spec();
+    let v = steps.parse("5s, 30s,5min").unwrap();
+    assert_eq!(v, Value::List(vec![5_000.0, 30_000.0, 300_000.0]));
+    assert_eq!(steps.parse(&steps.format(&v).unwrap()), Ok(v));
+    assert!(steps.parse("").unwrap_err().contains("at least one"));
+    assert!(Field::ExpiryCounts
+        .spec()
+        .parse("maybe")
+        .unwrap_err()
+        .contains("true"));
+    // Choosing a broker resets its rules to the preset's.
+    set(&mut target, Field::Broker, &Value::Word("nats_jetstream")).unwrap();
+    assert_eq!(target.broker.expiry_check_ms, None);
+    assert_eq!(target.broker.lease_steps_ms, None);
+}

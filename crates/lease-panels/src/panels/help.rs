@@ -11,7 +11,7 @@ use crate::shortcut_list::SHORTCUTS;
 /// How the presets differ from Textbook rules where it matters most: a
 /// late ack with an old receipt (docs/MODEL.md, "Broker presets"): each
 /// preset's short name and its rules, in `Preset::ALL`'s order.
-pub const PRESET_RULES: [(&str, &str); 5] = [
+pub const PRESET_RULES: [(&str, &str); 8] = [
     (
         "Textbook rules",
         ": an ack with an old receipt is rejected; 30 s; no redrive unless set.",
@@ -28,6 +28,18 @@ pub const PRESET_RULES: [(&str, &str); 5] = [
     (
         "Pub/Sub",
         ": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h.",
+    ),
+    (
+        "RabbitMQ to 4.2",
+        ": a consumer timeout (30 min, checked every 60 s) closes the channel and requeues everything unacked on it; a late ack is a channel error that closes it again; 20 deliveries on a quorum queue, every return counted.",
+    ),
+    (
+        "RabbitMQ 4.3+",
+        ": a consumer timeout (30 min) returns only the timed-out message; a late ack is rejected; 20 deliveries on a quorum queue, a timeout not counted, so a message that keeps timing out is never dead-lettered.",
+    ),
+    (
+        "NATS JetStream",
+        ": a late ack is accepted whenever and settles the message, even while another worker runs it; AckWait 30 s, MaxDeliver unlimited.",
     ),
 ];
 

@@ -5,7 +5,7 @@
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
 use crate::clock::{Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
-use crate::scenario::{CountAt, DlqTiming, LateAck, StaleDelete};
+use crate::scenario::{CountAt, DlqTiming, ExpiryTakes, LateAck, StaleDelete};
 use crate::work::attempt_need;
 
 impl Sim<'_> {
@@ -35,8 +35,13 @@ impl Sim<'_> {
         self.in_flight_count -= 1;
         let max = self.cfg.max_receive_count;
         let m = &mut self.msgs[id as usize];
-        if self.cfg.count_at == CountAt::ExpiryOrAbandon {
-            m.dlq_count += 1;
+        // RabbitMQ 4.3: a consumer timeout is no failure; the limit never sees it.
+        let uncounted = cause == DeadLetterCause::Expired && !self.cfg.expiry_counts;
+        match self.cfg.count_at {
+            CountAt::ExpiryOrAbandon if !uncounted => m.dlq_count += 1,
+            // Counted at the receive: that receive no longer counts.
+            CountAt::Receive if uncounted => m.dlq_count = m.dlq_count.saturating_sub(1),
+            _ => {}
         }
         let exhausted = max.is_some_and(|n| m.dlq_count >= n);
         if !exhausted {
@@ -95,9 +100,9 @@ impl Sim<'_> {
 
     fn hand_out(&mut self, id: u32, worker: u32) {
         let now = self.now;
-        let timeout = self.cfg.visibility_timeout_ms;
         let ix = self.deliveries.len() as u32;
         let m = &mut self.msgs[id as usize];
+        let timeout = self.cfg.lease_ms(m.receive_count + 1);
         m.receive_count += 1;
         if self.cfg.count_at == CountAt::Receive {
             m.dlq_count += 1;
@@ -136,7 +141,7 @@ impl Sim<'_> {
         self.rec.lease_started(now, id, receipt);
         self.log(EventKind::Receive, id, worker, receipt);
         self.clock.schedule(
-            now + timeout,
+            self.cfg.taken_back_at(now + timeout),
             Ev::Expiry {
                 message: id,
                 receipt,
@@ -163,17 +168,54 @@ impl Sim<'_> {
 
     pub(crate) fn expire(&mut self, id: u32, receipt: u32) {
         let m = &self.msgs[id as usize];
-        if m.state != State::InFlight || m.receive_count != receipt || m.expires_at != self.now {
+        if m.state != State::InFlight
+            || m.receive_count != receipt
+            || self.cfg.taken_back_at(m.expires_at) != self.now
+        {
             return;
         }
-        let d = m.current;
-        let del = &mut self.deliveries[d as usize];
+        let worker = self.deliveries[m.current as usize].worker;
+        self.take_back(id);
+        if self.cfg.expiry_takes == ExpiryTakes::Channel {
+            self.close_channel(worker);
+        }
+    }
+
+    /// The broker ends the message's current lease without an ack: back to
+    /// the queue (`redelivered`), or to the dead-letter queue.
+    fn take_back(&mut self, id: u32) {
+        let m = &self.msgs[id as usize];
+        let receipt = m.receive_count;
+        let del = &mut self.deliveries[m.current as usize];
         del.lease_end = LeaseEnd::Expired;
         del.lease_ended_at = self.now;
         let worker = del.worker;
         self.rec.expiry(self.now);
         self.log(EventKind::Expire, id, worker, receipt);
         self.lease_over(id, DeadLetterCause::Expired);
+    }
+
+    /// RabbitMQ closes a worker's channel (a consumer timeout up to 4.2, or
+    /// an ack with a delivery tag it no longer knows): every delivery the
+    /// worker holds unacked, running or prefetched, goes back to the queue,
+    /// oldest lease first. The worker opens a new channel at once and
+    /// keeps running what it has.
+    fn close_channel(&mut self, worker: u32) {
+        let held: Vec<u32> = self
+            .rec
+            .leases
+            .iter()
+            .filter(|&&(_, id, receipt)| {
+                let m = &self.msgs[id as usize];
+                m.state == State::InFlight
+                    && m.receive_count == receipt
+                    && self.deliveries[m.current as usize].worker == worker
+            })
+            .map(|&(_, id, _)| id)
+            .collect();
+        for id in held {
+            self.take_back(id);
+        }
     }
 
     pub(crate) fn broker_call(&mut self, worker: u32, epoch: u32, call: Call) {
@@ -206,7 +248,11 @@ impl Sim<'_> {
     fn holds_lease(&self, delivery: u32) -> bool {
         let d = &self.deliveries[delivery as usize];
         let m = &self.msgs[d.message as usize];
-        m.state == State::InFlight && m.receive_count == d.receipt && self.now < m.expires_at
+        // Until the broker takes it back: on a periodic check, a lease past
+        // its deadline still holds until the check.
+        m.state == State::InFlight
+            && m.receive_count == d.receipt
+            && self.now < self.cfg.taken_back_at(m.expires_at)
     }
 
     fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
@@ -225,7 +271,7 @@ impl Sim<'_> {
             // A reset from now, as SQS does, not an addition.
             m.expires_at = self.now + extend_by;
             self.clock.schedule(
-                self.now + extend_by,
+                self.cfg.taken_back_at(self.now + extend_by),
                 Ev::Expiry {
                     message: id,
                     receipt,
@@ -254,16 +300,21 @@ impl Sim<'_> {
             && self.cfg.late_ack == LateAck::AcceptedIfNotRedelivered
             && m.state == State::Available
             && m.receive_count == receipt;
-        // `stale_delete: permissive`: any receipt of a message still in
-        // the queue deletes it, even one a later receive has replaced.
+        // `stale_delete: permissive`, `late_ack: accepted_always`: any
+        // receipt of a message still in the queue deletes it, even one a
+        // later receive has replaced.
         let stale = !valid
             && !late
-            && self.cfg.stale_delete == StaleDelete::Permissive
+            && (self.cfg.stale_delete == StaleDelete::Permissive
+                || self.cfg.late_ack == LateAck::AcceptedAlways)
             && matches!(m.state, State::Available | State::InFlight);
         if !(valid || late || stale) {
             self.rec.ack(self.now, false, 0, 0);
             self.mark(delivery, MarkKind::AckRejected);
             self.log(EventKind::AckRejected, id, worker, receipt);
+            if self.cfg.late_ack == LateAck::ChannelError {
+                self.close_channel(worker);
+            }
             return false;
         }
         if valid {

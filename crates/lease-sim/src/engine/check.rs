@@ -4,7 +4,7 @@
 
 use super::{Sim, State};
 use crate::run::{EventKind, LeaseEnd};
-use crate::scenario::{Fence, StaleDelete};
+use crate::scenario::{Fence, LateAck, StaleDelete};
 use crate::SimError;
 
 impl Sim<'_> {
@@ -75,8 +75,10 @@ impl Sim<'_> {
         if let Some(e) = self.last_event {
             if e.kind == EventKind::AckOk {
                 let m = &self.msgs[e.message as usize];
-                // `stale_delete: permissive` deletes with an older receipt too.
-                let stale_ok = self.cfg.stale_delete == StaleDelete::Permissive;
+                // `stale_delete: permissive` and `late_ack: accepted_always`
+                // delete with an older receipt too.
+                let stale_ok = self.cfg.stale_delete == StaleDelete::Permissive
+                    || self.cfg.late_ack == LateAck::AcceptedAlways;
                 if m.state != State::Deleted || (m.receive_count != e.receipt && !stale_ok) {
                     return self.broken(format!(
                         "message {}: ack with receipt {} accepted but current receipt is {}",

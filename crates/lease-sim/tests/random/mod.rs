@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use lease_sim::scenario::{
-    Client, Dist, Fence, Heartbeat, Library, OnReject, Preset, Scenario, StaleDelete,
+    Client, CountAt, Dist, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnReject, Preset,
+    Scenario, StaleDelete,
 };
 use lease_sim::{estimate, shipped, validate};
 use rand::{RngExt, SeedableRng};
@@ -17,17 +18,40 @@ pub const CLASSIC: usize = 48;
 /// the client libraries. A separate stream, so the first generator's
 /// scenarios, and their pinned hashes, stay as they were.
 pub const FROM_DATA: usize = 24;
+/// How many of the third, which draws the brokers one runs (RabbitMQ,
+/// JetStream) and their rules: periodic checks, channel-wide expiry, late
+/// acks accepted always or closing the channel, uncounted expiries, lists
+/// of leases.
+pub const BROKERS: usize = 24;
 /// All the scenarios, the first generator's first.
-pub const COUNT: usize = CLASSIC + FROM_DATA;
+pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS;
 /// The generators' seeds; change one and regenerate the pinned hashes.
 pub const SEED: u64 = 20_261_203;
 pub const SEED_FROM_DATA: u64 = 20_261_206;
+pub const SEED_BROKERS: u64 = 20_261_207;
+/// The presets the first two generators draw from: the cloud services. They
+/// draw from these alone so that their scenarios, and their pinned hashes,
+/// stay as they were when more presets came.
+const CLOUD_PRESETS: &[Preset] = &[
+    Preset::Textbook,
+    Preset::SqsStandard,
+    Preset::SqsFifo,
+    Preset::AzureServiceBus,
+    Preset::GooglePubsub,
+];
+/// The presets of the brokers one runs, which the third generator draws.
+const RUN_PRESETS: &[Preset] = &[
+    Preset::Rabbitmq42,
+    Preset::Rabbitmq43,
+    Preset::NatsJetstream,
+];
 /// Keeps each run small, so the check runs in seconds in the browser.
 const MAX_EVENTS: u64 = 200_000;
 
 pub fn scenarios() -> Vec<Scenario> {
     let mut out = classic();
     out.extend(from_data());
+    out.extend(brokers());
     out
 }
 
@@ -41,7 +65,7 @@ fn classic() -> Vec<Scenario> {
         s.name = format!("random-{}", out.len());
         s.seed = rng.random();
         s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
-        s.broker.preset = Preset::ALL[rng.random_range(0..Preset::ALL.len())];
+        s.broker.preset = CLOUD_PRESETS[rng.random_range(0..CLOUD_PRESETS.len())];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..300_000));
         s.broker.max_receive_count = Some(if rng.random_bool(0.3) {
             None
@@ -134,7 +158,7 @@ fn from_data() -> Vec<Scenario> {
         s.name = format!("random-data-{}", out.len());
         s.seed = rng.random();
         s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
-        s.broker.preset = Preset::ALL[rng.random_range(0..Preset::ALL.len())];
+        s.broker.preset = CLOUD_PRESETS[rng.random_range(0..CLOUD_PRESETS.len())];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..300_000));
         s.broker.stale_delete = Some(StaleDelete::ALL[rng.random_range(0..2)]);
         s.workers.count = rng.random_range(1..9);
@@ -186,6 +210,88 @@ fn from_data() -> Vec<Scenario> {
         s.work.attempt_jitter = rng.random_range(0.0..0.5);
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..200));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..1.0));
+        s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The brokers one runs and their switches, each drawn on its own or left
+/// to the preset, over the first generator's shipped bases.
+fn brokers() -> Vec<Scenario> {
+    let mut rng = Pcg64Mcg::seed_from_u64(SEED_BROKERS);
+    let bases = shipped::all();
+    let mut out = Vec::with_capacity(BROKERS);
+    while out.len() < BROKERS {
+        let base = &bases[rng.random_range(0..bases.len())];
+        let mut s = base.scenario.clone();
+        s.name = format!("random-broker-{}", out.len());
+        s.seed = rng.random();
+        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+        s.broker.preset = RUN_PRESETS[out.len() % RUN_PRESETS.len()];
+        s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
+        s.broker.max_receive_count = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(2..8))),
+        };
+        s.broker.expiry_check_ms = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(1_000..60_000))),
+        };
+        s.broker.expiry_takes = rng
+            .random_bool(0.5)
+            .then(|| ExpiryTakes::ALL[rng.random_range(0..ExpiryTakes::ALL.len())]);
+        s.broker.late_ack = rng
+            .random_bool(0.5)
+            .then(|| LateAck::ALL[rng.random_range(0..LateAck::ALL.len())]);
+        s.broker.count_at = rng.random_bool(0.3).then(|| {
+            if rng.random_bool(0.5) {
+                CountAt::Receive
+            } else {
+                CountAt::ExpiryOrAbandon
+            }
+        });
+        s.broker.expiry_counts = rng.random_bool(0.5).then(|| rng.random_bool(0.5));
+        // A list no longer than the limit allows deliveries (validation's rule).
+        s.broker.lease_steps_ms = rng.random_bool(0.3).then(|| {
+            (0..rng.random_range(1..3))
+                .map(|_| rng.random_range(1_000..60_000))
+                .collect()
+        });
+        s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
+            0
+        } else {
+            rng.random_range(1..500)
+        });
+        s.workers.client = None;
+        s.workers.count = rng.random_range(1..6);
+        s.workers.concurrency = rng.random_range(1..4);
+        s.workers.prefetch = Some(s.workers.concurrency + rng.random_range(0..4));
+        s.workers.heartbeat = Some(if rng.random_bool(0.6) {
+            None
+        } else {
+            Some(Heartbeat {
+                interval_ms: rng.random_range(500..30_000),
+                extend_by_ms: None,
+                max_extensions: Some(rng.random_range(0..20)),
+                on_reject: OnReject::Continue,
+            })
+        });
+        s.workers.error_rate = if rng.random_bool(0.5) {
+            0.0
+        } else {
+            rng.random_range(0.0..0.2)
+        };
+        s.work.dist = Dist::Uniform {
+            min_ms: rng.random_range(1..20_000),
+            max_ms: rng.random_range(20_000..150_000),
+        };
+        s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
+        s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
         s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
         if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
             out.push(s);

@@ -1,0 +1,391 @@
+//! The rules the brokers one runs need (RabbitMQ, NATS JetStream), one test
+//! per rule of docs/MODEL.md, and each preset's documented behaviour from the
+//! documentation's own examples. Expected times are worked out by hand from
+//! the rules (comments show the arithmetic); every run also checks every
+//! invariant after every event.
+
+mod common;
+
+use common::{of, run, run_checked, times};
+use lease_sim::run::{EventKind as K, Fate, LeaseEnd};
+use lease_sim::{parse_scenario, Scenario};
+use serde_json::{json, Value};
+
+/// A scenario from JSON alone, without the rule tests' base: a preset's
+/// own defaults apply to whatever it leaves out.
+fn preset_scenario(v: Value) -> Scenario {
+    parse_scenario(&v.to_string()).unwrap_or_else(|e| panic!("bad test scenario: {e}"))
+}
+
+// ---- Expiry noticed on a periodic check -----------------------------------
+
+#[test]
+fn expiry_is_noticed_on_the_next_periodic_check() {
+    // Deadline 1000, checks at 600, 1200, ...: taken back at 1200, and the
+    // second worker's waiting receive gets it then.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 3000
+    }));
+    // Receipt 2's deadline, 2200, is noticed at 2400 in turn.
+    assert_eq!(of(&r, K::Expire), vec![(1200, 0, 0, 1), (2400, 0, 1, 2)]);
+    assert_eq!(of(&r, K::Receive)[1], (1200, 0, 1, 2));
+    assert_eq!(r.deliveries[0].lease_ended_at, 1200);
+}
+
+#[test]
+fn a_lease_past_its_deadline_still_holds_until_the_check() {
+    // Work 1100 ends past the 1000 deadline but before the check at 1200:
+    // the ack is in time.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
+        "work": {"dist": "constant", "ms": 1100}
+    }));
+    assert_eq!(of(&r, K::AckOk), vec![(1100, 0, 0, 1)]);
+    assert!(of(&r, K::Expire).is_empty());
+    // At the instant (no check) the same ack is late.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "work": {"dist": "constant", "ms": 1100}, "duration_ms": 2000
+    }));
+    assert_eq!(of(&r, K::AckRejected), vec![(1100, 0, 0, 1)]);
+}
+
+// ---- What expiry takes back -----------------------------------------------
+
+/// One worker, prefetch 2, 1.5 s leases, 4 s of work: m0 at 0 runs, m1
+/// (arriving at 1000) waits in the buffer; run until 2600.
+fn channel_run(takes: &str) -> lease_sim::Run {
+    run(json!({
+        "broker": {"visibility_timeout_ms": 1500, "expiry_takes": takes},
+        "workers": {"prefetch": 2},
+        "work": {"dist": "constant", "ms": 4000},
+        "arrivals": {"backlog": 1, "rate_per_s": 1.0, "process": "fixed"},
+        "duration_ms": 2600
+    }))
+}
+
+#[test]
+fn channel_expiry_requeues_everything_the_worker_holds() {
+    // m0's lease ends at 1500; the channel goes with it, and m1, received at
+    // 1000 and leased until 2500, is requeued at 1500 too, from the buffer.
+    let r = channel_run("channel");
+    assert_eq!(of(&r, K::Expire), vec![(1500, 0, 0, 1), (1500, 1, 0, 1)]);
+    assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Expired);
+    assert_eq!(r.deliveries[1].lease_ended_at, 1500);
+    // The worker keeps running m0: nobody stops it.
+    assert!(of(&r, K::Abort).is_empty());
+}
+
+#[test]
+fn delivery_expiry_takes_back_the_expired_delivery_alone() {
+    let r = channel_run("delivery");
+    // m1 keeps its lease until 2500.
+    assert_eq!(of(&r, K::Expire), vec![(1500, 0, 0, 1), (2500, 1, 0, 1)]);
+}
+
+// ---- Late acks --------------------------------------------------------------
+
+/// One worker, two handlers, 1 s leases, 1.2 s of work: m0 at 0, m1 at 500
+/// (fixed arrivals every 500 ms), m2 at 1000; run until 1300.
+fn channel_error_run(late_ack: &str) -> lease_sim::Run {
+    run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": late_ack},
+        "workers": {"concurrency": 2},
+        "work": {"dist": "constant", "ms": 1200},
+        "arrivals": {"backlog": 1, "rate_per_s": 2.0, "process": "fixed"},
+        "duration_ms": 1300
+    }))
+}
+
+#[test]
+fn a_late_ack_under_channel_error_closes_the_channel_and_requeues_what_it_holds() {
+    // m0 expires at 1000; its ack at 1200 names a tag the broker no longer
+    // knows: rejected, and the channel closes, taking m1 (leased until 1500)
+    // back at 1200. The free handler then receives m0 again (available since
+    // 1000, before m1).
+    let r = channel_error_run("channel_error");
+    assert_eq!(of(&r, K::AckRejected), vec![(1200, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Expire), vec![(1000, 0, 0, 1), (1200, 1, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[2], (1200, 0, 0, 2));
+    // m1's handler goes on: its run is not stopped.
+    assert_eq!(r.deliveries[1].started_at, Some(500));
+    assert_eq!(r.deliveries[1].ended_at, None);
+}
+
+#[test]
+fn a_rejected_late_ack_leaves_the_worker_s_other_leases_alone() {
+    let r = channel_error_run("rejected");
+    assert_eq!(of(&r, K::AckRejected), vec![(1200, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Expire), vec![(1000, 0, 0, 1)]);
+}
+
+#[test]
+fn a_late_ack_accepted_always_settles_the_copy_another_worker_runs() {
+    // Worker 0 pauses from 100 to 600 while it holds receipt 1 (lease until
+    // 1000); worker 1 takes receipt 2 at 1000 and would finish at 1800;
+    // worker 0's ack with receipt 1 reaches the broker at 1300.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "late_ack": "accepted_always"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 800},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    }));
+    assert_eq!(of(&r, K::AckOk), vec![(1300, 0, 0, 1)]);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1300 });
+    assert_eq!(r.deliveries[1].lease_ended_at, 1300);
+    // Worker 1 still runs its copy to the end; its own ack finds nothing.
+    assert_eq!(of(&r, K::Finish)[1], (1800, 0, 1, 2));
+    assert_eq!(of(&r, K::AckRejected), vec![(1800, 0, 1, 2)]);
+}
+
+// ---- Does expiry count toward the limit ------------------------------------
+
+#[test]
+fn an_uncounted_expiry_never_dead_letters_a_message_that_keeps_timing_out() {
+    // Leases 0..1000 and 5000..6000 both expire; counted, the second
+    // exhausts a limit of 2 at 6000; uncounted, nothing is dead-lettered.
+    for count_at in ["receive", "expiry_or_abandon"] {
+        let with = |counts: bool| {
+            run(json!({
+                "broker": {"visibility_timeout_ms": 1000, "max_receive_count": 2,
+                           "count_at": count_at, "expiry_counts": counts},
+                "work": {"dist": "constant", "ms": 5000}, "duration_ms": 20000
+            }))
+        };
+        assert_eq!(
+            times(&with(true), K::DeadLetterExpired),
+            vec![6000],
+            "{count_at}"
+        );
+        let r = with(false);
+        assert!(of(&r, K::DeadLetterExpired).is_empty(), "{count_at}");
+        // Received at 0, 5000, 10000, 15000: four deliveries, past the limit.
+        assert_eq!(times(&r, K::Receive), vec![0, 5000, 10000, 15000]);
+    }
+}
+
+#[test]
+fn an_uncounted_expiry_still_counts_a_failure() {
+    // Every run fails and releases at 1000 and 2000: the second release
+    // exhausts the limit of 2.
+    let r = run(json!({
+        "broker": {"max_receive_count": 2, "count_at": "expiry_or_abandon",
+                   "expiry_counts": false},
+        "workers": {"error_rate": 1.0}
+    }));
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![2000]);
+}
+
+// ---- A list of leases (JetStream BackOff) -----------------------------------
+
+#[test]
+fn lease_steps_replace_the_timeout_the_last_repeating() {
+    // Leases 1000, then 2000 for every later delivery: receives at 0, 1000,
+    // 3000, 5000 (four workers, each kept busy by its run).
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 30000, "lease_steps_ms": [1000, 2000]},
+        "workers": {"count": 4},
+        "work": {"dist": "constant", "ms": 100000}, "duration_ms": 6000
+    }));
+    assert_eq!(times(&r, K::Receive), vec![0, 1000, 3000, 5000]);
+}
+
+#[test]
+fn lease_steps_longer_than_the_delivery_limit_are_refused() {
+    let e = parse_scenario(
+        &json!({"broker": {"max_receive_count": 2, "lease_steps_ms": [1000, 2000, 3000]}})
+            .to_string(),
+    )
+    .unwrap_err();
+    assert_eq!(e.field(), Some("broker.lease_steps_ms"));
+    assert!(e.to_string().contains("MaxDeliver >= len(BackOff)"), "{e}");
+    let e = parse_scenario(&json!({"broker": {"lease_steps_ms": []}}).to_string()).unwrap_err();
+    assert_eq!(e.field(), Some("broker.lease_steps_ms"));
+    let e =
+        parse_scenario(&json!({"broker": {"lease_steps_ms": [1000, 0]}}).to_string()).unwrap_err();
+    assert_eq!(e.field(), Some("broker.lease_steps_ms[1]"));
+    let e = parse_scenario(&json!({"broker": {"expiry_check_ms": 0}}).to_string()).unwrap_err();
+    assert_eq!(e.field(), Some("broker.expiry_check_ms"));
+}
+
+// ---- The presets, from each system's documentation -------------------------
+
+#[test]
+fn each_broker_preset_sets_its_documented_defaults() {
+    use lease_sim::resolve::resolve;
+    use lease_sim::scenario::{CountAt as C, ExpiryTakes as T, LateAck as L, Preset};
+    // (preset, timeout, check, takes, late ack, count at, expiry counts, limit)
+    type Row = (Preset, u64, Option<u64>, T, L, C, bool, Option<u32>);
+    let table: [Row; 3] = [
+        // consumer_timeout 30 min, channel tick 60 s, x-delivery-limit 20.
+        (
+            Preset::Rabbitmq42,
+            1_800_000,
+            Some(60_000),
+            T::Channel,
+            L::ChannelError,
+            C::ExpiryOrAbandon,
+            true,
+            Some(20),
+        ),
+        (
+            Preset::Rabbitmq43,
+            1_800_000,
+            None,
+            T::Delivery,
+            L::Rejected,
+            C::ExpiryOrAbandon,
+            false,
+            Some(20),
+        ),
+        // AckWait 30 s, MaxDeliver -1.
+        (
+            Preset::NatsJetstream,
+            30_000,
+            None,
+            T::Delivery,
+            L::AcceptedAlways,
+            C::Receive,
+            true,
+            None,
+        ),
+    ];
+    for (p, timeout, check, takes, late, count_at, counts, limit) in table {
+        let mut s = Scenario::default();
+        s.broker.preset = p;
+        let c = resolve(&s);
+        assert_eq!(
+            (
+                c.visibility_timeout_ms,
+                c.expiry_check_ms,
+                c.expiry_takes,
+                c.late_ack
+            ),
+            (timeout, check, takes, late),
+            "{p:?}"
+        );
+        assert_eq!(
+            (c.count_at, c.expiry_counts, c.max_receive_count),
+            (count_at, counts, limit),
+            "{p:?}"
+        );
+        // A field given in the file wins over the preset.
+        s.broker.expiry_takes = Some(T::Delivery);
+        s.broker.expiry_check_ms = Some(None);
+        s.broker.expiry_counts = Some(true);
+        let c = resolve(&s);
+        assert_eq!(
+            (c.expiry_takes, c.expiry_check_ms, c.expiry_counts),
+            (T::Delivery, None, true),
+            "{p:?}"
+        );
+    }
+}
+
+/// Two workers, one message, calls and replies 10 s each way: the receive
+/// reaches the broker at 10 s, so the 30-minute deadline falls at 1,810 s,
+/// between two channel ticks.
+fn rabbitmq_run(preset: &str, work_ms: u64) -> lease_sim::Run {
+    run_checked(&preset_scenario(json!({
+        "broker": {"preset": preset, "rpc_latency_ms": 10000},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": work_ms},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 3_000_000
+    })))
+}
+
+#[test]
+fn rabbitmq_4_2_takes_a_timed_out_delivery_back_on_the_channel_tick_after_it() {
+    // RabbitMQ's docs: the timeout is checked about once a minute, so a
+    // delivery is taken back between T and T + 60 s. Deadline 10 s + 30 min
+    // = 1,810,000; the tick after it is at 1,860,000.
+    let r = rabbitmq_run("rabbitmq_4_2", 2_400_000);
+    assert_eq!(of(&r, K::Expire), vec![(1_860_000, 0, 0, 1)]);
+    // The other worker's waiting receive gets it at once, `redelivered`.
+    assert_eq!(of(&r, K::Receive)[1], (1_860_000, 0, 1, 2));
+    // The first worker keeps running: its work starts when the reply lands
+    // at 20 s and ends 40 min later at 2,420,000; its ack reaches the broker
+    // at 2,430,000 with an unknown delivery tag.
+    assert_eq!(of(&r, K::Finish)[0], (2_420_000, 0, 0, 1));
+    assert_eq!(of(&r, K::AckRejected)[0], (2_430_000, 0, 0, 1));
+}
+
+#[test]
+fn rabbitmq_4_2_runs_a_job_shorter_than_the_consumer_timeout_once() {
+    // A 29-minute job: acked in time, never redelivered.
+    let r = rabbitmq_run("rabbitmq_4_2", 1_740_000);
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(r.report.totals.acks_ok, 1);
+}
+
+/// One worker, 1 s consumer timeout, 1.5 s of work, a minute: every
+/// delivery times out, and the worker takes it again after its late ack.
+fn keeps_timing_out(preset: &str) -> lease_sim::Run {
+    run_checked(&preset_scenario(json!({
+        "broker": {"preset": preset, "visibility_timeout_ms": 1000, "expiry_check_ms": null},
+        "workers": {"count": 1},
+        "work": {"dist": "constant", "ms": 1500},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })))
+}
+
+#[test]
+fn rabbitmq_4_2_dead_letters_a_message_after_twenty_timeouts() {
+    // Delivery n at (n - 1) x 1500, taken back 1000 later; every return
+    // counts toward x-delivery-limit 20: the 20th, at 19 x 1500 + 1000 =
+    // 29,500, dead-letters it.
+    let r = keeps_timing_out("rabbitmq_4_2");
+    assert_eq!(times(&r, K::DeadLetterExpired), vec![29_500]);
+    assert_eq!(r.messages[0].receive_count, 20);
+}
+
+#[test]
+fn rabbitmq_4_3_never_dead_letters_a_message_that_keeps_timing_out() {
+    // The same message on a 4.3 quorum queue: a consumer timeout does not
+    // raise the delivery count, so it goes round all minute: 40 deliveries
+    // (every 1500 ms), none dead-lettered.
+    let r = keeps_timing_out("rabbitmq_4_3");
+    assert!(of(&r, K::DeadLetterExpired).is_empty());
+    assert_eq!(r.messages[0].receive_count, 40);
+    assert_eq!(r.report.totals.expiries, 40);
+}
+
+#[test]
+fn jetstream_backoff_example_redelivers_at_its_listed_waits() {
+    // NATS docs: MaxDeliver=5, BackOff=[5s,30s,300s,3600s,84000s]. A message
+    // never acked is delivered at 0, then 5 s, 35 s, 335 s and 3,935 s
+    // later; the fifth delivery's 84,000 s wait runs past the day.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "max_receive_count": 5,
+                   "lease_steps_ms": [5000, 30000, 300000, 3600000, 84000000]},
+        "workers": {"count": 5},
+        "work": {"dist": "constant", "ms": 86_400_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 86_400_000
+    })));
+    assert_eq!(
+        times(&r, K::Receive),
+        vec![0, 5_000, 35_000, 335_000, 3_935_000]
+    );
+}
+
+#[test]
+fn jetstream_ack_wait_defaults_to_thirty_seconds_and_redelivers_without_limit() {
+    // AckWait 30 s, MaxDeliver -1: a 100 s job on one worker is taken back
+    // at 30 s and, after the late ack at 100 s settles it, never again.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream"},
+        "workers": {"count": 1},
+        "work": {"dist": "constant", "ms": 100_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 300_000
+    })));
+    assert_eq!(of(&r, K::Expire), vec![(30_000, 0, 0, 1)]);
+    // The late ack at 100 s is accepted: the message sat in the stream.
+    assert_eq!(of(&r, K::AckOk), vec![(100_000, 0, 0, 1)]);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 100_000 });
+}
