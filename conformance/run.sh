@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 export PATH="$HOME/.cargo/bin:$PATH"
 
 # The brokers whose presets the engine has; the others are run by name.
-in_test_command=(sqs)
+in_test_command=(sqs rabbitmq nats)
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=("${in_test_command[@]}")
 
@@ -19,11 +19,25 @@ export LEASE_SIM="$root/target/debug/lease-sim"
 
 mkdir -p "$here/results"
 began=$(date +%s)
+# RabbitMQ goes first: its Erlang node takes both cores for several seconds
+# as it boots, which would delay the other brokers' clients by more than
+# their timer granularity. The others start once it answers (or its script
+# has ended).
+ordered=()
+for b in "${brokers[@]}"; do [ "$b" = rabbitmq ] && ordered+=("$b"); done
+for b in "${brokers[@]}"; do [ "$b" = rabbitmq ] || ordered+=("$b"); done
+brokers=("${ordered[@]}")
 pids=()
 for b in "${brokers[@]}"; do
-  rm -f "$here/results/$b.json"
+  rm -f "$here/results/$b.json" "$here/results/$b.answering"
   bash "$here/brokers/$b.sh" >"$here/results/$b.log" 2>&1 &
   pids+=($!)
+  if [ "$b" = rabbitmq ]; then
+    for _ in $(seq 1 600); do
+      [ -e "$here/results/rabbitmq.answering" ] || ! kill -0 "${pids[-1]}" 2>/dev/null && break
+      sleep 0.1
+    done
+  fi
 done
 status=0
 for i in "${!pids[@]}"; do

@@ -16,6 +16,13 @@ from .record import Msg
 # The consumer timeout is checked on each channel's tick, which the broker
 # script sets to 1 s (channel_tick_interval).
 GRANULARITY_MS = 1000
+TICK_S = 1.0
+# The tick runs from the channel's opening; the engine checks on a grid from
+# the case's first delivery. A worker's first channel starts consuming this
+# long after it opens, so the broker's ticks fall 150 ms after the engine's
+# checks (a consumer timeout due at 2000 ms is seen at about 2150 ms), never
+# a whole tick later.
+FIRST_CONSUME_AFTER_OPEN_S = TICK_S - 0.15
 
 
 def params(endpoint):
@@ -76,14 +83,16 @@ class WorkerClient:
         self.conn = pika.BlockingConnection(params(q.endpoint))
         self.channel = None
         self.stopped = False
-        self.open_channel()
+        self.opened = time.monotonic()
+        self.open_channel(consume=False)
         self.thread = threading.Thread(target=self.loop, daemon=True)
         self.thread.start()
 
-    def open_channel(self):
+    def open_channel(self, consume=True):
         ch = self.conn.channel()
         ch.basic_qos(prefetch_count=self.q.case.prefetch)
-        ch.basic_consume(self.q.name, self.on_message)
+        if consume:
+            ch.basic_consume(self.q.name, self.on_message)
         self.channel = ch
 
     def on_message(self, ch, method, props, body):
@@ -98,6 +107,8 @@ class WorkerClient:
                            time.monotonic()))
 
     def loop(self):
+        time.sleep(max(self.opened + FIRST_CONSUME_AFTER_OPEN_S - time.monotonic(), 0))
+        self.channel.basic_consume(self.q.name, self.on_message)
         while not self.stopped:
             try:
                 self.conn.process_data_events(time_limit=0.05)
