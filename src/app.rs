@@ -9,7 +9,6 @@
 use std::rc::Rc;
 
 use lease_fields::{edit, names, Field, FieldError, Value};
-use lease_format::decimal::clamp;
 use lease_sim::scenario::Preset;
 use lease_sim::Scenario;
 use yew::prelude::*;
@@ -21,7 +20,7 @@ use crate::controls::{controls, ControlsProps};
 use crate::diagnosis::Diagnosis;
 use crate::embed::Parts;
 use crate::memo::memo;
-use crate::panel::{Panel, PanelViewOf};
+use crate::panel::{Panel, PanelView};
 use crate::playback::Playback;
 use crate::run_handle::RunHandle;
 use crate::run_status::{cancelled_notice, pending_status, summarised_notice};
@@ -488,7 +487,7 @@ impl State {
                     play(s)
                 }
             }
-            Command::Speed(x) => s.speed = clamp(x, 0.1, 100_000.0),
+            Command::Speed(x) => s.speed = x.clamp(0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
                 let end = s.end_ms();
@@ -775,23 +774,23 @@ fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         Panel::Embed => (String::new(), crate::link::query_without_embed(state)),
         _ => (String::new(), String::new()),
     };
-    serde_json::to_string(&PanelViewOf {
-        panel: panel.name(),
-        scenario: &state.a.scenario,
-        run_scenario,
-        link: &link,
+    serde_json::to_string(&PanelView {
+        panel: panel.name().into(),
+        scenario: (*state.a.scenario).clone(),
+        run_scenario: run_scenario.clone(),
+        link,
         by_message: state.view == crate::timeline::TimelineView::Messages,
         range: state
             .range
             .map(|(from, to)| (from.round() as u64, to.round() as u64)),
-        query: &query,
-        tour,
+        query,
+        tour: tour.map(|(id, step)| (id.to_string(), step)),
         done,
-        earned: &state.tour_earned,
+        earned: state.tour_earned.clone(),
         present: state.present,
-        notes: &state.notes,
+        notes: state.notes.clone(),
         draft: state.note_draft,
-        at: state.menu_at.as_ref().filter(|_| panel == Panel::Menu),
+        at: state.menu_at.clone().filter(|_| panel == Panel::Menu),
     })
     .ok()
 }
@@ -806,8 +805,7 @@ fn presented_panel(state: &State) -> Option<Panel> {
 }
 
 /// What a button of the page's own asks for: one closure type for all of
-/// them (`click`), where a closure each is a copy of the callback's glue in
-/// the page's download.
+/// them (`click`).
 #[derive(Clone, Copy)]
 enum Click {
     /// Compare, or stop comparing (`true`: comparing now).

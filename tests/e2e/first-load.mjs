@@ -10,8 +10,8 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { startServer, launchBrowser } from './harness.mjs';
 
-/** The budget: 320 KB of 1,024 bytes, gzip -9, for the whole first load. */
-export const FIRST_LOAD_BUDGET = 320 * 1024;
+/** The budget: 400 KB of 1,024 bytes, gzip -9, for the whole first load. */
+export const FIRST_LOAD_BUDGET = 400 * 1024;
 
 /**
  * Opens `url` in a new page of `browser` and returns { rows, gzip, raw }:

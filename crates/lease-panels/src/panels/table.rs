@@ -98,7 +98,6 @@ pub fn table_panel(p: &TableProps) -> Html {
                 });
                 let (failed, unstarted) = (rows.clone(), rows.clone());
                 let started = WorkerClient::spawn(
-                    Reply::from_json,
                     move |reply, _| {
                         match reply {
                             Reply::Deliveries { page, .. } => rows.set(Rows::Read(Rc::new(page))),
