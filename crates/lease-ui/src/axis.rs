@@ -40,6 +40,10 @@ pub fn time_ticks(end_ms: u64) -> Vec<u64> {
         .collect()
 }
 
+/// A time axis's tick: minutes from a minute on (`1.5 min`), so that the
+/// ticks of one axis read as one scale. Not a duration's reading
+/// (`lease_format::display::duration`, `90 s`): a tick marks a place on the
+/// axis, and its neighbours give it its unit.
 pub fn tick_label(t: u64) -> String {
     let m = t as f64 / 60_000.0;
     if m >= 1.0 || t == 0 {
