@@ -27,8 +27,7 @@ use crate::totals::{run_summary, totals, TotalsProps};
 const PRESENT_INK: f64 = 1.75;
 
 /// What a button of the page's own asks for: one closure type for all of
-/// them (`click`), where a closure each is a copy of the callback's glue in
-/// the page's download.
+/// them (`click`).
 #[derive(Clone, Copy)]
 enum Click {
     /// Compare, or stop comparing (`true`: comparing now).

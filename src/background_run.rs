@@ -10,7 +10,7 @@ use std::rc::Rc;
 
 use gloo::timers::callback::Timeout;
 use lease_jobs::run_job::RunJob;
-use lease_jobs::{Reply, WorkerClient};
+use lease_jobs::{Job, Reply, WorkerClient};
 use lease_sim::{Run, Scenario};
 use lease_view::IndexBuilder;
 use lease_wire::Decoding;
@@ -27,7 +27,7 @@ struct Slot {
     busy: Option<u32>,
     /// What the detectors found in the run of this id, which came just
     /// before the run: given to the page with the run.
-    findings: Option<(u32, Vec<lease_jobs::FindingText>)>,
+    findings: Option<(u32, Vec<lease_diagnose::Finding>)>,
     /// Bumped when the worker is stopped: a handover under way for an older
     /// worker checks it and gives up.
     generation: u32,
@@ -90,13 +90,10 @@ pub fn use_background_run(job: Option<(u32, Rc<Scenario>)>, dispatch: Callback<C
         }
         s.busy = Some(id);
         if let Some(w) = &s.worker {
-            w.post_text(
-                RunJob {
-                    id,
-                    scenario: (*scenario).clone(),
-                }
-                .to_job_json(),
-            );
+            w.post(&Job::Run(RunJob {
+                id,
+                scenario: (*scenario).clone(),
+            }));
         }
     });
 }
@@ -126,7 +123,7 @@ fn start(slot: &Rc<RefCell<Slot>>, dispatch: &Callback<Command>) -> Result<Worke
             }
         }
     };
-    WorkerClient::spawn(Reply::run_reply_from_json, on_reply, on_error)
+    WorkerClient::spawn(on_reply, on_error)
 }
 
 /// Bytes of the worker's run copied into the page's memory per task. Copied

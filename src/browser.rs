@@ -1,6 +1,6 @@
 //! What the page asks of the browser in JavaScript, because the bindings
 //! cannot name it (a dynamic `import()` is syntax) or because one promise
-//! chain here is smaller in the download than its steps in Rust.
+//! chain reads more plainly here than its steps in Rust.
 
 use js_sys::Promise;
 use wasm_bindgen::prelude::*;

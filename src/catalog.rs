@@ -1,5 +1,5 @@
 //! The shipped scenarios as the page holds them. The default one is in the
-//! page's wasm; the other nineteen (5.5 KB of gzip together) are fetched from
+//! page's wasm; the other nineteen are fetched from
 //! `scenarios/NAME.json` the first time the menu, a link, a tour or an
 //! imported file's `variant_of` asks for one, and kept for the visit. A
 //! command that needs a scenario the page does not hold yet waits for it

@@ -6,9 +6,9 @@
 
 use std::rc::Rc;
 
+use lease_diagnose::Finding;
 use lease_diagnose::Fix;
 use lease_fields::{Field, Value};
-use lease_jobs::FindingText;
 use lease_sim::scenario::Preset;
 use lease_sim::Scenario;
 use lease_ui::theme::Theme;
@@ -159,7 +159,7 @@ pub struct Diagnosed {
     pub run: RunHandle,
     /// The tour the checks were asked for (`None`: none asked).
     pub tour: Option<String>,
-    pub findings: Vec<FindingText>,
+    pub findings: Vec<Finding>,
     pub tour_done: Option<Vec<bool>>,
 }
 

@@ -2,8 +2,6 @@
 //! same seed draws the same messages and the same work, whatever else
 //! differs), side B's timeline on A's time axis, the charts overlaid, and
 //! the totals that differ highlighted.
-
-use lease_format::decimal::fixed;
 use lease_sim::Run;
 use yew::prelude::*;
 
@@ -14,8 +12,7 @@ use crate::run_handle::RunHandle;
 use crate::timeline::Timeline;
 
 /// What the comparison shows. A plain function's arguments, not a
-/// component's props: each component is its own copy of Yew's lifecycle
-/// code in the download, and the comparison renders with the page.
+/// component's props: the comparison renders with the page.
 pub struct CompareProps<'a> {
     pub a: &'a RunHandle,
     pub b: &'a RunHandle,
@@ -115,9 +112,9 @@ fn show(v: f64) -> String {
     if v.is_nan() {
         "–".into()
     } else if v.fract() == 0.0 {
-        fixed(v, 0)
+        format!("{v:.0}")
     } else {
-        fixed(v, 2)
+        format!("{v:.2}")
     }
 }
 

@@ -3,8 +3,7 @@
 //! shows, and its fix as a button that changes the controls.
 //!
 //! The detectors run in the background worker (`lease_jobs::diagnose_job`),
-//! never on the page: their code would be paid at the first load. The page
-//! asks for a run's findings once the section shows in the viewport (or a tour
+//! so that a long run's diagnosis never holds up the page. The page asks for a run's findings once the section shows in the viewport (or a tour
 //! wants its checks), so a first view whose diagnosis is below the fold
 //! loads no worker; a large run's findings come with the run itself
 //! (`background_run.rs`).
@@ -13,8 +12,9 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
+use lease_diagnose::Finding;
 use lease_jobs::diagnose_job::DiagnoseJob;
-use lease_jobs::{FindingText, Reply, WorkerClient};
+use lease_jobs::{Job, Reply, WorkerClient};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -80,14 +80,11 @@ pub fn use_diagnosis(
             let id = s.next_id;
             s.asked = Some((id, run.clone(), tour.clone()));
             if let Some(w) = &s.worker {
-                w.post_text(
-                    DiagnoseJob {
-                        id,
-                        scenario: run.scenario.clone(),
-                        tour: tour.clone(),
-                    }
-                    .to_job_json(),
-                );
+                w.post(&Job::Diagnose(DiagnoseJob {
+                    id,
+                    scenario: run.scenario.clone(),
+                    tour: tour.clone(),
+                }));
             }
         },
     );
@@ -140,7 +137,7 @@ fn start(slot: &Rc<RefCell<Slot>>, dispatch: &Callback<Command>) -> Result<Worke
             ));
         }
     };
-    WorkerClient::spawn(Reply::run_reply_from_json, on_reply, on_error)
+    WorkerClient::spawn(on_reply, on_error)
 }
 
 #[derive(Properties, PartialEq)]
@@ -156,7 +153,7 @@ pub struct DiagnosisProps {
 }
 
 /// A window around `at` wide enough to see a lease or two either side.
-fn window_around(f: &FindingText, end_ms: u64, timeout_ms: u64) -> (u64, u64) {
+fn window_around(f: &Finding, end_ms: u64, timeout_ms: u64) -> (u64, u64) {
     let pad = timeout_ms.max(10_000);
     let from = f.at_ms.saturating_sub(pad);
     let to = f
@@ -245,7 +242,8 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
         let fix = f
             .fix
             .as_ref()
-            .map(|(label, fix)| {
+            .map(|fix| {
+                let label = fix.label();
                 let cb = p.on_command.clone();
                 let fix = fix.clone();
                 let apply = Callback::from(move |_: MouseEvent| {
@@ -256,8 +254,8 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
                 }
             });
         html! {
-            <li class="finding" id={format!("finding-{}", f.id)} data-detector={f.id.clone()}>
-                <h3>{f.title.clone()}</h3>
+            <li class="finding" id={format!("finding-{}", f.id)} data-detector={f.id.to_string()}>
+                <h3>{f.title.to_string()}</h3>
                 <ul class="evidence">{ for f.evidence.iter().map(|e| html! { <li>{e.clone()}</li> }) }</ul>
                 <p class="fix-text"><strong>{"Fix: "}</strong>{f.fix_text.clone()}</p>
                 <div class="finding-actions">

@@ -7,10 +7,10 @@
 //! checks its shape, and hands it here as two strings, its type without the
 //! `lease-playground:` prefix and its one argument. It also posts what the
 //! page gives it to that page, adding `ready` before the first run and the
-//! Embedly-shaped resize beside ours. Plain JavaScript there is a fraction
-//! of the download the same work costs in the page's wasm; what a message
-//! means is decided here, as commands, and tested natively.
+//! Embedly-shaped resize beside ours. What a message means is decided
+//! here, as commands, and tested natively.
 
+use serde::Serialize;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
@@ -95,33 +95,51 @@ pub fn take_message() -> Option<Command> {
     Some(cmd)
 }
 
+/// What the host hears of a run shown (`run`, docs/embedding.md).
+#[derive(Serialize)]
+struct RunTold {
+    visibility_timeout_ms: u64,
+    totals: TotalsTold,
+}
+
+/// The totals the page shows at the run's end, named as the host API names
+/// them.
+#[derive(Serialize)]
+struct TotalsTold {
+    delivered: u64,
+    acked: u64,
+    redeliveries: u64,
+    overlapping_runs: u64,
+    duplicate_effects: u64,
+    dead_lettered_expired: u64,
+    dead_lettered_failed: u64,
+}
+
 /// Tells the host about every run shown, with the totals the page shows at
 /// the run's end (`static/boot.js` posts it as `run`, after `ready` before
 /// the first); in an embed, also the content's height whenever it changes,
 /// so the host can size the iframe (`embed::snippet`), which
-/// `static/boot.js` posts in Embedly's shape too. One effect for both: each
-/// effect is its own code in the download.
+/// `static/boot.js` posts in Embedly's shape too.
 #[hook]
 pub fn use_tell_host(embed: bool, run: Option<crate::run_handle::RunHandle>, page: NodeRef) {
     use_effect_with((embed, run), move |(embed, run)| {
         if let Some(run) = run {
             let t = &run.report.totals;
-            // Written out rather than built as a `serde_json::Value`: the
-            // builder's code costs the download far more than this text.
-            call(
-                "__leaseRun",
-                &format!(
-                    r#"{{"visibility_timeout_ms":{},"totals":{{"delivered":{},"acked":{},"redeliveries":{},"overlapping_runs":{},"duplicate_effects":{},"dead_lettered_expired":{},"dead_lettered_failed":{}}}}}"#,
-                    run.visibility_timeout_ms,
-                    t.deliveries,
-                    t.acks_ok,
-                    t.redeliveries,
-                    t.overlapping_runs,
-                    t.duplicate_effects,
-                    t.dead_lettered_expired,
-                    t.dead_lettered_failed,
-                ),
-            );
+            let told = RunTold {
+                visibility_timeout_ms: run.visibility_timeout_ms,
+                totals: TotalsTold {
+                    delivered: t.deliveries,
+                    acked: t.acks_ok,
+                    redeliveries: t.redeliveries,
+                    overlapping_runs: t.overlapping_runs,
+                    duplicate_effects: t.duplicate_effects,
+                    dead_lettered_expired: t.dead_lettered_expired,
+                    dead_lettered_failed: t.dead_lettered_failed,
+                },
+            };
+            if let Ok(text) = serde_json::to_string(&told) {
+                call("__leaseRun", &text);
+            }
         }
         let mut keep: Option<(web_sys::ResizeObserver, Closure<dyn Fn()>)> = None;
         if let (true, Some(el)) = (*embed, page.cast::<web_sys::Element>()) {

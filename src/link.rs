@@ -220,8 +220,7 @@ pub fn use_write_query(link: Link) {
 
 /// Back and forward move between links the visitor opened on this page:
 /// each one is read afresh, with its own notices. A framing page's message
-/// (`host.rs`) comes the same way, in the same effect: one listener fewer
-/// in the download.
+/// (`host.rs`) comes the same way, in the same effect.
 #[hook]
 pub fn use_follow_history(dispatch: Callback<Command>) {
     use_effect_with((), move |_| {

@@ -1,7 +1,7 @@
 //! Lease Playground: the Yew app. It mounts into `#app`, replacing the boot
 //! message that `static/boot.js` shows until the app starts (or says why not).
 
-// Talc instead of Rust's default dlmalloc: smaller (Cargo.toml says by how much).
+// Talc instead of Rust's default dlmalloc (Cargo.toml says why).
 #[cfg(target_arch = "wasm32")]
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();

@@ -1,11 +1,11 @@
 //! What the page loads on demand: share and export, embed, sweep, the
 //! keyboard overlay, and the reading of a scenario file dropped on the page
 //! live in a wasm of their own (`crates/lease-panels`), fetched the first
-//! time one of them is wanted, so that the page's own download does not
-//! carry them.
+//! time one of them is wanted (docs/ARCHITECTURE.md, what the first view
+//! holds).
 //!
 //! The page tells the loaded module which panel to show and with what (a
-//! `PanelViewOf` as JSON) whenever that changes, or hands it a dropped file;
+//! `PanelView` as JSON) whenever that changes, or hands it a dropped file;
 //! the module answers with a `PanelCommand` as JSON: close, a scenario file
 //! it read, why it refused one, a tour's step. Both are Yew apps; the
 //! panels' app mounts into `#panel-slot`, which the page renders empty.
@@ -169,7 +169,7 @@ pub struct PanelHost {
     pub warm: Callback<()>,
 }
 
-/// Shows `view` (a `PanelViewOf` as JSON) in the panels' module, loading it
+/// Shows `view` (a `PanelView` as JSON) in the panels' module, loading it
 /// first if need be; `None` hides the panel.
 #[hook]
 pub fn use_panel_host(view: Option<String>, dispatch: Callback<Command>) -> PanelHost {

@@ -4,7 +4,7 @@
 
 use lease_view::TimelineView;
 
-use crate::panel::{Panel, PanelViewOf};
+use crate::panel::{Panel, PanelView};
 use crate::state::State;
 
 /// What the open panel loaded on demand shows, as JSON (`panel_host.rs`).
@@ -39,23 +39,23 @@ pub fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         Panel::Embed => (String::new(), crate::link::query_without_embed(state)),
         _ => (String::new(), String::new()),
     };
-    serde_json::to_string(&PanelViewOf {
-        panel: panel.name(),
-        scenario: &state.a.scenario,
-        run_scenario,
-        link: &link,
+    serde_json::to_string(&PanelView {
+        panel: panel.name().into(),
+        scenario: (*state.a.scenario).clone(),
+        run_scenario: run_scenario.clone(),
+        link,
         by_message: state.view == TimelineView::Messages,
         range: state
             .range
             .map(|(from, to)| (from.round() as u64, to.round() as u64)),
-        query: &query,
-        tour,
+        query,
+        tour: tour.map(|(id, step)| (id.to_string(), step)),
         done,
-        earned: &state.tour_earned,
+        earned: state.tour_earned.clone(),
         present: state.present,
-        notes: &state.notes,
+        notes: state.notes.clone(),
         draft: state.note_draft,
-        at: state.menu_at.as_ref().filter(|_| panel == Panel::Menu),
+        at: state.menu_at.clone().filter(|_| panel == Panel::Menu),
     })
     .ok()
 }

@@ -4,7 +4,6 @@
 
 use gloo::events::EventListener;
 use gloo::render::{request_animation_frame, AnimationFrame};
-use lease_format::decimal::{clamp, shortest};
 use yew::prelude::*;
 
 use crate::command::Command;
@@ -49,7 +48,7 @@ fn schedule_frame(
         let mut pending = pending;
         if let Some(prev) = last {
             // A background tab can stall for seconds: never jump by more than 0.25 s.
-            pending += clamp(now - prev, 0.0, 250.0);
+            pending += (now - prev).clamp(0.0, 250.0);
         }
         if pending >= step {
             cb.emit(Command::Tick(pending));
@@ -158,13 +157,20 @@ pub fn playback(props: &PlaybackProps) -> Html {
             <label for="ctl-speed">{"Speed"}</label>
             <select id="ctl-speed" onchange={speed}>
                 { for SPEEDS.iter().map(|x| html! {
-                    <option value={shortest(*x)} selected={(*x - props.speed).abs() < 1e-9}>{format!("{}×", shortest(*x))}</option>
+                    <option value={(*x).to_string()} selected={(*x - props.speed).abs() < 1e-9}>{format!(
+                        "{}×",
+                        (*x).to_string(),
+                    )}</option>
                 }) }
             </select>
             <label for="ctl-playhead">{"Playhead"}</label>
             <input type="range" id="ctl-playhead" min="0" max={end.to_string()} step="1"
                 value={props.playhead_ms.to_string()} oninput={scrub} />
-            <output id="playhead" for="ctl-playhead">{format!("{} of {}", fmt_ms(props.playhead_ms as f64), fmt_ms(end as f64))}</output>
+            <output id="playhead" for="ctl-playhead">{format!(
+                "{} of {}",
+                fmt_ms(props.playhead_ms as f64),
+                fmt_ms(end as f64),
+            )}</output>
         </section>
     }
 }

@@ -2,9 +2,7 @@
 //! under way in the background (progress, time left, cancel; side B's in the
 //! compare panel), a cancelled one, and a finished run that the page keeps
 //! summarised (what was dropped, what still covers the whole run).
-
-use lease_format::decimal::{clamp, fixed};
-use lease_format::units::thousands;
+use lease_format::display;
 use lease_view::clock;
 use yew::prelude::*;
 
@@ -27,7 +25,7 @@ pub fn fraction_done(p: &RunProgress, messages: u64) -> f64 {
     } else {
         p.settled as f64 / messages as f64
     };
-    clamp(time.max(settled), 0.0, 1.0)
+    time.max(settled).clamp(0.0, 1.0)
 }
 
 /// Seconds left, from the share done in the elapsed wall time. `None` until
@@ -39,8 +37,7 @@ pub fn seconds_left(done: f64, elapsed_ms: f64) -> Option<f64> {
     Some(elapsed_ms * (1.0 - done.min(1.0)) / done / 1000.0)
 }
 
-/// A plain function rather than a component: each component is its own copy
-/// of Yew's lifecycle code in the download, and these notices are cheap to
+/// A plain function rather than a component: these notices are cheap to
 /// render with the page. `side_b`: side B of a comparison, shown in the
 /// compare panel.
 pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side_b: bool) -> Html {
@@ -51,7 +48,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
             Command::CancelRun
         }
     });
-    let messages = thousands(pending.messages);
+    let messages = display::count(pending.messages);
     let (id, detail_id, cancel_id, head, note) = if side_b {
         (
             "compare-b-pending",
@@ -74,7 +71,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
             let fraction = fraction_done(g, pending.messages);
             let left = match seconds_left(fraction, g.elapsed_ms) {
                 Some(s) if s < 1.0 => "under a second left".to_string(),
-                Some(s) => format!("about {} s left", fixed(s, 0)),
+                Some(s) => format!("about {s:.0} s left"),
                 None => "estimating the time left".to_string(),
             };
             (
@@ -83,8 +80,8 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
                     "{} of {} simulated, {} messages settled, {} events so far, {left}.",
                     clock(g.now_ms),
                     clock(g.end_ms),
-                    thousands(g.settled),
-                    thousands(g.events)
+                    display::count(g.settled),
+                    display::count(g.events)
                 ),
             )
         }
@@ -94,7 +91,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
         <div class="run-status" role="status" id={id} aria-live="polite">
             <strong>{ head }</strong>
             <span>{ note }</span>
-            <progress max="1" value={fixed(fraction, 3)} aria-label={if side_b { "Side B's run progress" } else { "Run progress" }} />
+            <progress max="1" value={format!("{fraction:.3}")} aria-label={if side_b { "Side B's run progress" } else { "Run progress" }} />
             <span class="run-status-detail" id={detail_id}>{ detail }</span>
             <button type="button" id={cancel_id} onclick={cancel}>{"Cancel"}</button>
         </div>
@@ -114,27 +111,27 @@ pub fn summarised_notice(run: &RunHandle) -> Html {
             <strong>{ "This run is summarised. " }</strong>
             { format!(
                 "It has {} messages, {} deliveries and {} events. The timeline and the event log keep the first {} deliveries and {} events, up to {} of {}; ",
-                thousands(s.messages_total),
-                thousands(s.deliveries_total),
-                thousands(s.events_total),
-                thousands(kept_deliveries),
-                thousands(kept_events),
+                display::count(s.messages_total),
+                display::count(s.deliveries_total),
+                display::count(s.events_total),
+                display::count(kept_deliveries),
+                display::count(kept_events),
                 clock(s.kept_until_ms),
                 clock(run.end_ms),
             ) }
             { "the totals, the charts and every message's outcome cover the whole run. " }
             <span class="run-footprint" id="run-footprint">{ format!(
-                "Kept in the page: {} ({} bytes per event, {} per message of the whole run).",
+                "Kept in the page: {} ({:.1} bytes per event, {:.0} per message of the whole run).",
                 mebibytes(f.total() as u64),
-                fixed(f.bytes_per_event(), 1),
-                fixed(f.bytes_per_message(), 0),
+                f.bytes_per_event(),
+                f.bytes_per_message(),
             ) }</span>
         </div>
     }
 }
 
 fn mebibytes(bytes: u64) -> String {
-    format!("{} MB", fixed(bytes as f64 / 1_048_576.0, 1))
+    format!("{:.1} MB", bytes as f64 / 1_048_576.0)
 }
 
 /// `showing`: whether an earlier run is still shown.

@@ -1,7 +1,5 @@
 //! The strip of run totals, always visible. Counted up to the playhead, so
 //! that playback shows them grow; at the end of the run they are the report's.
-
-use lease_format::decimal::{fixed, shortest};
 use lease_sim::run::EventKind as K;
 use yew::prelude::*;
 
@@ -104,7 +102,11 @@ pub fn totals(props: &TotalsProps) -> Html {
             {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}
             {item("total-overlapping", "Overlapping runs", c.overlapping.to_string(), c.overlapping > 0, "Handler starts while another run of the same message was still executing")}
             {item("total-duplicates", "Duplicate effects", c.duplicates.to_string(), c.duplicates > 0, "Commits that applied an effect a message already had (lost updates included)")}
-            {item("total-dead-lettered", "Dead-lettered (expired / failed)", format!("{} / {}", c.dlq_expired, c.dlq_failed), c.dlq_expired + c.dlq_failed > 0, "Moved to the dead-letter queue by lease expiry / after handler errors")}
+            {item("total-dead-lettered", "Dead-lettered (expired / failed)", format!(
+                "{} / {}",
+                c.dlq_expired,
+                c.dlq_failed,
+            ), c.dlq_expired + c.dlq_failed > 0, "Moved to the dead-letter queue by lease expiry / after handler errors")}
             {item("total-ack-ratio", "Ack p99, % of its lease", ratio, ratio_bad, ratio_title)}
         </section>
     }
@@ -116,7 +118,7 @@ const ACK_SHARE_LIMIT: f64 = 0.8;
 
 /// A share as whole percent: 0.7822 is "78%".
 fn percent(share: f64) -> String {
-    format!("{}%", fixed(share * 100.0, 0))
+    format!("{:.0}%", share * 100.0)
 }
 
 /// The run in one paragraph, for screen readers: the canvas and the charts
@@ -128,8 +130,8 @@ pub fn run_summary(run: &lease_sim::Run) -> Html {
 }
 
 pub fn summary_text(run: &lease_sim::Run) -> String {
+    use lease_format::display::{count, duration};
     let t = &run.report.totals;
-    let minutes = run.end_ms as f64 / 60_000.0;
     let ratio = match run.report.ack_latency_ms.p99_of_lease {
         Some(r) => format!(
             "ack latency p99 is {} of the lease each ack had",
@@ -138,21 +140,64 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
         None => "no ack was accepted".to_string(),
     };
     format!(
-        "The run lasted {} minutes with {} workers and a visibility timeout of {} seconds. \
+        "The run lasted {} with {} workers and a visibility timeout of {}. \
          {} messages arrived; {} were deleted after an accepted ack; {} were dead-lettered by expiry \
          and {} after failures. There were {} deliveries, {} of them redeliveries; {} runs overlapped \
          another run of the same message; {} acks were rejected; {} effects were duplicates; {ratio}.",
-        fixed(minutes, 1),
+        duration(run.end_ms),
         run.worker_count,
-        shortest(run.visibility_timeout_ms as f64 / 1000.0),
-        t.arrived,
-        t.deleted,
-        t.dead_lettered_expired,
-        t.dead_lettered_failed,
-        t.deliveries,
-        t.redeliveries,
-        t.overlapping_runs,
-        t.acks_rejected,
-        t.duplicate_effects,
+        duration(run.visibility_timeout_ms),
+        count(t.arrived),
+        count(t.deleted),
+        count(t.dead_lettered_expired),
+        count(t.dead_lettered_failed),
+        count(t.deliveries),
+        count(t.redeliveries),
+        count(t.overlapping_runs),
+        count(t.acks_rejected),
+        count(t.duplicate_effects)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use lease_format::display::duration;
+
+    /// A scenario whose visibility timeout is 150,000 ms, and its run.
+    fn run_of_150_000_ms() -> (lease_sim::Scenario, lease_sim::Run) {
+        let mut s = lease_sim::shipped::find("clip-surge").unwrap().scenario;
+        s.broker.visibility_timeout_ms = Some(150_000);
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        (s, run)
+    }
+
+    #[test]
+    fn a_duration_reads_the_same_wherever_the_page_shows_it() {
+        let (s, run) = run_of_150_000_ms();
+        let timeout = duration(150_000);
+        assert_eq!(timeout, "2.5 min");
+        let control = lease_fields::Field::Timeout.control().unwrap();
+        assert_eq!(
+            crate::controls::describe(control, &s),
+            timeout,
+            "beside the slider"
+        );
+        let told = super::summary_text(&run);
+        assert!(
+            told.contains(&format!("a visibility timeout of {timeout}.")),
+            "{told}"
+        );
+        assert!(
+            told.contains(&format!("The run lasted {} ", duration(run.end_ms))),
+            "{told}"
+        );
+        let canvas = crate::timeline::summary(&crate::run_handle::RunHandle::new(run.clone()));
+        assert!(canvas.contains(&duration(run.end_ms)), "{canvas}");
+        let svg =
+            lease_view::export::timeline_svg(&run, &lease_view::export::SvgOptions::default());
+        assert!(
+            svg.contains(&format!("visibility timeout {timeout}")),
+            "the SVG export"
+        );
+    }
 }

@@ -1,7 +1,5 @@
 //! Charts of the run's series, linked to the timeline's cursor and revealed
 //! up to the playhead. Small SVGs: a few hundred points each.
-
-use lease_format::decimal::{clamp, fixed, shortest};
 use lease_ui::axis::{fit_labels, fmt_value, nice_max, tick_label, time_ticks};
 use yew::prelude::*;
 
@@ -68,7 +66,7 @@ fn text_widths(texts: &[String]) -> Vec<f64> {
 /// One line of a chart's SVG: a function, not `html!` at each of its
 /// places, so that the page holds the element's building once.
 fn svg_line(class: &'static str, x1: f64, x2: f64, y1: f64, y2: f64) -> Html {
-    html! { <line class={class} x1={shortest(x1)} x2={shortest(x2)} y1={shortest(y1)} y2={shortest(y2)} /> }
+    html! { <line class={class} x1={x1.to_string()} x2={x2.to_string()} y1={y1.to_string()} y2={y2.to_string()} /> }
 }
 
 fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
@@ -80,7 +78,7 @@ fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
         .collect();
     html! {
         { for fit_labels(&wanted, left, right, GAP_PX).into_iter().map(|(i, x0)| html! {
-            <text class="axis-label" x={fixed(x0, 1)} y={shortest(H - 5.0)}>{texts[i].clone()}</text>
+            <text class="axis-label" x={format!("{x0:.1}")} y={(H - 5.0).to_string()}>{texts[i].clone()}</text>
         }) }
     }
 }
@@ -91,12 +89,12 @@ fn y_axis(max: f64, unit: &str) -> (Html, f64) {
     let top = fmt_value(max);
     let widths = text_widths(&[top.clone(), "0".into()]);
     let left = (widths.iter().fold(0.0, |a: f64, b| a.max(*b)) + 8.0).max(24.0);
-    let at = shortest(left - 4.0);
+    let at = (left - 4.0).to_string();
     let html = html! {
         <>
             <text class="axis-unit" x="2" y="13">{unit.to_string()}</text>
-            <text class="axis-label" text-anchor="end" x={at.clone()} y={shortest(TOP + 4.0)}>{top}</text>
-            <text class="axis-label" text-anchor="end" x={at} y={shortest(H - BOTTOM + 4.0)}>{"0"}</text>
+            <text class="axis-label" text-anchor="end" x={at.clone()} y={(TOP + 4.0).to_string()}>{top}</text>
+            <text class="axis-label" text-anchor="end" x={at} y={(H - BOTTOM + 4.0).to_string()}>{"0"}</text>
         </>
     };
     (html, left)
@@ -172,8 +170,8 @@ pub fn line_chart(p: &LineChartProps) -> Html {
     );
     let w = p.width;
     let (y_labels, left) = y_axis(max, p.unit);
-    let x = |t: f64| left + (w - left - RIGHT) * clamp(t / end, 0.0, 1.0);
-    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
+    let x = |t: f64| left + (w - left - RIGHT) * (t / end).clamp(0.0, 1.0);
+    let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
     let shown = |i: usize| (i as u64) * p.bucket_ms <= p.playhead_ms;
     let paths = p.lines.iter().map(|l| {
         // Each value is drawn at its bucket's middle (counters) and reaches the playhead.
@@ -185,7 +183,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             .map(|(i, v)| {
                 let at = if l.gauge { 1.0 } else { 0.5 };
                 let t = ((i as f64 + at) * p.bucket_ms as f64).min(end);
-                format!("{},{}", fixed(x(t), 1), fixed(y(*v), 1))
+                format!("{:.1},{:.1}", x(t), y(*v))
             })
             .collect();
         html! { <polyline class={classes!("series", l.class)} points={pts.join(" ")} /> }
@@ -201,7 +199,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
             };
             let r = svg.get_bounding_client_rect();
             let fx = (f64::from(e.client_x()) - r.left()) / r.width().max(1.0) * w;
-            let t = clamp((fx - left) / (w - left - RIGHT), 0.0, 1.0) * end;
+            let t = ((fx - left) / (w - left - RIGHT)).clamp(0.0, 1.0) * end;
             cb.emit(Some(t as u64));
         })
     };
@@ -219,7 +217,11 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                     { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
                 </span>
             </figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
+            <svg viewBox={format!(
+                "0 0 {} {}",
+                w,
+                H,
+            )} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
                 {onmousemove} {onmouseleave}>
                 {y_labels}
                 {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
@@ -250,15 +252,19 @@ fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
     html! {
         <figure class="chart" id="chart-receive-counts">
             <figcaption>{"Receive count per message (whole run)"}</figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(w), shortest(H))} role="img" aria-label="Histogram: messages by how many times each was delivered">
+            <svg viewBox={format!(
+                "0 0 {} {}",
+                w,
+                H,
+            )} role="img" aria-label="Histogram: messages by how many times each was delivered">
                 {y_labels}
                 {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
                 { for counts.iter().enumerate().map(|(i, (k, v))| {
                     let h = (H - TOP - BOTTOM) * (*v as f64 / max);
                     let x0 = left + i as f64 * bw;
                     html! {
-                        <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={shortest(x0 + 1.0)} y={shortest(H - BOTTOM - h)}
-                            width={shortest((bw - 2.0).max(1.0))} height={shortest(h)}>
+                        <rect class={classes!("bar", (*k >= 2).then_some("bar-repeat"))} x={(x0 + 1.0).to_string()} y={(H - BOTTOM - h).to_string()}
+                            width={((bw - 2.0).max(1.0)).to_string()} height={h.to_string()}>
                             <title>{format!("{v} messages delivered {k} times")}</title>
                         </rect>
                     }
@@ -303,9 +309,7 @@ pub fn charts(p: &ChartsProps) -> Html {
                 playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone(), width: p.width }, line_chart) }
         }
     };
-    // The report's keys are text ("10" before "2"): ordered by number with
-    // the sort of u64 the engine already links, not a map keyed by number,
-    // which would be one more copy of the map's code in the page.
+    // The report's keys are text ("10" before "2"): ordered by number.
     let mut keys: Vec<u64> = run
         .report
         .receive_counts

@@ -11,8 +11,7 @@ use lease_fields::names;
 
 use lease_fields::work::{median_p99, shape, SHAPES};
 use lease_fields::{Control, Field, Group, Range, Step, Unit, Value, CONTROLS};
-use lease_format::decimal::{fixed, shortest};
-use lease_format::units::label_ms;
+use lease_format::display;
 use lease_sim::scenario::{Fence, Library, Named, OnReject, Preset, Scenario};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -104,27 +103,17 @@ pub fn slider_scale(r: Range) -> Scale {
     }
 }
 
-fn per_s(x: f64) -> String {
-    if x == 0.0 {
-        "none".into()
-    } else if x < 1.0 {
-        format!("{} /min", fixed(x * 60.0, 0))
-    } else {
-        format!("{} /s", shortest(lease_fields::edit::round2(x)))
-    }
-}
-
 /// A slider's value as the page shows it beside the slider.
 fn show(unit: Unit, x: f64) -> String {
     match unit {
         // Exact, as the link writes it: 135 s, not 2.2 min.
-        Unit::Ms if x.is_finite() && x >= 0.0 => label_ms(x.round() as u64),
+        Unit::Ms if x.is_finite() && x >= 0.0 => display::duration(x.round() as u64),
         Unit::Ms => fmt_ms(x),
-        Unit::Count => shortest(x.round()),
-        Unit::Ratio => fixed(x, 2),
-        Unit::Percent => format!("{}%", fixed(x * 100.0, 0)),
-        Unit::PerSecond => per_s(x),
-        Unit::Handlers => format!("{} handlers", shortest(x.round())),
+        Unit::Count => x.round().to_string(),
+        Unit::Ratio => format!("{x:.2}"),
+        Unit::Percent => format!("{:.0}%", x * 100.0),
+        Unit::PerSecond => display::rate(x),
+        Unit::Handlers => format!("{} handlers", x.round()),
     }
 }
 
@@ -390,8 +379,7 @@ fn seed_input(props: &ControlsProps) -> Html {
 }
 
 /// A select of an enum's words (the scenario file's names), each with its
-/// label, and the command a chosen word sends. Not generic: one copy in the
-/// page for every enum's select.
+/// label.
 fn words_select(
     id: &'static str,
     label: &'static str,
@@ -522,12 +510,16 @@ pub fn controls(props: &ControlsProps) -> Html {
                 <fieldset class="group">
                     <legend>{name.label()}</legend>
                     if name == Group::Broker { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)}
-                        // The comparison itself rides with the panels module, off the first load.
+                        // The comparison itself is in the panels module, loaded when opened.
                         {open_button(cb, "broker-rules", Panel::Presets, "How the presets differ")}
                     }
                     if name == Group::Work {
                         {dist.clone()}
-                        <p class="dist-summary" id="dist-summary">{format!("p50 {}, p99 {}", fmt_ms(m), fmt_ms(q))}</p>
+                        <p class="dist-summary" id="dist-summary">{format!(
+                            "p50 {}, p99 {}",
+                            fmt_ms(m),
+                            fmt_ms(q),
+                        )}</p>
                         {open_button(cb, "open-latency", Panel::Latency, "Use your data…")}
                     }
                     { for items }
@@ -630,7 +622,7 @@ mod tests {
     /// The value itself within the control's precision: a log slider's
     /// duration or rate keeps two significant figures.
     fn within_precision(c: &Control, x: f64) -> Result<(), String> {
-        let text = lease_format::decimal::shortest(x);
+        let text = x.to_string();
         clean(c, &text)?;
         let two_figures = c.range.log && !matches!(c.unit, Unit::Count | Unit::Handlers);
         if two_figures && significant(&text) > 2 {

@@ -1,11 +1,9 @@
 //! The work's durations against the visibility timeout, under the
-//! processing-time controls: small and in the first load, so one curve, one
-//! line, a shaded tail and the heartbeat's renewals as ticks, and no axis
-//! labels (276 B of the download); the full chart with its axes is in the
-//! "Your latency data" panel.
+//! processing-time controls: a glance, so one curve, one line, a shaded
+//! tail and the heartbeat's renewals as ticks, and no axis labels; the full
+//! chart with its axes is in the "Your latency data" panel.
 
 use lease_diagnose::stats::work_quantile_ms;
-use lease_format::decimal::fixed;
 use lease_sim::scenario::Dist;
 use yew::prelude::*;
 
@@ -49,10 +47,7 @@ pub fn longer_than_timeout(share: f64, timeout_ms: u64) -> String {
     if share < 0.05 {
         format!("Almost no message needs longer than the {timeout} timeout.")
     } else {
-        format!(
-            "{}% of messages need longer than the {timeout} timeout.",
-            fixed(share, 1)
-        )
+        format!("{share:.1}% of messages need longer than the {timeout} timeout.")
     }
 }
 
@@ -63,8 +58,8 @@ pub fn view(c: &WorkChart) -> Html {
     let lo = q(0.005).min(t) / 1.5;
     let hi = q(0.995).max(t) * 1.3;
     let span = (hi / lo).ln();
-    let x = |v: f64| fixed(W * (v.max(lo) / lo).ln() / span, 1);
-    let y = |p: f64| fixed(BASE - (BASE - TOP) * p, 1);
+    let x = |v: f64| format!("{:.1}", W * (v.max(lo) / lo).ln() / span);
+    let y = |p: f64| format!("{:.1}", BASE - (BASE - TOP) * p);
     let curve: String = (0..33)
         .map(|i| {
             let p = 0.005 + 0.99 * f64::from(i) / 32.0;
@@ -73,11 +68,8 @@ pub fn view(c: &WorkChart) -> Html {
         .collect();
     let xt = x(t);
     let share = share_past(&c.dist, t);
-    // One path each, not an element per tick: the first load is small.
-    let tail = format!(
-        "M{xt} 4H260v{}H{xt}z",
-        fixed((BASE - TOP) * share / 100.0, 1)
-    );
+    // One path each, not an element per tick.
+    let tail = format!("M{xt} 4H260v{:.1}H{xt}z", (BASE - TOP) * share / 100.0);
     let renewals: String = c
         .heartbeat
         .map(|(every, cap)| {

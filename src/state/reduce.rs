@@ -3,7 +3,6 @@
 use std::rc::Rc;
 
 use lease_fields::edit;
-use lease_format::decimal::clamp;
 
 use super::{State, Which};
 use crate::command::Command;
@@ -62,7 +61,7 @@ impl State {
                     play(s)
                 }
             }
-            Command::Speed(x) => s.speed = clamp(x, 0.1, 100_000.0),
+            Command::Speed(x) => s.speed = x.clamp(0.1, 100_000.0),
             Command::Step(forward) => {
                 s.playing = false;
                 let end = s.end_ms();

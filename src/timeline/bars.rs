@@ -8,8 +8,6 @@
 //! wrong stays visible: an overlapping run is filled red, an expiry is an
 //! orange tick, and a rejected call or a duplicate commit a red dot where
 //! its glyph would be (the glyphs cost a path each and would not fit).
-
-use lease_format::decimal::{clamp, fixed, shortest};
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
 use lease_view::palette::{BUFFERED_OPACITY, LEASE_OPACITY};
 use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
@@ -65,7 +63,7 @@ impl Fills {
         let band_h = if buffered {
             h
         } else {
-            clamp(h * 0.18, 2.0, 4.0)
+            (h * 0.18).clamp(2.0, 4.0)
         };
         if !buffered {
             let lx0 = f.x(d.received_at);
@@ -191,9 +189,14 @@ fn grown(rects: &[Rect]) -> Vec<Rect> {
 pub fn colour(hue: usize, dark: bool, a: f64) -> String {
     if super::draw::colour_blind() {
         let c = lease_view::palette::cb_hue(hue, dark);
-        return format!("rgba({},{})", c.rgb_triple(), shortest(a));
+        return format!("rgba({},{})", c.rgb_triple(), a);
     }
     let (h, s, l) = hue_hsl(hue, dark);
-    let (h, s, l, a) = (fixed(h, 1), shortest(s), shortest(l), shortest(a));
+    let (h, s, l, a) = (
+        format!("{h:.1}"),
+        s.to_string(),
+        l.to_string(),
+        a.to_string(),
+    );
     format!("hsla({h},{s}%,{l}%,{a})")
 }

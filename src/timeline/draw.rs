@@ -2,8 +2,6 @@
 //! in the visible window and already played is drawn; runs narrower than a
 //! pixel are binned into a density strip per row (`strip.rs`), so 100k
 //! deliveries cost a few hundred rectangles, not one each.
-
-use lease_format::decimal::clamp;
 use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
     bar_of, message_hue, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
@@ -185,7 +183,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let p = f.pal();
     ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, f.height);
-    // A whole number of pixels: formatting a float would link its printer.
+    // A whole number of pixels: the canvas's text stays crisp.
     ctx.set_font(&format!(
         "{}px system-ui, -apple-system, 'Segoe UI', sans-serif",
         (11.0 * f.ink).round() as u32
@@ -393,7 +391,7 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
 
     // Marks: heartbeats along the top edge, commit and ack at the middle.
     let mid = by + bh / 2.0;
-    let glyph_r = clamp(bh / 2.0, 3.0, 5.0);
+    let glyph_r = (bh / 2.0).clamp(3.0, 5.0);
     let mut last_x = [f64::NEG_INFINITY; 7];
     for &mi in f.index.marks_of(ix) {
         let Some(m) = f.run.marks.get(mi as usize) else {
@@ -810,8 +808,7 @@ fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
         line(ctx, x, AXIS_PX - 5.0, x, AXIS_PX);
         // Keep the first and last labels inside the canvas.
         let half = ctx.measure_text(text).map_or(14.0, |m| m.width() / 2.0);
-        let tx = clamp(
-            x,
+        let tx = x.clamp(
             GUTTER_PX + half,
             (f.width - half - 2.0).max(GUTTER_PX + half),
         );
@@ -913,8 +910,8 @@ fn paint_overrides(ctx: &CanvasRenderingContext2d, f: &Frame) {
         if left > right || y + h < AXIS_PX || y > f.height {
             continue;
         }
-        let x = clamp(f.x(t), left, right);
-        let (mid, r) = (y + h / 2.0, clamp(h / 2.0, 4.0, 7.0));
+        let x = f.x(t).clamp(left, right);
+        let (mid, r) = (y + h / 2.0, (h / 2.0).clamp(4.0, 7.0));
         ctx.set_stroke_style_str(&p.crash);
         ctx.set_fill_style_str(&p.halo);
         ctx.set_line_width(2.0);

@@ -1,6 +1,4 @@
 //! The floating card that tells a hovered message's story.
-
-use lease_format::decimal::fixed;
 use lease_view::{message_story, RunIndex};
 use yew::prelude::*;
 
@@ -25,11 +23,7 @@ pub fn card(run: &RunHandle, index: &RunIndex, hover: &Hover, upto: u64, stage_w
     } else {
         hover.x + 16.0
     };
-    let style = format!(
-        "left:{}px;top:{}px",
-        fixed(left, 0),
-        fixed(hover.y + 12.0, 0)
-    );
+    let style = format!("left:{left:.0}px;top:{:.0}px", hover.y + 12.0);
     let mut lines = lines.into_iter();
     let title = lines.next().unwrap_or_default();
     html! {

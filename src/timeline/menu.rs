@@ -1,8 +1,6 @@
 //! Where the timeline's context menu opens (right-click, a long press, the
 //! Menu key): the moment and what lies under it, for the menu in the panels
 //! module (`crates/lease-panels`), which does the rest.
-
-use lease_format::decimal::clamp;
 use lease_ui::panel::MenuAt;
 use lease_view::{extent_of, row_of, TimelineView};
 use web_sys::HtmlCanvasElement;
@@ -12,7 +10,7 @@ use super::draw::{AXIS_PX, GUTTER_PX};
 use super::Timeline;
 
 /// `msg` to the timeline in `ms`: one closure type for every timer of the
-/// timeline, as each closure type is a copy of the timer's glue in the page.
+/// timeline.
 pub fn later(ctx: &Context<Timeline>, ms: u32, msg: super::Msg) -> gloo::timers::callback::Timeout {
     let link = ctx.link().clone();
     gloo::timers::callback::Timeout::new(ms, move || link.send_message(msg))
@@ -28,7 +26,10 @@ impl Timeline {
     pub(super) fn menu_at_point(&self, ctx: &Context<Self>, x: f64, y: f64) -> MenuAt {
         let props = ctx.props();
         let scale = self.scale(ctx);
-        let t = clamp(scale.ms_of(x - GUTTER_PX), 0.0, props.run.end_ms as f64).round() as u64;
+        let t = scale
+            .ms_of(x - GUTTER_PX)
+            .clamp(0.0, props.run.end_ms as f64)
+            .round() as u64;
         let hit = self.hit(ctx, x, y);
         let (lanes, _) = self.layout(ctx);
         let lane = (self.view == TimelineView::Workers)
@@ -96,7 +97,7 @@ impl Timeline {
             }
             TimelineView::Messages => rows.row_top(d.message) + rows.row_px / 2.0,
         };
-        let x = GUTTER_PX + clamp(scale.x_of(at_t as f64), 0.0, self.plot_w());
+        let x = GUTTER_PX + scale.x_of(at_t as f64).clamp(0.0, self.plot_w());
         let mut at = self.menu_base(ctx, x, y, at_t);
         at.worker = Some(d.worker);
         at.message = Some(d.message);

@@ -26,10 +26,10 @@ use std::rc::Rc;
 
 use gloo::events::{EventListener, EventListenerOptions};
 use gloo::render::{request_animation_frame, AnimationFrame};
-use lease_format::decimal::{clamp, fixed, shortest};
+use lease_format::display::duration;
 pub use lease_view::TimelineView;
 use lease_view::{
-    duration, hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
+    hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
 };
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -501,8 +501,7 @@ impl Component for Timeline {
     fn view(&self, ctx: &Context<Self>) -> Html {
         let props = ctx.props();
         let link = ctx.link();
-        // One callback for a pointer cancelled or gone: a closure each would be
-        // a copy of the callback's glue in the page.
+        // One callback for a pointer cancelled or gone.
         let leave = link.callback(|_: PointerEvent| Msg::PointerLeave);
         let toggle = |v: TimelineView, text: &'static str| {
             let pressed = (self.view == v).to_string();
@@ -551,7 +550,7 @@ impl Component for Timeline {
                     <canvas
                         ref={self.canvas.clone()}
                         class="timeline-canvas"
-                        style={format!("height:{}px", shortest(self.css_h))}
+                        style={format!("height:{}px", self.css_h)}
                         tabindex="0"
                         role="application"
                         aria-roledescription="timeline"
@@ -656,7 +655,7 @@ impl Timeline {
             return;
         };
         let window = gloo::utils::window();
-        let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
+        let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
         let dark = lease_ui::theme::dark();
         draw::read_palette();
         let scheme = format!("{dark}{}", draw::colour_blind());
@@ -747,7 +746,7 @@ impl Timeline {
         }
         let first = spans.iter().fold(f64::INFINITY, |a, (y, _)| a.min(*y));
         let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
-        self.scroll_px = clamp(self.scroll_px + first - top - 4.0, 0.0, max);
+        self.scroll_px = (self.scroll_px + first - top - 4.0).clamp(0.0, max);
         self.paint_after_render = true;
     }
 
@@ -806,7 +805,7 @@ impl Timeline {
         };
         let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
         let was = self.scroll_px;
-        self.scroll_px = clamp(self.scroll_px + shift, 0.0, max);
+        self.scroll_px = (self.scroll_px + shift).clamp(0.0, max);
         // The hover card tells the same story to a sighted keyboard user.
         self.hover = Some(Hover {
             message: d.message,
@@ -837,7 +836,7 @@ impl Timeline {
                     .content_px()
             }
         };
-        clamp(content + AXIS_PX + 6.0, MIN_HEIGHT_PX, MAX_HEIGHT_PX)
+        (content + AXIS_PX + 6.0).clamp(MIN_HEIGHT_PX, MAX_HEIGHT_PX)
     }
 
     /// The page's range over this canvas's plot width.
@@ -881,7 +880,7 @@ impl Timeline {
             ViewCommand::Pan { dx_px } => scale.pan_px(dx_px),
             ViewCommand::Scroll { dy_px } => {
                 let max = (self.content_px(ctx) - (self.css_h - AXIS_PX - 4.0)).max(0.0);
-                self.scroll_px = clamp(self.scroll_px - dy_px, 0.0, max);
+                self.scroll_px = (self.scroll_px - dy_px).clamp(0.0, max);
             }
             ViewCommand::Fit => {
                 scale = TimeScale::fit(ctx.props().axis_end() as f64, self.plot_w());
@@ -939,7 +938,9 @@ impl Timeline {
     fn emit_cursor(&mut self, ctx: &Context<Self>, x: f64) {
         let t = (x >= GUTTER_PX && x <= self.css_w).then(|| {
             let end = ctx.props().run.end_ms as f64;
-            clamp(self.scale(ctx).ms_of(x - GUTTER_PX), 0.0, end).round() as u64
+            (self.scale(ctx).ms_of(x - GUTTER_PX))
+                .clamp(0.0, end)
+                .round() as u64
         });
         if t != self.last_cursor {
             self.last_cursor = t;
@@ -965,12 +966,12 @@ impl Timeline {
         let h = self.natural_height(ctx);
         let resized = (h - self.css_h).abs() > 0.5;
         if resized {
-            let _ = canvas.set_attribute("style", &format!("height:{}px", shortest(h)));
+            let _ = canvas.set_attribute("style", &format!("height:{}px", h));
         }
         self.css_w = w;
         self.css_h = h;
         let window = gloo::utils::window();
-        let dpr = clamp(window.device_pixel_ratio(), 1.0, 4.0);
+        let dpr = window.device_pixel_ratio().clamp(1.0, 4.0);
         let (pw, ph) = ((w * dpr).round() as u32, (h * dpr).round() as u32);
         if canvas.width() != pw {
             canvas.set_width(pw);
@@ -981,7 +982,7 @@ impl Timeline {
         let mut scale = self.scale(ctx);
         scale.set_width(self.plot_w());
         let max_scroll = (self.content_px(ctx) - (h - AXIS_PX - 4.0)).max(0.0);
-        self.scroll_px = clamp(self.scroll_px, 0.0, max_scroll);
+        self.scroll_px = self.scroll_px.clamp(0.0, max_scroll);
 
         let Some(c2d) = canvas
             .get_context("2d")
@@ -1067,32 +1068,16 @@ struct TestHook<'a> {
 impl TestHook<'_> {
     fn to_json(&self) -> String {
         let target = match self.drawn.target {
-            Some((x, y)) => format!("[{},{}]", fixed(x, 1), fixed(y, 1)),
+            Some((x, y)) => format!("[{x:.1},{y:.1}]"),
             None => "null".to_string(),
         };
         let lit = match self.drawn.lit {
-            Some((top, bottom)) => format!("[{},{}]", fixed(top, 1), fixed(bottom, 1)),
+            Some((top, bottom)) => format!("[{top:.1},{bottom:.1}]"),
             None => "null".to_string(),
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
-        format!(
-            "{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{},\"viewEndMs\":{},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}",
-            self.ring,
-            self.paints,
-            fixed(self.paint_ms, 2),
-            self.drawn.runs,
-            self.drawn.density_columns,
-            self.view.name(),
-            fixed(self.scale.start_ms, 3),
-            fixed(self.scale.end_ms, 3),
-            self.playhead_ms,
-            self.dark,
-            self.runs,
-            fixed(self.axis_end_px, 1),
-            self.drawn.overlap_outlines,
-            self.drawn.notes,
-        )
+        format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes)
     }
 }
 
@@ -1136,7 +1121,7 @@ fn said(summary: &str, notes: &[String]) -> String {
 }
 
 /// What a screen reader hears for the canvas.
-fn summary(run: &RunHandle) -> String {
+pub(crate) fn summary(run: &RunHandle) -> String {
     let overlapping = run
         .deliveries
         .iter()

@@ -4,8 +4,6 @@
 //! and the band of a Shift+drag under way. Amber, which no run or mark
 //! uses; the text is the page's text colour on its background, readable in
 //! both schemes, and grows with presenter mode's ink as every label does.
-
-use lease_format::decimal::clamp;
 use lease_view::note::{Note, NoteOn};
 use lease_view::AXIS_PX;
 use web_sys::CanvasRenderingContext2d;
@@ -34,8 +32,7 @@ pub(super) fn paint_notes(ctx: &CanvasRenderingContext2d, f: &Frame) -> u32 {
         ("rgba(154,91,0,0.13)", "#9a5b00")
     };
     let (t0, t1) = (f.scale.start_ms, f.scale.end_ms);
-    // Not `f64::clamp`: its panic message would link the float printer.
-    let x_of = |t: f64| f.x(clamp(t, t0, t1).round() as u64);
+    let x_of = |t: f64| f.x(t.clamp(t0, t1).round() as u64);
     let shade = |from: f64, to: f64, (top, h): (f64, f64)| {
         let (x0, x1) = (x_of(from), x_of(to).max(x_of(from) + 2.0));
         ctx.set_fill_style_str(fill);

@@ -3,8 +3,6 @@
 //! a handful of fills (one per shade and one per kind of mark), not a fill
 //! per pixel. Overlapping runs stay red, expiries orange and dead letters
 //! purple, so a teacher zoomed out still sees where the duplicates are.
-
-use lease_format::decimal::{clamp, fixed};
 use lease_view::Strip;
 use web_sys::CanvasRenderingContext2d;
 
@@ -40,7 +38,7 @@ impl Batches {
         }
         // Marks are at least two pixels wide: one red pixel among grey ones
         // is easy to miss on a laptop screen.
-        let notch = clamp(h * 0.35, 2.0, 4.0);
+        let notch = (h * 0.35).clamp(2.0, 4.0);
         for (a, b) in strip.marked(|c| c.overlaps > 0) {
             self.overlaps.push((x(a) - 0.5, y, (b - a) as f64 + 1.0, h));
         }
@@ -63,7 +61,7 @@ impl Batches {
             // The faintest shade is a fifth of the darkest: a lone short
             // run in a wide pixel must still show.
             let a = alpha * (i + 1) as f64 / LEVELS as f64;
-            fill_all(ctx, &format!("rgba({ink},{})", fixed(a, 3)), rects);
+            fill_all(ctx, &format!("rgba({ink},{a:.3})"), rects);
         }
     }
 

@@ -322,10 +322,8 @@ pub fn read_within(
     let mut seen: Vec<&'static str> = Vec::new();
     let mut base_name: Option<String> = None;
     let mut data: Option<String> = None;
-    // By field, so they apply in the table's order (a name is read once),
-    // without a sort: each sort is its own copy of the sort code in the wasm.
-    // Side B's fields (`b.` in the link) follow side A's in the same vector:
-    // a second vector would be a second copy of its code in the wasm.
+    // By field, so they apply in the table's order (a name is read once).
+    // Side B's fields (`b.` in the link) follow side A's in the same vector.
     let n = Field::ALL.len();
     let mut by_field: Vec<Option<Override>> = vec![None; 2 * n];
     let mut view_params: Vec<(&'static str, String)> = Vec::new();

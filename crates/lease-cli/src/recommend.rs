@@ -1,9 +1,8 @@
 //! `lease-sim recommend`: the targets from the flags, the search from
 //! lease-diagnose (all cores), and the answer as text or one JSON object.
 
-use lease_diagnose::fix::human_ms;
 use lease_diagnose::{Recommendation, TargetError, Targets};
-use lease_format::decimal::{fixed, shortest};
+use lease_format::display;
 use lease_sim::scenario::Heartbeat;
 
 use crate::sweep::parse_duration_ms;
@@ -81,24 +80,14 @@ pub fn json(rec: &Recommendation) -> String {
     serde_json::to_string_pretty(&v).unwrap_or_default() + "\n"
 }
 
-/// Seconds to a tenth in the table, so that the bisection's close steps
-/// stay apart.
-fn table_ms(ms: u64) -> String {
-    if ms < 1_000 {
-        format!("{ms} ms")
-    } else {
-        format!("{} s", fixed(ms as f64 / 1_000.0, 1))
-    }
-}
-
 fn heartbeat_words(h: &Heartbeat, timeout_ms: u64) -> String {
     let cap = h
         .max_extensions
         .map_or("no cap".to_string(), |c| format!("at most {c} extensions"));
     format!(
         "every {}, extending by {}, {cap}",
-        human_ms(h.interval_ms),
-        human_ms(h.extend_by_ms.unwrap_or(timeout_ms))
+        display::duration(h.interval_ms),
+        display::duration(h.extend_by_ms.unwrap_or(timeout_ms))
     )
 }
 
@@ -106,15 +95,12 @@ fn heartbeat_words(h: &Heartbeat, timeout_ms: u64) -> String {
 /// points judged, and the rule of thumb.
 pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
     let mut out = String::new();
-    let mut wanted = format!(
-        "redelivery rate at most {}",
-        shortest(targets.max_redelivery_rate)
-    );
+    let mut wanted = format!("redelivery rate at most {}", targets.max_redelivery_rate);
     if let Some(r) = targets.max_recovery_ms {
-        wanted.push_str(&format!(", recovery within {}", human_ms(r)));
+        wanted.push_str(&format!(", recovery within {}", display::duration(r)));
     }
     if let Some(d) = targets.max_duplicate_rate {
-        wanted.push_str(&format!(", duplicate rate at most {}", shortest(d)));
+        wanted.push_str(&format!(", duplicate rate at most {}", d));
     }
     out.push_str(&format!(
         "{name}: {wanted} (each judged by its 95% upper bound over {} seeds)\n\n",
@@ -124,7 +110,7 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
     out.push_str("\n\n");
     match rec.visibility_timeout_ms {
         Some(t) => {
-            let words = human_ms(t);
+            let words = display::duration(t);
             let exact = format!("{t} ms");
             if words == exact {
                 out.push_str(&format!("visibility timeout: {words}\n"));
@@ -137,8 +123,8 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
     match rec.window_ms {
         Some([a, b]) => out.push_str(&format!(
             "window: {} to {} (every static timeout in it meets the targets)\n",
-            human_ms(a),
-            human_ms(b)
+            display::duration(a),
+            display::duration(b)
         )),
         None => out.push_str("window: none (no static timeout meets every target)\n"),
     }
@@ -153,28 +139,27 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
         let hb = p.candidate.heartbeat.as_ref().map_or("-".to_string(), |h| {
             format!(
                 "{} x{}",
-                human_ms(h.interval_ms),
+                display::duration(h.interval_ms),
                 h.max_extensions.map_or("-".to_string(), |c| c.to_string())
             )
         });
         out.push_str(&format!(
             "{:>10}  {:>9}  {:>17}  {:>18}  {}\n",
-            table_ms(p.candidate.timeout_ms),
+            display::duration(p.candidate.timeout_ms),
             hb,
-            fixed(p.redelivery_rate_mean, 5),
-            fixed(p.redelivery_rate_upper, 5),
+            format!("{:.5}", p.redelivery_rate_mean),
+            format!("{:.5}", p.redelivery_rate_upper),
             if p.meets { "yes" } else { "no" }
         ));
     }
     let r = &rec.rule_of_thumb;
     out.push_str(&format!(
         "\nrule of thumb: {} to {} (1.5 to 2 times the work's p99 of {}){}; {}\n",
-        human_ms(r.window_ms[0]),
-        human_ms(r.window_ms[1]),
-        human_ms(r.p99_ms),
+        display::duration(r.window_ms[0]),
+        display::duration(r.window_ms[1]),
+        display::duration(r.p99_ms),
         r.p99_over_timeout.map_or(String::new(), |x| format!(
-            ", the work's p99 is {} times the recommended timeout",
-            fixed(x, 2)
+            ", the work's p99 is {x:.2} times the recommended timeout"
         )),
         // With a window, the rule is judged against the window (any
         // timeout in it will do), not against its lowest timeout.
@@ -188,7 +173,7 @@ pub fn render(name: &str, targets: &Targets, rec: &Recommendation) -> String {
     if let Some(l) = r.lambda_minimum_ms {
         out.push_str(&format!(
             "Lambda: at least six times the function timeout, {}\n",
-            human_ms(l)
+            display::duration(l)
         ));
     }
     out.push_str(&r.words);

@@ -4,13 +4,7 @@ use std::fmt::Write;
 
 use lease_sim::Run;
 
-fn secs(ms: u64) -> String {
-    if ms >= 120_000 {
-        format!("{:.1} min", ms as f64 / 60_000.0)
-    } else {
-        format!("{:.1} s", ms as f64 / 1000.0)
-    }
-}
+use lease_format::display::duration;
 
 /// The client library's lease policy in words (docs/MODEL.md "Client libraries").
 fn client_line(s: &lease_sim::Scenario) -> Option<String> {
@@ -19,17 +13,17 @@ fn client_line(s: &lease_sim::Scenario) -> Option<String> {
         ClientPolicy::None => return None,
         ClientPolicy::Pubsub { max_lease_ms } => format!(
             "client library: Pub/Sub lease management, extending by the p99 of ack delays (10 s to 10 min) for up to {} after the receive",
-            secs(max_lease_ms)
+            duration(max_lease_ms)
         ),
         ClientPolicy::ServiceBus { max_renewal_ms } => format!(
             "client library: Service Bus automatic lock renewal, for up to {} after the receive",
-            secs(max_renewal_ms)
+            duration(max_renewal_ms)
         ),
         ClientPolicy::SqsLambda {
             function_timeout_ms,
         } => format!(
             "client library: SQS with Lambda, the function timeout of {} kills the handler",
-            secs(function_timeout_ms)
+            duration(function_timeout_ms)
         ),
     })
 }
@@ -44,7 +38,7 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
     if let Some(p) = c.expiry_check_ms {
         parts.push(format!(
             "an expired lease is taken back on a check every {}",
-            secs(p)
+            duration(p)
         ));
     }
     match c.expiry_takes {
@@ -69,7 +63,7 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
         parts.push("an expiry does not count toward the delivery limit".into());
     }
     if !c.lease_steps_ms.is_empty() {
-        let steps: Vec<String> = c.lease_steps_ms.iter().map(|&t| secs(t)).collect();
+        let steps: Vec<String> = c.lease_steps_ms.iter().map(|&t| duration(t)).collect();
         parts.push(format!(
             "leases by delivery {}, the last repeating",
             steps.join(", ")
@@ -93,9 +87,9 @@ pub fn render(run: &Run) -> String {
         "  scenario {}, seed {}, ran {} of {}; visibility timeout {}; {} workers x {}",
         r.name,
         r.seed,
-        secs(t.end_ms),
-        secs(run.scenario.duration_ms),
-        secs(run.visibility_timeout_ms),
+        duration(t.end_ms),
+        duration(run.scenario.duration_ms),
+        duration(run.visibility_timeout_ms),
         run.worker_count,
         run.concurrency
     );
@@ -153,9 +147,9 @@ pub fn render(run: &Run) -> String {
         o,
         "  {:<28} {:>10}\n  {:<28} {:>10}",
         "useful work",
-        secs(t.useful_work_ms),
+        duration(t.useful_work_ms),
         "wasted work",
-        secs(t.wasted_work_ms)
+        duration(t.wasted_work_ms)
     );
     let a = &r.ack_latency_ms;
     let _ = writeln!(o, "\nack latency (receive to accepted ack)");
@@ -164,8 +158,8 @@ pub fn render(run: &Run) -> String {
             let _ = writeln!(
                 o,
                 "  p50 {}, p99 {}, p99 / timeout {ratio:.2}, p99 of its lease {:.0}%",
-                secs(p50),
-                secs(p99),
+                duration(p50),
+                duration(p99),
                 share * 100.0
             );
             // Against the lease each ack had: renewal may carry work past
@@ -207,4 +201,42 @@ fn memory(run: &Run) -> String {
         f.bytes_per_message(),
         f.event_bytes_each()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use lease_format::display::duration;
+
+    /// The command line's summary says the visibility timeout and the run's
+    /// length as the page, the SVG export and the story say them.
+    #[test]
+    fn a_duration_reads_the_same_on_the_command_line_as_on_the_page() {
+        let mut s = lease_sim::shipped::find("clip-surge").unwrap().scenario;
+        s.broker.visibility_timeout_ms = Some(150_000);
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let timeout = duration(150_000);
+        assert_eq!(timeout, "2.5 min");
+        let printed = super::render(&run);
+        assert!(
+            printed.contains(&format!("visibility timeout {timeout};")),
+            "{printed}"
+        );
+        assert!(
+            printed.contains(&format!("ran {} of", duration(run.end_ms))),
+            "{printed}"
+        );
+        let svg =
+            lease_view::export::timeline_svg(&run, &lease_view::export::SvgOptions::default());
+        assert!(
+            svg.contains(&format!("visibility timeout {timeout}")),
+            "the SVG export"
+        );
+        let index = lease_view::RunIndex::new(&run);
+        let story = lease_view::story::message_story(&run, &index, 0, run.end_ms);
+        let work = duration(run.messages[0].work_ms);
+        assert!(
+            story[0].contains(&format!("needs {work} of work")),
+            "{story:?}"
+        );
+    }
 }

@@ -5,17 +5,17 @@
 //!
 //! Every threshold is a `pub const` below, with the reason for its value.
 
-use serde::Serialize;
+use std::borrow::Cow;
 
-use lease_format::decimal::{fixed, shortest};
-use lease_format::units::thousands;
+use lease_format::display;
 use lease_sim::run::{
     DeliveryIx, Effect, EventKind, Fate, LeaseEnd, MessageRecord, Outcome, Run, WorkerMarkKind,
 };
 use lease_sim::scenario::{Fence, Scenario};
+use serde::{Deserialize, Serialize};
 
 use crate::fix::{
-    human_ms, interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_p99, Fix,
+    interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_p99, Fix,
     REDRIVE_RECEIVES, SPLIT_PARTS,
 };
 use crate::stats::{
@@ -84,13 +84,15 @@ pub const SMALL_UNIT_TAIL_SHARE: f64 = 0.8;
 
 // --- Findings ------------------------------------------------------------
 
-/// One failure signature found in a run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One failure signature found in a run. The worker finds them and sends
+/// them to the page as they are: the id and title are the detectors' own
+/// statics where found, and owned text where read from a reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     /// Kebab-case id, part of the interface (`concurrent-duplicates`, ...).
-    pub id: &'static str,
+    pub id: Cow<'static, str>,
     /// The signature's name.
-    pub title: &'static str,
+    pub title: Cow<'static, str>,
     /// Plain sentences with the numbers.
     pub evidence: Vec<String>,
     /// The number the detector held against its threshold (a count, a
@@ -251,7 +253,7 @@ fn clock(ms: u64) -> String {
 
 /// `1 lease`, `4 leases`, with thousands separators.
 fn n_of(n: u64, one: &str, many: &str) -> String {
-    format!("{} {}", thousands(n), if n == 1 { one } else { many })
+    format!("{} {}", display::count(n), if n == 1 { one } else { many })
 }
 
 fn fence_name(f: Fence) -> &'static str {
@@ -263,8 +265,7 @@ fn fence_name(f: Fence) -> &'static str {
     }
 }
 
-/// Only the first letter of a sentence, which is ASCII in all our text:
-/// `char::to_lowercase` would bring Unicode's case tables into the download.
+/// Only the first letter of a sentence, which is ASCII in all our text.
 fn lowercase_first(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -274,7 +275,7 @@ fn lowercase_first(s: &str) -> String {
 }
 
 fn pct(x: f64) -> String {
-    format!("{}%", fixed(x * 100.0, 0))
+    format!("{:.0}%", x * 100.0)
 }
 
 fn finding(
@@ -291,8 +292,8 @@ fn finding(
         None => (None, String::new()),
     };
     Finding {
-        id,
-        title: title_of(id),
+        id: Cow::Borrowed(id),
+        title: Cow::Borrowed(title_of(id)),
         evidence,
         measure,
         at_ms,
@@ -326,7 +327,6 @@ fn concurrent_duplicates(c: &Ctx) -> Option<Finding> {
     let end_of = |d: &lease_sim::run::Delivery| d.ended_at.unwrap_or(c.run.end_ms);
     let until = end_of(first).min(end_of(other)).max(at);
     let messages = {
-        // u64, not u32: the engine's sort of u64 serves, not a second copy.
         let mut m: Vec<u64> = c
             .run
             .deliveries
@@ -343,7 +343,7 @@ fn concurrent_duplicates(c: &Ctx) -> Option<Finding> {
             "{} overlapped a run of the same message that was still executing, across {} ({} further repeats were sequential).",
             n_of(t.overlapping_runs, "handler start", "handler starts"),
             n_of(messages as u64, "message", "messages"),
-            thousands(t.sequential_duplicate_runs)
+            display::count(t.sequential_duplicate_runs)
         ),
         format!(
             "The first: message {} started on worker {} (receipt {}) at {} while worker {} (receipt {}) had been running it since {}; both ran until {}.",
@@ -450,28 +450,28 @@ fn redelivery_feedback_loop(c: &Ctx) -> Option<Finding> {
             clock((x.from + w) as u64 * bucket)
         )
     };
-    let per_min = |k: u64| fixed(k as f64 * 60_000.0 / (w as u64 * bucket) as f64, 1);
+    let per_min = |k: u64| format!("{:.1}", k as f64 * 60_000.0 / (w as u64 * bucket) as f64);
     let evidence = vec![
         format!(
-            "Completions fell from {}/min ({}) to {}/min ({}), down {}.",
-            fixed(a.completions, 1),
+            "Completions fell from {:.1}/min ({}) to {:.1}/min ({}), down {}.",
+            a.completions,
             span(&a),
-            fixed(b.completions, 1),
+            b.completions,
             span(&b),
-            pct(1.0 - ratio)
+            pct(1.0 - ratio),
         ),
         format!(
-            "Over the same windows, leases running out under a live handler rose from {}/min to {}/min, redeliveries from {}/min to {}/min, and running handlers from {} to {} on average.",
+            "Over the same windows, leases running out under a live handler rose from {}/min to {}/min, redeliveries from {}/min to {}/min, and running handlers from {:.1} to {:.1} on average.",
             per_min(a.mid_run),
             per_min(b.mid_run),
             per_min(a.redeliveries),
             per_min(b.redeliveries),
-            fixed(a.running, 1),
-            fixed(b.running, 1)
+            a.running,
+            b.running,
         ),
         format!(
             "Handler errors: {}. Each expiry starts a duplicate that takes a share of the same downstream, which slows every run and causes more expiries; {} rejected as late.",
-            thousands(c.run.report.totals.errors),
+            display::count(c.run.report.totals.errors),
             n_of(c.run.report.totals.acks_rejected, "ack was", "acks were")
         ),
     ];
@@ -518,17 +518,17 @@ fn dlq_of_valid_messages(c: &Ctx) -> Option<Finding> {
         format!(
             "{} reached the dead-letter queue by receive-count exhaustion while no handler raised an error on them (DLQ by cause: expired {}, failed {}; handler errors in the run: {}).",
             n_of(valid.len() as u64, "message", "messages"),
-            thousands(t.dead_lettered_expired),
-            thousands(t.dead_lettered_failed),
-            thousands(t.errors)
+            display::count(t.dead_lettered_expired),
+            display::count(t.dead_lettered_failed),
+            display::count(t.errors)
         ),
         format!(
             "The first: message {} was dead-lettered at {} after {} receives; its work needs {} at full speed against a {} lease, so every lease ran out before it finished.",
             first,
             clock(at),
             m.receive_count,
-            human_ms(m.work_ms),
-            human_ms(c.facts.timeout_ms)
+            display::duration(m.work_ms),
+            display::duration(c.facts.timeout_ms)
         ),
         "Operators who find a DLQ of messages that never failed learn to ignore it: split DLQ arrivals by cause.".to_string(),
     ];
@@ -612,18 +612,16 @@ fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
     };
     let evidence = vec![
         format!(
-            "After worker {worker} stopped at {} ({cause}), completions fell from a mean of {}/min before the first fault to {}/min for {} ({}x the {} visibility timeout).",
+            "After worker {worker} stopped at {} ({cause}), completions fell from a mean of {baseline:.1}/min before the first fault to {stall_max:.1}/min for {} ({:.1}x the {} visibility timeout).",
             clock(t),
-            fixed(baseline, 1),
-            fixed(stall_max, 1),
-            human_ms(stall_ms),
-            fixed(stall_ms as f64 / c.facts.timeout_ms as f64, 1),
-            human_ms(c.facts.timeout_ms)
+            display::duration(stall_ms),
+            stall_ms as f64 / c.facts.timeout_ms as f64,
+            display::duration(c.facts.timeout_ms),
         ),
         format!(
             "At the end of the stall {} waited in the queue and {} leased: the stopped worker's lease had to run out before its work could move.",
             n_of(waiting, "message", "messages"),
-            thousands(leased)
+            display::count(leased)
         ),
         format!(
             "{} in the run, one per fault that caught a message in flight: the square wave nobody connects to the setting.",
@@ -645,7 +643,7 @@ fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
             fix,
             format!(
                 "Keep the lease short ({}) and renew it while working: the timeout then says how long you will wait after a crash, not how long the work takes, and the stall after a deploy shrinks to it.",
-                human_ms(short)
+                display::duration(short)
             ),
         )),
     ))
@@ -692,21 +690,21 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
     let prefetch = c.facts.config.prefetch;
     let evidence = vec![
         format!(
-            "From {} to {} the queue depth stayed at {} while in flight rose to {}, {}x the pool's {} handler slots, and {} accepted in all.",
+            "From {} to {} the queue depth stayed at {} while in flight rose to {}, {:.0}x the pool's {} handler slots, and {} accepted in all.",
             clock(from),
             clock(to),
             match s.queue_depth[start..start + len].iter().max().copied().unwrap_or(0) {
                 0 => "0".to_string(),
                 d => format!("{d} or less"),
             },
-            thousands(peak),
-            fixed(peak as f64 / slots.max(1) as f64, 0),
+            display::count(peak),
+            peak as f64 / slots.max(1) as f64,
             slots,
             n_of(acks, "ack was", "acks were")
         ),
         format!(
             "Each worker may hold {} leased messages (prefetch) for {} handlers: the surplus waits in local buffers with its lease timer running, invisible to the rest of the pool.",
-            thousands(u64::from(prefetch)),
+            display::count(u64::from(prefetch)),
             c.facts.config.concurrency
         ),
         "The queue looks empty and the pool looks idle; in-flight count against ack rate is the metric that shows it.".to_string(),
@@ -727,7 +725,7 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
                 "Prefetch no more than the handlers can run ({} per worker): a stalled worker then hides {} messages, not {}; alert on in flight against ack rate.",
                 c.facts.config.concurrency,
                 c.facts.config.concurrency,
-                thousands(u64::from(prefetch))
+                display::count(u64::from(prefetch))
             ),
         )),
     ))
@@ -772,7 +770,7 @@ fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
             first.worker,
             clock(hang_at),
             first.extensions_ok,
-            human_ms(c.run.end_ms.saturating_sub(first.received_at)),
+            display::duration(c.run.end_ms.saturating_sub(first.received_at)),
             first.receipt,
         ),
         "The broker sees a live holder; nothing expires, nothing alerts.".to_string(),
@@ -792,8 +790,8 @@ fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
             },
             format!(
                 "Cap the extensions ({cap} every {} covers {}x the work's tail): at the cap the heartbeat stops, the lease runs out, and after max_receive_count such receives the message goes to the DLQ, where someone owns it.",
-                human_ms(hb.interval_ms),
-                shortest(crate::fix::HEARTBEAT_CAP_COVER)
+                display::duration(hb.interval_ms),
+                (crate::fix::HEARTBEAT_CAP_COVER)
             ),
         )),
     ))
@@ -874,25 +872,25 @@ fn circulating_without_redrive(c: &Ctx) -> Option<Finding> {
                 "back in the queue"
             },
             clock(m.arrived_at),
-            human_ms(run.end_ms.saturating_sub(m.arrived_at)),
+            display::duration(run.end_ms.saturating_sub(m.arrived_at)),
             clock(at)
         ),
         format!(
             "Its work needs {} at full speed{} against a {} lease; its runs took {} of handler time and {} ran out before an ack: all of it wasted.",
-            human_ms(m.work_ms),
+            display::duration(m.work_ms),
             match max_slowdown(c.scenario) {
-                x if x > 1.0 => format!(" (the downstream slows it up to {}x)", fixed(x, 1)),
+                x if x > 1.0 => format!(" (the downstream slows it up to {x:.1}x)"),
                 _ => String::new(),
             },
-            human_ms(c.facts.timeout_ms),
-            human_ms(spent),
+            display::duration(c.facts.timeout_ms),
+            display::duration(spent),
             n_of(lost, "lease", "leases")
         ),
     ];
     if n > 1 {
         evidence.push(format!(
             "In all, the {n} took {} of handler time and left {} in the store, and none was ever deleted.",
-            human_ms(spent_all),
+            display::duration(spent_all),
             n_of(effects_all, "effect", "effects")
         ));
     }
@@ -957,8 +955,8 @@ fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
     let mut evidence = vec![format!(
         "{} lost by a worker that was alive, with a heartbeat every {} extending by {}.",
         n_of(starved.len() as u64, "lease was", "leases were"),
-        human_ms(hb.interval_ms),
-        human_ms(hb.extend_by_ms)
+        display::duration(hb.interval_ms),
+        display::duration(hb.extend_by_ms)
     )];
     match pause {
         Some((p, r)) => evidence.push(format!(
@@ -968,7 +966,7 @@ fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
             first.receipt,
             clock(p),
             clock(r),
-            human_ms(r - p),
+            display::duration(r - p),
             clock(first.lease_ended_at)
         )),
         None => evidence.push(format!(
@@ -1005,7 +1003,7 @@ fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
                 Fix::Timeout { ms: t },
                 format!(
                     "A lease is not a lock: no timeout bounds a pause, so put the fence in the store (a fencing token or unique constraint makes the stale holder's write lose). To stop this pause from losing the lease, make the lease outlast it plus two heartbeats ({}), or shorten the pause.",
-                    human_ms(t)
+                    display::duration(t)
                 ),
             )
         }
@@ -1020,7 +1018,7 @@ fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
                 },
                 format!(
                     "The heartbeat comes no sooner than the lease it extends runs out: send it every third of the lease ({}). The fence in the store is still what makes a lost lease safe.",
-                    human_ms(interval)
+                    display::duration(interval)
                 ),
             )
         }
@@ -1060,15 +1058,14 @@ fn lease_health_ratio(c: &Ctx) -> Option<Finding> {
                 r,
                 vec![
                     format!(
-                        "Ack latency p99 is {} against a {} visibility timeout: a ratio of {}, at or above {}.",
-                        human_ms(p99),
-                        human_ms(f.timeout_ms),
-                        fixed(r, 2),
-                        shortest(HEALTH_RATIO_LIMIT)
+                        "Ack latency p99 is {} against a {} visibility timeout: a ratio of {r:.2}, at or above {}.",
+                        display::duration(p99),
+                        display::duration(f.timeout_ms),
+                        HEALTH_RATIO_LIMIT.to_string(),
                     ),
                     format!(
                         "Acks that would have come later were rejected ({}) and their leases expired: the accepted ones are only the runs that beat the timer. {} ran out before the work was done.",
-                        thousands(c.run.report.totals.acks_rejected),
+                        display::count(c.run.report.totals.acks_rejected),
                         n_of(lost, "lease", "leases")
                     ),
                 ],
@@ -1087,10 +1084,10 @@ fn lease_health_ratio(c: &Ctx) -> Option<Finding> {
                         n_of(lost, "lease", "leases")
                     ),
                     format!(
-                        "Runs took up to {} against a {} visibility timeout ({}x): no run can beat the timer.",
-                        human_ms(longest),
-                        human_ms(f.timeout_ms),
-                        fixed(longest as f64 / f.timeout_ms as f64, 2)
+                        "Runs took up to {} against a {} visibility timeout ({:.2}x): no run can beat the timer.",
+                        display::duration(longest),
+                        display::duration(f.timeout_ms),
+                        longest as f64 / f.timeout_ms as f64,
                     ),
                 ],
             )
@@ -1158,18 +1155,18 @@ fn receive_count_shoulder(c: &Ctx) -> Option<Finding> {
     let evidence = vec![
         format!(
             "{} of {} delivered messages ({}) were received 2 or more times: 2 times {}, 3 times {}, 4 or more {} (highest {}).",
-            thousands(repeat),
-            thousands(delivered),
+            display::count(repeat),
+            display::count(delivered),
             pct(share),
-            thousands(by[0]),
-            thousands(by[1]),
-            thousands(by[2]),
+            display::count(by[0]),
+            display::count(by[1]),
+            display::count(by[2]),
             highest
         ),
         format!(
             "Redeliveries {} with {} handler errors: the receive count is climbing through lease expiry, not failure.",
-            thousands(c.run.report.totals.redeliveries),
-            thousands(c.run.report.totals.errors)
+            display::count(c.run.report.totals.redeliveries),
+            display::count(c.run.report.totals.errors)
         ),
     ];
     let (fix, why) = lease_fix(c.scenario, &c.facts);
@@ -1207,8 +1204,8 @@ fn duplicate_effects_without_fence(c: &Ctx) -> Option<Finding> {
         format!(
             "{} ({} of them lost updates: a read-modify-write overwritten by a concurrent run) for {} effects in all.",
             n_of(t.duplicate_effects, "duplicate effect", "duplicate effects"),
-            thousands(t.lost_updates),
-            thousands(t.effects)
+            display::count(t.lost_updates),
+            display::count(t.effects)
         ),
         format!(
             "The first: message {} committed again by worker {} (receipt {}) at {}.",
@@ -1258,17 +1255,17 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
     let (p99, median) = (work_p99_ms(d), work_median_ms(d));
     let slow = max_slowdown(c.scenario);
     let slowed = if slow > 1.0 {
-        format!(", slowed up to {}x by the downstream", fixed(slow, 1))
+        format!(", slowed up to {slow:.1}x by the downstream")
     } else {
         String::new()
     };
     let evidence = vec![
         format!(
-            "The work's p99 is {} at full speed{slowed}: a tail of {} against a {} lease ({}x).",
-            human_ms(p99 as u64),
-            human_ms(tail as u64),
-            human_ms(f.timeout_ms),
-            fixed(tail / timeout, 2)
+            "The work's p99 is {} at full speed{slowed}: a tail of {} against a {} lease ({:.2}x).",
+            display::duration(p99 as u64),
+            display::duration(tail as u64),
+            display::duration(f.timeout_ms),
+            tail / timeout,
         ),
         format!(
             "{} ran out under a live handler with no heartbeat to renew them.",
@@ -1276,9 +1273,9 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
         ),
         format!(
             "Split into {SPLIT_PARTS} steps, each with median {} and p99 {} (tail {}), every step fits well inside the lease.",
-            human_ms((median / parts) as u64),
-            human_ms((p99 / parts) as u64),
-            human_ms((tail / parts) as u64)
+            display::duration((median / parts) as u64),
+            display::duration((p99 / parts) as u64),
+            display::duration((tail / parts) as u64)
         ),
     ];
     let first = c
@@ -1298,10 +1295,10 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
             Fix::SplitWork { parts: SPLIT_PARTS },
             format!(
                 "Make the unit of work smaller than the lease: split each message into {SPLIT_PARTS} short steps chained by a state machine (fetch, scan, decide), each its own message. That removes the race instead of managing it, and the steps show where time goes. Here: median {} -> {}, p99 {} -> {}, {SPLIT_PARTS}x the messages.",
-                human_ms(median as u64),
-                human_ms((median / parts) as u64),
-                human_ms(p99 as u64),
-                human_ms((p99 / parts) as u64)
+                display::duration(median as u64),
+                display::duration((median / parts) as u64),
+                display::duration(p99 as u64),
+                display::duration((p99 / parts) as u64)
             ),
         )),
     ))

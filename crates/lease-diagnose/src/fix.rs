@@ -6,15 +6,13 @@
 //! rules: a timeout comfortably above p99, a heartbeat every third of
 //! the lease with a hard cap, the unit of work split until it fits).
 
-use serde::Serialize;
-
-use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
 use lease_sim::validate::{
     MAX_BACKLOG, MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_COUNT, MAX_VISIBILITY_TIMEOUT_MS,
     MAX_WORKERS,
 };
+use serde::{Deserialize, Serialize};
 
 use crate::stats::{max_slowdown, scale_dist, work_median_ms, work_p99_ms, LeaseFacts};
 
@@ -55,7 +53,7 @@ pub const REDRIVE_RECEIVES: u32 = 5;
 /// A change to a scenario. `apply` never produces a value outside
 /// lease-sim's limits for the field it sets; the scenario as a whole is
 /// still validated by `simulate`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Fix {
     /// Set the visibility timeout. An explicit heartbeat `extend_by_ms`
@@ -87,28 +85,14 @@ pub enum Fix {
     Workers { count: u32 },
 }
 
-/// `1500` -> `1.5 s`, `90000` -> `90 s`, `300000` -> `5 min`.
-pub fn human_ms(ms: u64) -> String {
-    if ms < 1_000 {
-        format!("{ms} ms")
-    } else if ms < 120_000 {
-        let s = ms as f64 / 1_000.0;
-        let places = if ms.is_multiple_of(1_000) { 0 } else { 1 };
-        format!("{} s", fixed(s, places))
-    } else if ms < 7_200_000 {
-        let m = ms as f64 / 60_000.0;
-        let places = if ms.is_multiple_of(60_000) { 0 } else { 1 };
-        format!("{} min", fixed(m, places))
-    } else {
-        format!("{} h", fixed(ms as f64 / 3_600_000.0, 1))
-    }
-}
-
 impl Fix {
     /// What the button says, e.g. "Heartbeat every 10 s, capped at 20 extensions".
     pub fn label(&self) -> String {
         match self {
-            Fix::Timeout { ms } => format!("Visibility timeout {}", human_ms(*ms)),
+            Fix::Timeout { ms } => format!(
+                "Visibility timeout {}",
+                lease_format::display::duration(*ms)
+            ),
             Fix::Heartbeat {
                 interval_ms,
                 extend_by_ms,
@@ -121,11 +105,14 @@ impl Fix {
                 };
                 let mut s = format!(
                     "Heartbeat every {}, extending by {}, {cap}",
-                    human_ms(*interval_ms),
-                    human_ms(*extend_by_ms)
+                    lease_format::display::duration(*interval_ms),
+                    lease_format::display::duration(*extend_by_ms)
                 );
                 if let Some(t) = timeout_ms {
-                    s.push_str(&format!(", with a {} timeout", human_ms(*t)));
+                    s.push_str(&format!(
+                        ", with a {} timeout",
+                        lease_format::display::duration(*t)
+                    ));
                 }
                 s
             }
@@ -353,8 +340,8 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
             Fix::Timeout { ms: t },
             format!(
                 "A heartbeat already runs and the lease was still lost: raise the timeout above the measured p99 ({} x {}), so a missed heartbeat is not an expiry; the fence in the store is what makes it safe.",
-                shortest(TIMEOUT_HEADROOM),
-                human_ms(facts.run_p99_ms().unwrap_or(p99 as u64))
+                TIMEOUT_HEADROOM,
+                lease_format::display::duration(facts.run_p99_ms().unwrap_or(p99 as u64))
             ),
         );
     }
@@ -362,20 +349,20 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
         let fix = capped_heartbeat(s, facts, None);
         let why = if max_slowdown(s) > 1.0 {
             format!(
-                "the downstream slows by up to {}x, so the work's duration is not a number you can know in advance",
-                fixed(max_slowdown(s), 1)
+                "the downstream slows by up to {:.1}x, so the work's duration is not a number you can know in advance",
+                max_slowdown(s),
             )
         } else if t > STATIC_TIMEOUT_LIMIT_MS {
             format!(
                 "a static timeout above p99 would be {}, and every crash would then stall its messages that long",
-                human_ms(t)
+                lease_format::display::duration(t)
             )
         } else {
             format!(
-                "the work has a long tail (p99 {} is {}x the median {})",
-                human_ms(p99 as u64),
-                fixed(p99 / median.max(1.0), 1),
-                human_ms(median as u64)
+                "the work has a long tail (p99 {} is {:.1}x the median {})",
+                lease_format::display::duration(p99 as u64),
+                p99 / median.max(1.0),
+                lease_format::display::duration(median as u64)
             )
         };
         return (
@@ -389,9 +376,9 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
         Fix::Timeout { ms: t },
         format!(
             "The work is predictable (p99 {}, median {}): a static timeout comfortably above p99 ({}) covers it without heartbeat machinery.",
-            human_ms(p99 as u64),
-            human_ms(median as u64),
-            human_ms(t)
+            lease_format::display::duration(p99 as u64),
+            lease_format::display::duration(median as u64),
+            lease_format::display::duration(t)
         ),
     )
 }
@@ -415,7 +402,7 @@ mod tests {
         );
         assert_eq!(
             Fix::Timeout { ms: 135_000 }.label(),
-            "Visibility timeout 2.2 min"
+            "Visibility timeout 135 s"
         );
         assert_eq!(
             Fix::Timeout { ms: 300_000 }.label(),

@@ -10,14 +10,12 @@
 //! (`next_candidate`, `seeds_of`, `feed`), so the page can spread a step's
 //! seeds over its workers; `recommend` is the loop natively.
 
-use serde::{Deserialize, Serialize};
-
-use lease_format::decimal::shortest;
 use lease_sim::resolve::{client_policy, ClientPolicy, PUBSUB_MIN_EXTENSION_MS};
 use lease_sim::scenario::{Heartbeat, OnReject, Scenario, LAMBDA_TIMEOUT_FACTOR};
 use lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS;
+use serde::{Deserialize, Serialize};
 
-use crate::fix::{human_ms, interval_for, stated_tail_ms, suggested_cap, MAX_SUGGESTED_CAP};
+use crate::fix::{interval_for, stated_tail_ms, suggested_cap, MAX_SUGGESTED_CAP};
 use crate::stats::work_median_ms;
 
 /// Most seeds a candidate may run over: each is a whole simulation.
@@ -392,7 +390,7 @@ impl Search {
             "Beware: only {n} messages arrived over {} seeds, too few to show a redelivery rate as low as {}: none redelivered among {n} shows only a rate below about 3 in {n}. Lengthen the run or raise the arrival rate to about {} messages in all before trusting this.",
             self.seeds,
             rate_text(rate),
-            shortest(need)
+            need
         ))
     }
 
@@ -522,25 +520,25 @@ impl Search {
                 let words = if agrees {
                     format!(
                         "The rule of thumb, {} to {} (1.5 to 2 times the work's p99 of {}), falls in the window.",
-                        human_ms(lo),
-                        human_ms(hi),
-                        human_ms(p99)
+                        lease_format::display::duration(lo),
+                        lease_format::display::duration(hi),
+                        lease_format::display::duration(p99)
                     )
                 } else if hi < a {
                     format!(
                         "The rule of thumb, {} to {} (1.5 to 2 times the work's p99 of {}), is too short here: the simulation needs at least {}.",
-                        human_ms(lo),
-                        human_ms(hi),
-                        human_ms(p99),
-                        human_ms(a)
+                        lease_format::display::duration(lo),
+                        lease_format::display::duration(hi),
+                        lease_format::display::duration(p99),
+                        lease_format::display::duration(a)
                     )
                 } else {
                     format!(
                         "The rule of thumb, {} to {} (1.5 to 2 times the work's p99 of {}), is longer than the window's top of {}.",
-                        human_ms(lo),
-                        human_ms(hi),
-                        human_ms(p99),
-                        human_ms(b)
+                        lease_format::display::duration(lo),
+                        lease_format::display::duration(hi),
+                        lease_format::display::duration(p99),
+                        lease_format::display::duration(b)
                     )
                 };
                 (agrees, words)
@@ -551,16 +549,16 @@ impl Search {
                 let words = match recovery {
                     Some(r) if lo > r => format!(
                         "The rule of thumb, {} to {} (1.5 to 2 times the work's p99 of {}), is above the recovery target of {} too: a static timeout cannot meet both.",
-                        human_ms(lo),
-                        human_ms(hi),
-                        human_ms(p99),
-                        human_ms(r)
+                        lease_format::display::duration(lo),
+                        lease_format::display::duration(hi),
+                        lease_format::display::duration(p99),
+                        lease_format::display::duration(r)
                     ),
                     _ => format!(
                         "The rule of thumb says {} to {} (1.5 to 2 times the work's p99 of {}), but the simulation finds no static timeout that meets the targets.",
-                        human_ms(lo),
-                        human_ms(hi),
-                        human_ms(p99)
+                        lease_format::display::duration(lo),
+                        lease_format::display::duration(hi),
+                        lease_format::display::duration(p99)
                     ),
                 };
                 (agrees, words)
@@ -571,7 +569,7 @@ impl Search {
                 agrees && t >= least,
                 format!(
                     "{words} Lambda's rule (at least six times the function timeout) asks for {}: the recommendation {}.",
-                    human_ms(least),
+                    lease_format::display::duration(least),
                     if t >= least { "meets it" } else { "is below it" }
                 ),
             ),
@@ -579,7 +577,7 @@ impl Search {
                 agrees,
                 format!(
                     "{words} Lambda's rule (at least six times the function timeout) asks for {}.",
-                    human_ms(least)
+                    lease_format::display::duration(least)
                 ),
             ),
             (None, _) => (agrees, words),
@@ -615,27 +613,27 @@ impl Search {
             let upper = p.map_or(0.0, |p| p.redelivery_rate_upper);
             return format!(
                 "Set the visibility timeout to {}: over {n} seeds its redelivery rate is at most {} (95% bound), within the target of {target}. Any timeout from {} to {} meets the targets.",
-                human_ms(t),
+                lease_format::display::duration(t),
                 rate_text(upper),
-                human_ms(a),
-                human_ms(b)
+                lease_format::display::duration(a),
+                lease_format::display::duration(b)
             );
         }
         let why = match statics.iter().find(|p| rates_meet(p, &self.targets)) {
             Some(p) if p.recovery_ms > p.candidate.timeout_ms => format!(
                 "the lowest timeout that keeps redeliveries within {target} is {}, but a crashed worker's message then stays invisible for up to {}, longer than the recovery target of {}",
-                human_ms(p.candidate.timeout_ms),
-                human_ms(p.recovery_ms),
-                human_ms(self.targets.max_recovery_ms.unwrap_or(0))
+                lease_format::display::duration(p.candidate.timeout_ms),
+                lease_format::display::duration(p.recovery_ms),
+                lease_format::display::duration(self.targets.max_recovery_ms.unwrap_or(0))
             ),
             Some(p) => format!(
                 "the lowest timeout that keeps redeliveries within {target} is {}, longer than the recovery target of {}",
-                human_ms(p.candidate.timeout_ms),
-                human_ms(self.targets.max_recovery_ms.unwrap_or(0))
+                lease_format::display::duration(p.candidate.timeout_ms),
+                lease_format::display::duration(self.targets.max_recovery_ms.unwrap_or(0))
             ),
             None => format!(
                 "no timeout up to {} keeps redeliveries within {target}",
-                human_ms(self.max_ms)
+                lease_format::display::duration(self.max_ms)
             ),
         };
         match beat {
@@ -648,9 +646,9 @@ impl Search {
                 });
                 format!(
                     "No static timeout meets both targets: {why}. Set a {} timeout with a heartbeat every {} extending by {}, capped at {} extensions: over {n} seeds its redelivery rate is at most {} (95% bound).",
-                    human_ms(p.candidate.timeout_ms),
-                    human_ms(h.interval_ms),
-                    human_ms(h.extend_by_ms.unwrap_or(p.candidate.timeout_ms)),
+                    lease_format::display::duration(p.candidate.timeout_ms),
+                    lease_format::display::duration(h.interval_ms),
+                    lease_format::display::duration(h.extend_by_ms.unwrap_or(p.candidate.timeout_ms)),
                     h.max_extensions.map_or("no".to_string(), |c| c.to_string()),
                     rate_text(p.redelivery_rate_upper)
                 )
@@ -682,11 +680,11 @@ fn client_note(policy: ClientPolicy) -> Option<String> {
     match policy {
         ClientPolicy::Pubsub { max_lease_ms } => Some(format!(
             "Pub/Sub's client extends every lease it holds from the handler's start (by the p99 of its ack delays, 10 s to 10 min, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start; that is why a timeout far below the work's time can keep redeliveries within the target. A crashed worker's message stays invisible until the client's last extension runs out, at least 10 s whatever the timeout.",
-            human_ms(max_lease_ms)
+            lease_format::display::duration(max_lease_ms)
         )),
         ClientPolicy::ServiceBus { max_renewal_ms } => Some(format!(
             "Service Bus's processor renews every lock it holds from the handler's start (each renewal for the timeout again, for up to {} after the receive), so the timeout only has to cover the wait from the receive to the handler's start and each renewal's round trip; that is why a timeout far below the work's time can keep redeliveries within the target.",
-            human_ms(max_renewal_ms)
+            lease_format::display::duration(max_renewal_ms)
         )),
         ClientPolicy::None | ClientPolicy::SqsLambda { .. } => None,
     }
@@ -700,11 +698,7 @@ fn rate_text(x: f64) -> String {
     if fraction == 0.0 {
         return "0".into();
     }
-    format!(
-        "{}% ({})",
-        shortest((x * 1e5).round() / 1e3),
-        shortest(fraction)
-    )
+    format!("{}% ({})", ((x * 1e5).round() / 1e3), fraction)
 }
 
 fn check_targets(t: &Targets, seeds: u32) -> Result<(), TargetError> {
@@ -714,7 +708,7 @@ fn check_targets(t: &Targets, seeds: u32) -> Result<(), TargetError> {
         } else {
             Err(TargetError::new(
                 name,
-                shortest(v),
+                v.to_string(),
                 "must be a rate per arrived message from 0 to 1",
             ))
         }

@@ -1,8 +1,6 @@
 //! Numbers the detectors, fixes and sweeps share: quantiles of a work
 //! distribution (what the scenario says the work takes), what the run shows
 //! the work took, and why each lease that expired did so.
-
-use lease_format::decimal::clamp;
 use lease_sim::resolve::{resolve, Config};
 use lease_sim::run::{Delivery, LeaseEnd, Outcome, Run};
 use lease_sim::scenario::{Dist, Scenario};
@@ -72,7 +70,7 @@ fn cdf(d: &Dist, x: f64) -> f64 {
             fast,
             slow,
         } => {
-            let f = clamp(*slow_fraction, 0.0, 1.0);
+            let f = (*slow_fraction).clamp(0.0, 1.0);
             (1.0 - f) * cdf(fast, x) + f * cdf(slow, x)
         }
         Dist::Quantiles { .. } | Dist::Empirical { .. } | Dist::Histogram { .. } => {
@@ -122,7 +120,7 @@ pub fn work_median_ms(d: &Dist) -> f64 {
 /// 1 ms, within lease-sim's limit).
 pub fn scale_dist(d: &Dist, k: f64) -> Dist {
     let ms = |v: u64| ((v as f64 * k).round() as u64).clamp(1, MAX_WORK_MS);
-    let fl = |v: f64| clamp(v * k, 1.0, MAX_WORK_MS as f64);
+    let fl = |v: f64| (v * k).clamp(1.0, MAX_WORK_MS as f64);
     match d {
         Dist::Constant { ms: v } => Dist::Constant { ms: ms(*v) },
         Dist::Uniform { min_ms, max_ms } => Dist::Uniform {

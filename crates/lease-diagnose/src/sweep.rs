@@ -4,13 +4,11 @@
 //! until the feedback loop starts; note the throughput curve on the way
 //! down" is one call.
 
-use serde::{Deserialize, Serialize};
-
-use lease_format::decimal::{fixed, shortest};
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::{Dist, Fault, Scenario};
 use lease_sim::validate::effective_visibility_timeout_ms;
 use lease_sim::{run_totals, validate, Report};
+use serde::{Deserialize, Serialize};
 
 use crate::fix::heartbeat_or_default;
 use crate::stats::{scale_dist, work_p99_ms};
@@ -321,8 +319,8 @@ fn check_range(param: Param, from: f64, to: f64, steps: usize, log: bool) -> Res
         return Err(format!(
             "{}: the range {} to {} must be finite numbers",
             param.path(),
-            shortest(from),
-            shortest(to)
+            from,
+            to
         ));
     }
     if steps == 0 || steps > MAX_SWEEP_STEPS {
@@ -334,8 +332,8 @@ fn check_range(param: Param, from: f64, to: f64, steps: usize, log: bool) -> Res
         return Err(format!(
             "{}: a logarithmic sweep needs both ends above 0 (got {} to {})",
             param.path(),
-            shortest(from),
-            shortest(to)
+            from,
+            to
         ));
     }
     Ok(())
@@ -430,9 +428,9 @@ pub fn sweep_csv(param: Param, rows: &[SweepRow]) -> String {
             .as_ref()
             .map_or(String::new(), |s| format!("\"{}\"", s.replace('"', "\"\"")));
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{}\n",
-            shortest(r.value),
-            fixed(r.completions_per_min, 3),
+            "{},{:.3},{},{},{},{},{},{}\n",
+            r.value,
+            r.completions_per_min,
             r.overlapping_runs,
             r.duplicate_effects,
             r.dead_lettered,
@@ -520,15 +518,10 @@ pub fn sweep_band_csv(param: Param, points: &[Vec<SweepRow>]) -> String {
     out.push_str(",skipped_seeds\n");
     for rows in points {
         let Some(first) = rows.first() else { continue };
-        out.push_str(&format!("{},{}", shortest(first.value), rows.len()));
+        out.push_str(&format!("{},{}", first.value, rows.len()));
         for m in &SWEEP_METRICS {
             match band(rows, m.value) {
-                Some(b) => out.push_str(&format!(
-                    ",{},{},{}",
-                    fixed(b.mean, 3),
-                    shortest(b.min),
-                    shortest(b.max)
-                )),
+                Some(b) => out.push_str(&format!(",{:.3},{},{}", b.mean, b.min, b.max)),
                 None => out.push_str(",,,"),
             }
         }

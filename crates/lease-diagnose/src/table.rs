@@ -28,7 +28,10 @@ pub fn fired(names: &[&str]) -> Result<Vec<(String, Vec<&'static str>)>, String>
             let s = shipped::find(name).ok_or_else(|| format!("no shipped scenario {name}"))?;
             let run =
                 simulate(&s.scenario, &Options::default()).map_err(|e| format!("{name}: {e}"))?;
-            let ids = diagnose(&s.scenario, &run).iter().map(|f| f.id).collect();
+            let ids = diagnose(&s.scenario, &run)
+                .iter()
+                .filter_map(|f| detector_ids().find(|d| *d == f.id))
+                .collect();
             Ok((name.to_string(), ids))
         })
         .collect()

@@ -121,7 +121,7 @@ fn every_fix_clears_or_halves_its_own_finding() {
                 Ok(r) => r,
                 Err(e) => panic!("{} on {} with {}: {e}", f.id, s.name, fix.label()),
             };
-            if let Some(g) = detect(f.id, &fixed, &after) {
+            if let Some(g) = detect(&f.id, &fixed, &after) {
                 assert!(
                     g.measure <= 0.5 * f.measure,
                     "{} on {}: after '{}' the measure is {} (was {})",

@@ -223,7 +223,7 @@ mod tests {
     fn rounded_fractions_are_the_decimals_they_print_as() {
         assert_eq!(round2(1.93), 1.9);
         assert_eq!(round2(1.17), 1.2);
-        assert_eq!(lease_format::decimal::shortest(round2(1.93)), "1.9");
-        assert_eq!(lease_format::decimal::shortest(round2(0.0123)), "0.012");
+        assert_eq!(round2(1.93).to_string(), "1.9");
+        assert_eq!(round2(0.0123).to_string(), "0.012");
     }
 }

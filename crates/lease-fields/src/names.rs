@@ -16,7 +16,6 @@ pub fn parse<T: Named>(word: &str) -> Option<T> {
     position(T::WORDS, word).map(|i| T::NAMES[i].0)
 }
 
-/// Not generic: one copy in the page for every enum.
 fn position(words: &[&str], word: &str) -> Option<usize> {
     words.iter().position(|w| *w == word)
 }

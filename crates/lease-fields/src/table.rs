@@ -34,7 +34,6 @@ use crate::edit::{
 };
 use crate::names::{name, words};
 use crate::work::{build, has_p99, is_data, median_p99, shape, SHAPES};
-use lease_format::decimal::shortest;
 use lease_sim::fit::{compact_samples, scale_data, COMPACT_QUANTILES};
 use lease_sim::validate::check_work;
 
@@ -144,11 +143,11 @@ impl DataKind {
         let list: Vec<String> = match (self, v) {
             (DataKind::Samples, Value::List(l)) => compact_samples(l, COMPACT_QUANTILES)
                 .into_iter()
-                .map(|x| shortest(x.round()))
+                .map(|x| x.round().to_string())
                 .collect(),
             (DataKind::Points | DataKind::Buckets, Value::Pairs(p)) => p
                 .iter()
-                .map(|[a, b]| format!("{}:{}", shortest(*a), shortest(*b)))
+                .map(|[a, b]| format!("{}:{}", (*a), (*b)))
                 .collect(),
             _ => return None,
         };
@@ -346,7 +345,7 @@ impl Control {
         } else {
             on_grid(v, e, |t| t.ceil() - 1.0)
         };
-        lease_format::decimal::clamp(next, lo, hi)
+        next.clamp(lo, hi)
     }
 }
 
@@ -604,7 +603,6 @@ fn word<T: Named>(v: &Value) -> Result<T, String> {
     word_index(v, T::WORDS).map(|i| T::NAMES[i].0)
 }
 
-/// Not generic: one copy in the page for every enum.
 fn word_index(v: &Value, words: &[&str]) -> Result<usize, String> {
     match v {
         Value::Word(w) => words

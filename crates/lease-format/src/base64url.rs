@@ -3,8 +3,7 @@
 //! crate's URL-safe engine with `DecodePaddingMode::Indifferent` does, and
 //! refusing what it refuses (a stray character, padding before the last
 //! quad's third place, one symbol alone at the end, set bits past the last
-//! byte). Two short loops here are a fraction of that crate's code in the
-//! page's download (docs/ARCHITECTURE.md, "The download budget").
+//! byte).
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 

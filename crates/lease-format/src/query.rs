@@ -3,8 +3,7 @@
 //! `parse`, which the tests hold it to): pairs split at `&` (empty ones
 //! skipped), the name at the first `=`, `+` a space, `%` and two hex
 //! digits a byte (any other `%` kept as it is), then UTF-8 with each bad
-//! sequence replaced. One short loop is a fraction of that crate's code in
-//! the page's download (docs/ARCHITECTURE.md, "The download budget").
+//! sequence replaced.
 
 use std::borrow::Cow;
 

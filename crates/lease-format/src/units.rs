@@ -4,8 +4,6 @@
 //! scenario holds whole ones), and every formatter writes text that parses
 //! back to the very same value, so a link reproduces its run exactly.
 
-use crate::decimal::shortest;
-
 const MS_PER_S: u64 = 1_000;
 const MS_PER_MIN: u64 = 60_000;
 const MS_PER_H: u64 = 3_600_000;
@@ -121,8 +119,8 @@ pub fn format_ms(ms: u64) -> String {
     };
     for &(factor, name) in UNITS[..preferred].iter().rev() {
         // ms × 10 is a whole number of units exactly when ms is a whole
-        // number of tenths of one (every factor is a multiple of 10): no
-        // overflow, and no u128, whose printing would add 1 KB to the page.
+        // number of tenths of one (every factor is a multiple of 10), with
+        // no overflow.
         let tenth = factor / 10;
         if ms.is_multiple_of(tenth) {
             let t = ms / tenth;
@@ -136,24 +134,13 @@ pub fn format_ms(ms: u64) -> String {
     format!("{ms}ms")
 }
 
-/// A duration as a label shows it: `format_ms`'s exact text with a space
-/// before the unit (`135 s`, `2.5 min`), so the label says what the link says.
-pub fn label_ms(ms: u64) -> String {
-    let text = format_ms(ms);
-    let cut = text
-        .find(|c: char| c.is_ascii_alphabetic())
-        .unwrap_or(text.len());
-    let (num, unit) = text.split_at(cut);
-    format!("{num} {unit}")
-}
-
 /// `f64` milliseconds as exact text: whole values as a duration, others in ms.
 pub fn format_ms_f64(ms: f64) -> String {
     // Below 2^53 every whole f64 is an exact u64 and parses back to itself.
     if ms.fract() == 0.0 && (0.0..9_007_199_254_740_992.0).contains(&ms) {
         format_ms(ms as u64)
     } else {
-        format!("{}ms", shortest(ms))
+        format!("{}ms", ms)
     }
 }
 
@@ -162,8 +149,8 @@ pub fn parse_count(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
     let allowed = || {
         format!(
             "must be a whole number from {} to {}",
-            thousands(lo),
-            thousands(hi)
+            crate::display::count(lo),
+            crate::display::count(hi)
         )
     };
     let t = text.trim();
@@ -178,45 +165,31 @@ pub fn parse_count(text: &str, lo: u64, hi: u64) -> Result<u64, String> {
 }
 
 /// A plain decimal (`0.5`, `.25`, `3`, `3.`); no sign, exponent, NaN or
-/// infinity. Read by serde_json's float parser, which the page holds anyway
-/// and which rounds correctly: `f64::from_str` would add a second parser and
-/// its 10 KB table of powers of five to the download.
+/// infinity: what a share link and a control's text field hold.
 pub fn parse_plain_f64(num: &str) -> Option<f64> {
     let (int, frac) = num.split_once('.').unwrap_or((num, ""));
     let ok = !(int.is_empty() && frac.is_empty())
-        && int.len() <= 40
-        // Enough for any f64's shortest text, which is what `format_f64` writes.
-        && frac.len() <= 400
         && int.bytes().all(|b| b.is_ascii_digit())
         && frac.bytes().all(|b| b.is_ascii_digit());
     if !ok {
         return None;
     }
-    // JSON's grammar wants a digit on both sides of the point and no leading zeros.
-    let int = match int.trim_start_matches('0') {
-        "" => "0",
-        digits => digits,
-    };
-    let frac = if frac.is_empty() { "0" } else { frac };
-    serde_json::from_str::<f64>(&format!("{int}.{frac}"))
-        .ok()
-        .filter(|v| v.is_finite())
+    num.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 /// What an `<input type="number">` holds, which may have an exponent
 /// (`1e3`) as well as the plain forms; finite and not negative, or nothing.
 pub fn parse_number_input(text: &str) -> Option<f64> {
-    let t = text.trim();
-    serde_json::from_str::<f64>(t)
+    text.trim()
+        .parse::<f64>()
         .ok()
-        .or_else(|| parse_plain_f64(t))
         .filter(|v| v.is_finite() && *v >= 0.0)
 }
 
 /// A number within `lo..=hi`; `percent` also takes `5%`.
 pub fn parse_f64(text: &str, lo: f64, hi: f64, percent: bool) -> Result<f64, String> {
     let allowed = || {
-        let (lo, hi) = (shortest(lo), shortest(hi));
+        let (lo, hi) = (lo.to_string(), hi.to_string());
         if percent {
             format!("must be a number from {lo} to {hi}, like 0.05 or 5%")
         } else {
@@ -241,7 +214,7 @@ pub fn parse_rate(text: &str, hi: f64) -> Result<f64, String> {
     let allowed = || {
         format!(
             "must be a rate from 0 to {} messages per second, like 0.5, 2/s or 30/min",
-            shortest(hi)
+            hi
         )
     };
     let t = text.trim();
@@ -263,12 +236,11 @@ pub fn parse_rate(text: &str, hi: f64) -> Result<f64, String> {
 
 /// `f64` as the shortest text that parses back to the same bits.
 pub fn format_f64(x: f64) -> String {
-    shortest(x)
+    x.to_string()
 }
 
 /// The text with every `-` an `_`: how a word or a name is compared,
-/// ignoring which of the two was written. A map over the characters, which
-/// the page links anyway, where `str::replace` is a searcher of its own.
+/// ignoring which of the two was written.
 pub fn underscores(text: &str) -> String {
     text.chars()
         .map(|c| if c == '-' { '_' } else { c })
@@ -298,19 +270,6 @@ pub fn parse_bool(text: &str) -> Result<bool, String> {
 pub fn is_keyword(text: &str, words: &[&str]) -> bool {
     let t = text.trim().to_ascii_lowercase();
     words.contains(&t.as_str())
-}
-
-/// `1234567` -> `1,234,567`: the limits are easier to read with separators.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[cfg(test)]

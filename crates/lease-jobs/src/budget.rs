@@ -8,7 +8,7 @@
 
 use std::ops::ControlFlow;
 
-use lease_format::units::thousands;
+use lease_format::display;
 use lease_sim::validate::{MAX_EVENTS, MAX_MESSAGES};
 use lease_sim::{estimate, simulate_with_progress, Options, Run, Scenario, SimError};
 
@@ -102,16 +102,16 @@ pub fn route(s: &Scenario) -> Result<Route, String> {
         return Err(format!(
             "this run would have about {} messages, and the playground computes at most {} at a time. \
              Lower “Arrival rate”, “Run length” or “Backlog at start”.",
-            thousands(e.messages),
-            thousands(PAGE_MAX_MESSAGES)
+            display::count(e.messages),
+            display::count(PAGE_MAX_MESSAGES)
         ));
     }
     if e.events > MAX_EVENTS {
         return Err(format!(
             "this run could log up to {} events, and the playground computes at most {} at a time. \
              Lengthen “Heartbeat interval”, shorten “Run length”, or use fewer workers.",
-            thousands(e.events),
-            thousands(MAX_EVENTS)
+            display::count(e.events),
+            display::count(MAX_EVENTS)
         ));
     }
     Ok(if e.events <= PAGE_SYNC_EVENTS {
@@ -135,8 +135,8 @@ pub fn fits_side_b(s: &Scenario) -> Result<(), String> {
         Route::Worker => Err(format!(
             "a comparison keeps side B whole, and this side could log up to {} events \
              (at most {} for side B). Make side B smaller, or look at it alone.",
-            thousands(estimate(s).events),
-            thousands(PAGE_SYNC_EVENTS)
+            display::count(estimate(s).events),
+            display::count(PAGE_SYNC_EVENTS)
         )),
     }
 }

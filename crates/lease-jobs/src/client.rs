@@ -59,25 +59,19 @@ impl Drop for WorkerClient {
 }
 
 impl WorkerClient {
-    /// Starts a worker whose replies `read` reads (`Reply::from_json`, or
-    /// `Reply::run_reply_from_json` for the page). `on_reply` hears each reply after `Reply::Ready`,
+    /// Starts a worker. `on_reply` hears each reply after `Reply::Ready`,
     /// with what came beside it (a run's `ArrayBuffer`, an export's `Blob`;
     /// `undefined` for the others); `Break` ends the worker, whose memory
     /// grew to hold the job. `on_error` hears that the worker failed to load
     /// or stopped, after it is ended.
     pub fn spawn(
-        read: fn(&str) -> Option<Reply>,
         on_reply: impl Fn(Reply, JsValue) -> ControlFlow<()> + 'static,
         on_error: impl Fn() + 'static,
     ) -> Result<WorkerClient, String> {
-        Self::spawn_boxed(read, Box::new(on_reply), Box::new(on_error))
+        Self::spawn_boxed(Box::new(on_reply), Box::new(on_error))
     }
 
-    /// One copy of the listeners' code whatever the callers' closures: the
-    /// page starts workers from two places (docs/ARCHITECTURE.md, "The
-    /// download budget").
     fn spawn_boxed(
-        read: fn(&str) -> Option<Reply>,
         on_reply: Box<dyn Fn(Reply, JsValue) -> ControlFlow<()>>,
         on_error: Box<dyn Fn()>,
     ) -> Result<WorkerClient, String> {
@@ -94,7 +88,7 @@ impl WorkerClient {
                     Some(pair) => (pair.get(0).as_string(), pair.get(1)),
                     None => (data.as_string(), JsValue::UNDEFINED),
                 };
-                let Some(reply) = text.as_deref().and_then(read) else {
+                let Some(reply) = text.as_deref().and_then(Reply::from_json) else {
                     return;
                 };
                 if reply == Reply::Ready {
@@ -129,13 +123,7 @@ impl WorkerClient {
 
     /// Posts `job`, now or as soon as the worker has loaded.
     pub fn post(&self, job: &Job) {
-        self.post_text(job.to_json());
-    }
-
-    /// Posts a job written as `Job::to_json` writes it (`RunJob::to_job_json`
-    /// for the page, whose download then holds no writer of other jobs).
-    pub fn post_text(&self, text: String) {
-        self.post_message(text.into());
+        self.post_message(job.to_json().into());
     }
 
     /// Posts `job` with what it needs beside it (a `File`), as
@@ -175,14 +163,13 @@ impl WorkerPool {
     /// pool is dropped, which the caller does when it gives the job up).
     pub fn spawn(
         n: usize,
-        read: fn(&str) -> Option<Reply>,
         on_reply: impl Fn(usize, Reply, JsValue) -> ControlFlow<()> + Clone + 'static,
         on_error: impl Fn(usize) + Clone + 'static,
     ) -> Result<WorkerPool, String> {
         let clients = (0..n.max(1))
             .map(|k| {
                 let (on_reply, on_error) = (on_reply.clone(), on_error.clone());
-                WorkerClient::spawn(read, move |r, b| on_reply(k, r, b), move || on_error(k))
+                WorkerClient::spawn(move |r, b| on_reply(k, r, b), move || on_error(k))
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok(WorkerPool { clients })

@@ -1,18 +1,12 @@
-//! A run's diagnosis as a job for the background worker: the detectors
-//! (`lease_diagnose::diagnose`, and a tour's checks, some of which call
-//! `detect`) are code the page's first load would pay for, so the page asks
-//! the worker for what they find, once the Diagnosis section nears the
-//! viewport or a tour wants its checks.
-//!
-//! A `Finding` borrows its id and title from the detectors' statics, which
-//! the page must not link: the reply carries them as owned text
-//! (`FindingText`), its fix as the JSON of a `Fix` the page reads by hand
-//! (`fix_of`), and its button's label as text.
+//! A run's diagnosis as a job for the background worker: the page asks the
+//! worker what the detectors (`lease_diagnose::diagnose`, and a tour's
+//! checks, some of which call `detect`) find, once the Diagnosis section
+//! nears the viewport or a tour wants its checks, so that a long run's
+//! diagnosis never holds up the page. The reply carries the findings
+//! themselves (`Reply::Findings`).
 
-use lease_diagnose::{Finding, Fix};
 use lease_sim::{Run, Scenario};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::Reply;
 
@@ -27,70 +21,9 @@ pub struct DiagnoseJob {
     pub tour: Option<String>,
 }
 
-impl DiagnoseJob {
-    /// The job as `Job::Diagnose(self).to_json()` writes it, without the
-    /// code that writes every other job (as `RunJob::to_job_json`): the
-    /// page posts only runs and diagnoses.
-    pub fn to_job_json(&self) -> String {
-        #[derive(Serialize)]
-        struct AsJob<'a> {
-            diagnose: &'a DiagnoseJob,
-        }
-        // Plain data; it always serialises.
-        serde_json::to_string(&AsJob { diagnose: self }).unwrap_or_default()
-    }
-}
-
-/// A finding as the page shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FindingText {
-    /// The detector's id (`concurrent-duplicates`, ...).
-    pub id: String,
-    pub title: String,
-    pub evidence: Vec<String>,
-    pub at_ms: u64,
-    pub until_ms: Option<u64>,
-    pub message: Option<u32>,
-    pub fix_text: String,
-    /// The fix's button: its label and the fix (written as `Fix` writes
-    /// itself, read by `fix_of`). Not kept as a `serde_json::Value`: comparing
-    /// and cloning one would add their code to the page's download.
-    #[serde(deserialize_with = "fix_field")]
-    pub fix: Option<(String, Fix)>,
-}
-
-/// The derived reader's way to the fix (the panels' and the tests'; the page
-/// reads replies by hand): through `fix_of`, since `Fix` has no reader.
-fn fix_field<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<(String, Fix)>, D::Error> {
-    let pair: Option<(String, Value)> = Deserialize::deserialize(d)?;
-    pair.map(|(label, v)| match fix_of(&v) {
-        Some(fix) => Ok((label, fix)),
-        None => Err(serde::de::Error::custom(format!("not a fix: {v}"))),
-    })
-    .transpose()
-}
-
-impl FindingText {
-    pub fn of(f: &Finding) -> FindingText {
-        FindingText {
-            id: f.id.into(),
-            title: f.title.into(),
-            evidence: f.evidence.clone(),
-            at_ms: f.at_ms,
-            until_ms: f.until_ms,
-            message: f.message,
-            fix_text: f.fix_text.clone(),
-            fix: f.fix.as_ref().map(|fix| (fix.label(), fix.clone())),
-        }
-    }
-}
-
 /// What the worker answers to `job` about `run`, the run of its scenario.
 pub fn findings_of(id: u32, scenario: &Scenario, run: &Run, tour: Option<&str>) -> Reply {
-    let findings = lease_diagnose::diagnose(scenario, run)
-        .iter()
-        .map(FindingText::of)
-        .collect();
+    let findings = lease_diagnose::diagnose(scenario, run);
     // Only the tour's own scenario: the page's last one stays on screen
     // until the tour's has run.
     let tour_done = tour
@@ -121,124 +54,10 @@ pub fn run(job: &DiagnoseJob) -> Reply {
     }
 }
 
-/// Reads a fix as `FindingText` carries it. By hand, through the
-/// `serde_json::Value` the page holds anyway: a derived reader of `Fix` and
-/// its fence would be code in the page's first load.
-pub fn fix_of(v: &Value) -> Option<Fix> {
-    let u64_of = |name: &str| v.get(name)?.as_u64();
-    let u32_of = |name: &str| u32::try_from(u64_of(name)?).ok();
-    // An absent or null optional is `None`; any other value must read.
-    let opt = |name: &str| match v.get(name) {
-        None | Some(Value::Null) => Some(None),
-        Some(_) => u64_of(name).map(Some),
-    };
-    Some(match v.get("kind")?.as_str()? {
-        "timeout" => Fix::Timeout { ms: u64_of("ms")? },
-        "heartbeat" => Fix::Heartbeat {
-            interval_ms: u64_of("interval_ms")?,
-            extend_by_ms: u64_of("extend_by_ms")?,
-            max_extensions: match opt("max_extensions")? {
-                None => None,
-                Some(n) => Some(u32::try_from(n).ok()?),
-            },
-            timeout_ms: opt("timeout_ms")?,
-        },
-        "extension_cap" => Fix::ExtensionCap {
-            max_extensions: u32_of("max_extensions")?,
-        },
-        "fence" => Fix::Fence {
-            fence: lease_sim::scenario::Fence::ALL
-                .into_iter()
-                .find(|f| serde_json::to_value(f).ok().as_ref() == v.get("fence"))?,
-        },
-        "prefetch" => Fix::Prefetch {
-            prefetch: u32_of("prefetch")?,
-        },
-        "split_work" => Fix::SplitWork {
-            parts: u32_of("parts")?,
-        },
-        "redrive_limit" => Fix::RedriveLimit {
-            max_receive_count: u32_of("max_receive_count")?,
-        },
-        "workers" => Fix::Workers {
-            count: u32_of("count")?,
-        },
-        _ => return None,
-    })
-}
-
-/// Reads a `Reply::Findings` as `Reply::to_json` writes it, through
-/// `serde_json::Value` as the page reads a run's replies.
-pub(crate) fn findings_from_value(id: u32, fields: &Value) -> Option<Reply> {
-    let text = |v: &Value| v.as_str().map(str::to_string);
-    let findings = fields
-        .get("findings")?
-        .as_array()?
-        .iter()
-        .map(|f| {
-            let u64_of = |name: &str| f.get(name)?.as_u64();
-            let opt_u64 = |name: &str| match f.get(name) {
-                None | Some(Value::Null) => Some(None),
-                Some(v) => v.as_u64().map(Some),
-            };
-            Some(FindingText {
-                id: text(f.get("id")?)?,
-                title: text(f.get("title")?)?,
-                evidence: f
-                    .get("evidence")?
-                    .as_array()?
-                    .iter()
-                    .map(text)
-                    .collect::<Option<_>>()?,
-                at_ms: u64_of("at_ms")?,
-                until_ms: opt_u64("until_ms")?,
-                message: match opt_u64("message")? {
-                    None => None,
-                    Some(m) => Some(u32::try_from(m).ok()?),
-                },
-                fix_text: text(f.get("fix_text")?)?,
-                fix: match f.get("fix") {
-                    None | Some(Value::Null) => None,
-                    Some(pair) => {
-                        let pair = pair.as_array()?;
-                        Some((text(pair.first()?)?, fix_of(pair.get(1)?)?))
-                    }
-                },
-            })
-        })
-        .collect::<Option<_>>()?;
-    let tour_done = match fields.get("tour_done") {
-        None | Some(Value::Null) => None,
-        Some(v) => Some(
-            v.as_array()?
-                .iter()
-                .map(Value::as_bool)
-                .collect::<Option<_>>()?,
-        ),
-    };
-    Some(Reply::Findings {
-        id,
-        findings,
-        tour_done,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Job;
-
-    #[test]
-    fn a_diagnose_job_is_written_as_the_job_enum_writes_it() {
-        let job = DiagnoseJob {
-            id: 4,
-            scenario: lease_sim::shipped::find("clip-surge").unwrap().scenario,
-            tour: Some("lower-the-timeout".into()),
-        };
-        let text = job.to_job_json();
-        assert_eq!(text, Job::Diagnose(job.clone()).to_json());
-        assert_eq!(Job::from_json(&text), Ok(Job::Diagnose(job)));
-    }
 
     fn job(name: &str, tour: Option<&str>) -> DiagnoseJob {
         DiagnoseJob {
@@ -266,16 +85,9 @@ mod tests {
         else {
             panic!("{reply:?}")
         };
-        assert_eq!(findings.len(), expected.len());
-        for (got, f) in findings.iter().zip(&expected) {
-            assert_eq!(got.id, f.id);
-            assert_eq!(got.title, f.title);
-            assert_eq!(got.evidence, f.evidence);
-            assert_eq!(got.fix, f.fix.as_ref().map(|x| (x.label(), x.clone())));
-        }
+        assert_eq!(findings, &expected);
         let text = reply.to_json();
-        assert_eq!(Reply::from_json(&text), Some(reply.clone()));
-        assert_eq!(Reply::run_reply_from_json(&text), Some(reply));
+        assert_eq!(Reply::from_json(&text), Some(reply));
     }
 
     #[test]
@@ -308,46 +120,6 @@ mod tests {
             panic!("findings")
         };
         assert_eq!(tour_done, None);
-    }
-
-    #[test]
-    fn every_fix_reads_back_as_the_worker_wrote_it() {
-        let fixes = [
-            Fix::Timeout { ms: 45_000 },
-            Fix::Heartbeat {
-                interval_ms: 10_000,
-                extend_by_ms: 30_000,
-                max_extensions: Some(5),
-                timeout_ms: None,
-            },
-            Fix::Heartbeat {
-                interval_ms: 1,
-                extend_by_ms: 2,
-                max_extensions: None,
-                timeout_ms: Some(3),
-            },
-            Fix::ExtensionCap { max_extensions: 4 },
-            Fix::Prefetch { prefetch: 1 },
-            Fix::SplitWork { parts: 3 },
-            Fix::RedriveLimit {
-                max_receive_count: 5,
-            },
-            Fix::Workers { count: 9 },
-        ]
-        .into_iter()
-        .chain(lease_sim::scenario::Fence::ALL.map(|fence| Fix::Fence { fence }));
-        for fix in fixes {
-            let v = serde_json::to_value(&fix).unwrap();
-            assert_eq!(fix_of(&v), Some(fix), "{v}");
-        }
-        for bad in [
-            r#"{"kind":"timeout"}"#,
-            r#"{"kind":"dance","ms":1}"#,
-            r#"{"kind":"fence","fence":"paper"}"#,
-            r#"{"kind":"workers","count":4294967296}"#,
-        ] {
-            assert_eq!(fix_of(&serde_json::from_str(bad).unwrap()), None, "{bad}");
-        }
     }
 
     #[test]

@@ -143,8 +143,8 @@ pub fn read(
         if ms.len() == MAX_VALUES {
             return Err(format!(
                 "more than {} durations: the page reads at most {} (it stopped reading at line {line})",
-                lease_format::units::thousands(MAX_VALUES as u64),
-                lease_format::units::thousands(MAX_VALUES as u64),
+                lease_format::display::count(MAX_VALUES as u64),
+                lease_format::display::count(MAX_VALUES as u64),
             ));
         }
         ms.push(v * own.unwrap_or(unit).ms());

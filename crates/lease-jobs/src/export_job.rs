@@ -6,8 +6,7 @@
 //! writing them on the page's thread held it for 127 to 689 ms. The worker
 //! computes the run again from the scenario (the engine is deterministic),
 //! summarised exactly as the page's copy is, writes the file and hands the
-//! page a `Blob`, which the page saves without reading it. The writers stay
-//! out of the page's download too.
+//! page a `Blob`, which the page saves without reading it.
 
 use lease_sim::Scenario;
 use serde::{Deserialize, Serialize};

@@ -3,10 +3,9 @@
 //!
 //! Why the worker: the page reads files with
 //! `lease_sim::parse_scenario_without_path`, which gives a type error's line
-//! and column but not its field. Tracking the field (`parse_scenario`,
-//! through serde_path_to_error) wraps the deserialiser of every scenario type:
-//! 9 KB of the page's gzip download for a message only a broken file needs.
-//! The worker holds it already, and says `broker.visibility_timeout_ms:
+//! and column but not its field. The worker tracks the field
+//! (`parse_scenario`, through serde_path_to_error) for a message only a
+//! broken file needs, and says `broker.visibility_timeout_ms:
 //! invalid value: integer `-5`, expected u64 (line 3, column 41)`, as the
 //! command line does.
 

@@ -35,7 +35,7 @@ mod client;
 pub use client::{pool_size, spawn_worker, WorkerClient, WorkerPool};
 
 pub use deliveries_job::{DeliveriesJob, DeliveriesPage};
-pub use diagnose_job::{DiagnoseJob, FindingText};
+pub use diagnose_job::DiagnoseJob;
 pub use durations_job::{DurationsJob, DurationsRead};
 pub use export_job::{ExportJob, ExportKind, SvgSettings};
 pub use import_job::ImportJob;
@@ -67,8 +67,6 @@ pub enum Job {
 
 /// What the worker answers. Every variant but `Ready` and `Explained`
 /// carries the job's id, so that a late reply to an older job is ignored.
-// Externally tagged: an internally tagged enum buffers every reply before
-// reading it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Reply {
@@ -114,7 +112,7 @@ pub enum Reply {
     /// run's come just before its `RunDone`.
     Findings {
         id: u32,
-        findings: Vec<FindingText>,
+        findings: Vec<lease_diagnose::Finding>,
         tour_done: Option<Vec<bool>>,
     },
     /// The sweep's last point has been sent.
@@ -189,57 +187,35 @@ impl Reply {
     pub fn from_json(text: &str) -> Option<Reply> {
         serde_json::from_str(text).ok()
     }
-
-    /// Reads the replies to a run or a diagnosis (`Ready`, `Progress`,
-    /// `RunDone`, `Findings`, `Failed`) as `from_json` does, and `None` for
-    /// the others: what the page reads.
-    /// Through `serde_json::Value`, whose reader the page carries for share
-    /// links anyway; the derived reader of every reply, a sweep's rows
-    /// among them, is the larger code.
-    pub fn run_reply_from_json(text: &str) -> Option<Reply> {
-        let value: serde_json::Value = serde_json::from_str(text).ok()?;
-        if value.as_str() == Some("ready") {
-            return Some(Reply::Ready);
-        }
-        let (tag, fields) = value.as_object()?.iter().next()?;
-        let u64_of = |name: &str| fields.get(name)?.as_u64();
-        let f64_of = |name: &str| fields.get(name)?.as_f64();
-        let id = u32::try_from(u64_of("id")?).ok()?;
-        Some(match tag.as_str() {
-            "progress" => Reply::Progress {
-                id,
-                now_ms: u64_of("now_ms")?,
-                end_ms: u64_of("end_ms")?,
-                events: u64_of("events")?,
-                settled: u64_of("settled")?,
-                elapsed_ms: f64_of("elapsed_ms")?,
-            },
-            "run_done" => Reply::RunDone {
-                id,
-                simulate_ms: f64_of("simulate_ms")?,
-                encode_ms: f64_of("encode_ms")?,
-                bytes: usize::try_from(u64_of("bytes")?).ok()?,
-            },
-            "findings" => return diagnose_job::findings_from_value(id, fields),
-            "failed" => Reply::Failed {
-                id,
-                why: fields.get("why")?.as_str()?.to_string(),
-            },
-            _ => return None,
-        })
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_job_reads_back_as_the_page_wrote_it() {
+    /// Which variant `job` is, by its place in `Job`. The match names every
+    /// variant: a new one does not compile until it has a case here, and
+    /// then `every_job_reads_back_as_the_page_wrote_it` fails until the job
+    /// has an example.
+    fn job_case(job: &Job) -> usize {
+        match job {
+            Job::Run(_) => 0,
+            Job::Sweep(_) => 1,
+            Job::Export(_) => 2,
+            Job::Import(_) => 3,
+            Job::Seeds(_) => 4,
+            Job::Durations(_) => 5,
+            Job::Diagnose(_) => 6,
+            Job::Deliveries(_) => 7,
+        }
+    }
+    const JOB_CASES: usize = 8;
+
+    fn jobs() -> Vec<Job> {
         let scenario = lease_sim::shipped::find("ninety-second-message")
             .unwrap()
             .scenario;
-        let jobs = [
+        vec![
             Job::Run(RunJob {
                 id: 1,
                 scenario: scenario.clone(),
@@ -257,7 +233,7 @@ mod tests {
             }),
             Job::Export(ExportJob {
                 id: 3,
-                scenario,
+                scenario: scenario.clone(),
                 kind: ExportKind::SeriesCsv,
                 svg: SvgSettings {
                     range: Some((1, 2)),
@@ -271,6 +247,15 @@ mod tests {
                 file_name: "a.json".into(),
                 text: "{".into(),
             }),
+            Job::Seeds(SeedsJob {
+                id: 8,
+                scenario: scenario.clone(),
+                candidate: lease_diagnose::recommend::Candidate {
+                    timeout_ms: 45_000,
+                    heartbeat: None,
+                },
+                seeds: vec![1, 2, u64::MAX],
+            }),
             Job::Durations(DurationsJob {
                 id: 5,
                 column: Some("latency (s)".into()),
@@ -282,7 +267,28 @@ mod tests {
                 scenario: lease_sim::shipped::find("clip-surge").unwrap().scenario,
                 tour: Some("lower-the-timeout".into()),
             }),
-        ];
+            Job::Deliveries(DeliveriesJob {
+                id: 6,
+                scenario,
+                sort: deliveries_job::Column::Overlap,
+                descending: true,
+                offset: 500,
+                limit: 100,
+            }),
+        ]
+    }
+
+    #[test]
+    fn every_job_reads_back_as_the_page_wrote_it() {
+        let jobs = jobs();
+        let mut cases: Vec<usize> = jobs.iter().map(job_case).collect();
+        cases.sort_unstable();
+        cases.dedup();
+        assert_eq!(
+            cases,
+            (0..JOB_CASES).collect::<Vec<_>>(),
+            "an example of every job"
+        );
         for job in jobs {
             assert_eq!(Job::from_json(&job.to_json()), Ok(job));
         }
@@ -337,9 +343,50 @@ mod tests {
         assert!(e.contains("dance"), "{e}");
     }
 
-    #[test]
-    fn every_reply_reads_back_as_the_worker_wrote_it() {
-        let replies = [
+    /// Which variant `reply` is, by its place in `Reply`; as `job_case`, a
+    /// new variant does not compile until it has a case here.
+    fn reply_case(reply: &Reply) -> usize {
+        match reply {
+            Reply::Ready => 0,
+            Reply::Progress { .. } => 1,
+            Reply::RunDone { .. } => 2,
+            Reply::Row { .. } => 3,
+            Reply::Findings { .. } => 4,
+            Reply::SweepDone { .. } => 5,
+            Reply::SeedResults { .. } => 6,
+            Reply::ExportDone { .. } => 7,
+            Reply::Explained { .. } => 8,
+            Reply::DurationsProgress { .. } => 9,
+            Reply::DurationsDone { .. } => 10,
+            Reply::Failed { .. } => 11,
+            Reply::Deliveries { .. } => 12,
+        }
+    }
+    const REPLY_CASES: usize = 13;
+
+    fn replies() -> Vec<Reply> {
+        let row = |value: f64, skipped: Option<&str>| lease_diagnose::SweepRow {
+            value,
+            completions_per_min: 12.5,
+            overlapping_runs: 3,
+            duplicate_effects: 1,
+            dead_lettered: 0,
+            redeliveries: 7,
+            recovery_ms: Some(90_000),
+            skipped: skipped.map(str::to_string),
+        };
+        let stuck = lease_diagnose::Finding {
+            id: "stuck-lease".into(),
+            title: "A \"stuck\" lease".into(),
+            evidence: vec!["one".into(), "two".into()],
+            measure: 0.25,
+            at_ms: 3,
+            until_ms: None,
+            message: Some(u32::MAX),
+            fix_text: "Cap it.".into(),
+            fix: Some(lease_diagnose::Fix::ExtensionCap { max_extensions: 3 }),
+        };
+        vec![
             Reply::Ready,
             Reply::Progress {
                 id: 4,
@@ -355,7 +402,33 @@ mod tests {
                 encode_ms: 0.0,
                 bytes: 34_000_000,
             },
+            Reply::Row {
+                id: 2,
+                done: 1,
+                total: 3,
+                row: row(45_000.0, None),
+                index: 2,
+                more: vec![row(45_000.0, Some("too large"))],
+            },
+            Reply::Row {
+                id: 2,
+                done: 2,
+                total: 3,
+                row: row(0.5, None),
+                index: 0,
+                more: Vec::new(),
+            },
             Reply::SweepDone { id: 2 },
+            Reply::SeedResults {
+                id: 8,
+                results: vec![lease_diagnose::recommend::SeedResult {
+                    seed: u64::MAX,
+                    arrived: 100,
+                    redeliveries: 4,
+                    duplicate_effects: 1,
+                    recovery_ms: 45_000,
+                }],
+            },
             Reply::DurationsProgress {
                 id: 5,
                 read_bytes: 100,
@@ -375,19 +448,7 @@ mod tests {
             },
             Reply::Findings {
                 id: 5,
-                findings: vec![FindingText {
-                    id: "stuck-lease".into(),
-                    title: "A \"stuck\" lease".into(),
-                    evidence: vec!["one".into(), "two".into()],
-                    at_ms: 3,
-                    until_ms: None,
-                    message: Some(u32::MAX),
-                    fix_text: "Cap it.".into(),
-                    fix: Some((
-                        "Cap".into(),
-                        lease_diagnose::Fix::ExtensionCap { max_extensions: 3 },
-                    )),
-                }],
+                findings: vec![stuck],
                 tour_done: Some(vec![true, false]),
             },
             Reply::Findings {
@@ -404,21 +465,90 @@ mod tests {
                 id: 0,
                 why: "broker.visibility_timeout_ms: must be above 0 ms \"quoted\"".into(),
             },
-        ];
+            Reply::Deliveries {
+                id: 6,
+                page: DeliveriesPage {
+                    rows: vec![deliveries_job::DeliveryRow {
+                        message: 4,
+                        worker: 1,
+                        receipt: 2,
+                        start_ms: Some(0),
+                        end_ms: None,
+                        outcome: "hung".into(),
+                        overlaps: Some((1, 0)),
+                    }],
+                    total: 1,
+                },
+            },
+        ]
+    }
+
+    #[test]
+    fn every_reply_reads_back_as_the_worker_wrote_it() {
+        let replies = replies();
+        let mut cases: Vec<usize> = replies.iter().map(reply_case).collect();
+        cases.sort_unstable();
+        cases.dedup();
+        assert_eq!(
+            cases,
+            (0..REPLY_CASES).collect::<Vec<_>>(),
+            "an example of every reply"
+        );
         for r in replies {
-            let text = r.to_json();
-            assert_eq!(Reply::from_json(&text), Some(r.clone()));
-            let a_run_reply = matches!(
-                r,
-                Reply::Ready
-                    | Reply::Progress { .. }
-                    | Reply::RunDone { .. }
-                    | Reply::Findings { .. }
-                    | Reply::Failed { .. }
-            );
-            let read = Reply::run_reply_from_json(&text);
-            assert_eq!(read, a_run_reply.then_some(r), "{text}");
+            assert_eq!(Reply::from_json(&r.to_json()), Some(r));
         }
+    }
+
+    #[test]
+    fn every_fix_a_finding_offers_reads_back_as_the_worker_wrote_it() {
+        use lease_diagnose::Fix;
+        let fixes = [
+            Fix::Timeout { ms: 45_000 },
+            Fix::Heartbeat {
+                interval_ms: 10_000,
+                extend_by_ms: 30_000,
+                max_extensions: Some(5),
+                timeout_ms: None,
+            },
+            Fix::Heartbeat {
+                interval_ms: 1,
+                extend_by_ms: 2,
+                max_extensions: None,
+                timeout_ms: Some(3),
+            },
+            Fix::ExtensionCap { max_extensions: 4 },
+            Fix::Prefetch { prefetch: 1 },
+            Fix::SplitWork { parts: 3 },
+            Fix::RedriveLimit {
+                max_receive_count: 5,
+            },
+            Fix::Workers { count: 9 },
+        ]
+        .into_iter()
+        .chain(lease_sim::scenario::Fence::ALL.map(|fence| Fix::Fence { fence }));
+        for fix in fixes {
+            let finding = lease_diagnose::Finding {
+                id: "x".into(),
+                title: "X".into(),
+                evidence: Vec::new(),
+                measure: 1.0,
+                at_ms: 0,
+                until_ms: Some(1),
+                message: None,
+                fix_text: fix.label(),
+                fix: Some(fix),
+            };
+            let r = Reply::Findings {
+                id: 1,
+                findings: vec![finding],
+                tour_done: None,
+            };
+            assert_eq!(Reply::from_json(&r.to_json()), Some(r));
+        }
+    }
+
+    #[test]
+    fn a_reply_that_is_not_one_reads_as_none() {
         for text in [
             "",
             "{}",
@@ -428,9 +558,9 @@ mod tests {
             r#"{"row":{"id":1}}"#,
             r#"{"findings":{"id":1,"findings":[{"id":"x"}],"tour_done":null}}"#,
             r#"{"findings":{"id":1,"findings":[],"tour_done":[1]}}"#,
+            r#"{"dance":{"id":1}}"#,
         ] {
             assert_eq!(Reply::from_json(text), None, "{text}");
-            assert_eq!(Reply::run_reply_from_json(text), None, "{text}");
         }
     }
 }

@@ -34,20 +34,6 @@ pub struct RunJob {
     pub scenario: Scenario,
 }
 
-impl RunJob {
-    /// The job as `Job::Run(self).to_json()` writes it, without the code
-    /// that writes every other job: the page posts only runs, and that code
-    /// would be part of its download.
-    pub fn to_job_json(&self) -> String {
-        #[derive(Serialize)]
-        struct AsJob<'a> {
-            run: &'a RunJob,
-        }
-        // Plain data; it always serialises.
-        serde_json::to_string(&AsJob { run: self }).unwrap_or_default()
-    }
-}
-
 /// The whole run of `scenario` as the page holds it: raw events past what the
 /// page keeps are counted, not stored, and the run is summarised to
 /// `PAGE_LIMITS` (a run within them is left as it is, so this is also the run
@@ -128,16 +114,6 @@ pub fn run(
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_run_job_is_written_as_the_job_enum_writes_it() {
-        let job = RunJob {
-            id: 9,
-            scenario: lease_sim::shipped::find("clip-surge").unwrap().scenario,
-        };
-        let text = job.to_job_json();
-        assert_eq!(text, crate::Job::Run(job.clone()).to_json());
-        assert_eq!(crate::Job::from_json(&text), Ok(crate::Job::Run(job)));
-    }
     use crate::Job;
 
     fn job(backlog: u64) -> RunJob {

@@ -2,7 +2,6 @@
 //! each point a whole run, answered row by row.
 
 use lease_diagnose::{sweep_one, sweep_points, Param};
-use lease_format::decimal::shortest;
 use lease_sim::Scenario;
 use serde::{Deserialize, Serialize};
 
@@ -61,11 +60,7 @@ pub fn run(job: &SweepJob, post: &mut dyn FnMut(Reply)) {
     if points.is_empty() {
         post(Reply::Failed {
             id: job.id,
-            why: format!(
-                "the range {} to {} gives no point",
-                shortest(job.from),
-                shortest(job.to)
-            ),
+            why: format!("the range {} to {} gives no point", job.from, job.to),
         });
         return;
     }

@@ -26,7 +26,7 @@ pub enum DurationError {
     NotADuration { line: usize, token: String },
     #[error("line {line}: {token} is a negative duration; durations are 0 or more")]
     Negative { line: usize, token: String },
-    #[error("more than {} durations: the page reads at most {} (it stopped reading at line {line})", lease_format::units::thousands(MAX_VALUES as u64), lease_format::units::thousands(MAX_VALUES as u64))]
+    #[error("more than {} durations: the page reads at most {} (it stopped reading at line {line})", lease_format::display::count(MAX_VALUES as u64), lease_format::display::count(MAX_VALUES as u64))]
     TooMany { line: usize },
 }
 

@@ -135,7 +135,6 @@ fn rows_of(text: &str) -> Result<(Vec<Row>, bool), HistogramError> {
 }
 
 fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, HistogramError> {
-    use lease_format::decimal::shortest;
     if rows.is_empty() {
         return Err(HistogramError::Empty);
     }
@@ -146,13 +145,13 @@ fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, His
         if count < 0.0 {
             return Err(HistogramError::NegativeCount {
                 line,
-                count: shortest(count),
+                count: count.to_string(),
             });
         }
         if upper <= 0.0 {
             return Err(HistogramError::NotPositive {
                 line,
-                upper: shortest(upper),
+                upper: upper.to_string(),
             });
         }
         if k > 0 {
@@ -160,7 +159,7 @@ fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, His
             if upper <= previous {
                 let show = |x: f64| {
                     if x.is_finite() {
-                        shortest(x)
+                        x.to_string()
                     } else {
                         "+Inf".into()
                     }
@@ -176,8 +175,8 @@ fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, His
             if count < last_cumulative {
                 return Err(HistogramError::CumulativeFalls {
                     line,
-                    count: shortest(count),
-                    previous: shortest(last_cumulative),
+                    count: count.to_string(),
+                    previous: last_cumulative.to_string(),
                 });
             }
             let own = count - last_cumulative;
@@ -202,8 +201,8 @@ fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, His
             note = Some(format!(
                 "{} above the last bound ({}) are spread up to twice it ({}): a histogram cannot say how far they go.",
                 plural(c),
-                crate::words_ms(last),
-                crate::words_ms(last * 2.0),
+                lease_format::display::duration_f64(last),
+                lease_format::display::duration_f64(last * 2.0),
             ));
         }
         (Some(_), None) => return Err(HistogramError::AllZero),
@@ -218,7 +217,7 @@ fn finish(rows: Vec<Row>, cumulative: bool, unit: Unit) -> Result<Histogram, His
 }
 
 fn plural(count: f64) -> String {
-    let n = lease_format::decimal::shortest(count);
+    let n = count.to_string();
     if count == 1.0 {
         format!("{n} message")
     } else {

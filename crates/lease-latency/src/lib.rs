@@ -51,45 +51,22 @@ impl Unit {
 }
 
 /// A number as people write it: `2`, `2.5`, `.5`, `-3`, `1e3`, `1,500`
-/// is two numbers (the readers split on commas first). Read by serde_json's
-/// float parser, which the wasm modules hold anyway, rather than core's.
+/// is two numbers (the readers split on commas first). No words (`inf`,
+/// `NaN`) and an exponent of at most three digits.
 pub fn parse_number(text: &str) -> Option<f64> {
-    let (sign, rest) = match text.strip_prefix('-') {
-        Some(r) => ("-", r),
-        None => ("", text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (mantissa, exp) = match rest.find(['e', 'E']) {
-        Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+    let rest = text.strip_prefix(['-', '+']).unwrap_or(text);
+    let (mantissa, exp) = match rest.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e)),
         None => (rest, None),
     };
-    let plain = lease_format::units::parse_plain_f64(mantissa)?;
-    let exp = match exp {
-        None => 0,
-        Some(e) => {
-            let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
-            if digits.is_empty() || digits.len() > 3 || !digits.bytes().all(|b| b.is_ascii_digit())
-            {
-                return None;
-            }
-            let mut n = 0i32;
-            for b in digits.bytes() {
-                n = n * 10 + i32::from(b - b'0');
-            }
-            if e.starts_with('-') {
-                -n
-            } else {
-                n
-            }
-        }
-    };
-    // Dividing by an exact power of ten rounds once, as a parser would.
-    let v = if exp < 0 {
-        plain / 10f64.powi(-exp)
-    } else {
-        plain * 10f64.powi(exp)
-    };
-    let v = if sign == "-" { -v } else { v };
-    v.is_finite().then_some(v)
+    let exp_ok = exp.is_none_or(|e| {
+        let digits = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !digits.is_empty() && digits.len() <= 3 && digits.bytes().all(|b| b.is_ascii_digit())
+    });
+    if !exp_ok || lease_format::units::parse_plain_f64(mantissa).is_none() {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 /// A number with the unit written onto it (`2s`, `2000ms`, `1.5min`), or a
@@ -104,22 +81,6 @@ pub fn parse_duration_token(token: &str) -> Option<(f64, Option<Unit>)> {
         Some((v, None))
     } else {
         Some((v, Some(Unit::of_word(unit)?)))
-    }
-}
-
-/// `2000` ms written for a sentence: `2 s`, `450 ms`, `1.5 min`.
-pub fn words_ms(ms: f64) -> String {
-    use lease_format::decimal::shortest;
-    let round = |x: f64, places: i32| {
-        let f = 10f64.powi(places);
-        (x * f).round() / f
-    };
-    if ms < 1000.0 {
-        format!("{} ms", shortest(round(ms, 1)))
-    } else if ms < 120_000.0 {
-        format!("{} s", shortest(round(ms / 1000.0, 2)))
-    } else {
-        format!("{} min", shortest(round(ms / 60_000.0, 2)))
     }
 }
 
@@ -155,12 +116,5 @@ mod tests {
         assert_eq!(parse_duration_token("1.5min"), Some((1.5, Some(Unit::Min))));
         assert_eq!(parse_duration_token("7"), Some((7.0, None)));
         assert_eq!(parse_duration_token("7h"), None);
-    }
-
-    #[test]
-    fn durations_in_words_pick_a_readable_unit() {
-        assert_eq!(words_ms(450.0), "450 ms");
-        assert_eq!(words_ms(30_000.0), "30 s");
-        assert_eq!(words_ms(300_000.0), "5 min");
     }
 }

@@ -80,7 +80,7 @@ fn percentile_of(token: &str) -> Option<f64> {
 
 /// The label as the messages write it: `p99.9`.
 fn label_of(p: f64) -> String {
-    format!("p{}", lease_format::decimal::shortest(p))
+    format!("p{}", p)
 }
 
 /// A line's words: split at spaces, tabs, commas, semicolons, bars, `=`
@@ -230,9 +230,9 @@ fn check(
         if hi <= lo {
             return Err(PercentileError::NotIncreasing {
                 lower: label_of(p * 100.0),
-                lower_ms: crate::words_ms(lo),
+                lower_ms: lease_format::display::duration_f64(lo),
                 upper: label_of(q * 100.0),
-                upper_ms: crate::words_ms(hi),
+                upper_ms: lease_format::display::duration_f64(hi),
             });
         }
     }

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use lease_format::units::thousands;
+use lease_format::display;
 use lease_jobs::{DurationsJob, DurationsRead, Job, Reply, WorkerClient};
 use lease_latency::Unit;
 use yew::prelude::*;
@@ -86,7 +86,7 @@ fn described(name: &str, r: &DurationsRead) -> String {
     };
     format!(
         "From {name}: {} values of the column {:?}, in {unit} ({whence}).",
-        thousands(r.count),
+        display::count(r.count),
         r.column
     )
 }
@@ -154,7 +154,7 @@ pub fn start(
             ))
         }
     };
-    match WorkerClient::spawn(Reply::from_json, on_reply, on_error) {
+    match WorkerClient::spawn(on_reply, on_error) {
         Ok(client) => {
             client.post_with(
                 &Job::Durations(DurationsJob {
@@ -221,7 +221,10 @@ pub fn durations_file(p: &DurationsFileProps) -> Html {
             html! {
                 <div class="panel-row">
                     <progress id="latency-file-progress" max={total_bytes.max(&1).to_string()} value={read_bytes.to_string()}></progress>
-                    <span id="latency-file-status" role="status">{format!("Reading {name} in the background: {} values so far, {}% of the file…", thousands(*values), lease_format::decimal::fixed(share, 0))}</span>
+                    <span id="latency-file-status" role="status">{format!(
+                        "Reading {name} in the background: {} values so far, {share:.0}% of the file…",
+                        display::count(*values),
+                    )}</span>
                 </div>
             }
         }

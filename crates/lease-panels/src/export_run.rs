@@ -21,7 +21,6 @@ pub fn start(
 ) -> Result<ExportRun, String> {
     let failed = done.clone();
     let client = WorkerClient::spawn(
-        Reply::from_json,
         move |reply, beside| {
             match reply {
                 Reply::ExportDone { .. } => done.emit(match beside.dyn_into::<Blob>() {

@@ -9,7 +9,6 @@ use std::rc::Rc;
 
 use gloo::file::callbacks::FileReader;
 use gloo::timers::callback::Timeout;
-use lease_format::decimal::fixed;
 use yew::Callback;
 
 use lease_jobs::import_job::ImportJob;
@@ -53,7 +52,6 @@ pub fn explain(
     };
     let (on_reply, on_error, on_timeout) = (answer.clone(), answer.clone(), answer.clone());
     let client = WorkerClient::spawn(
-        Reply::from_json,
         move |reply, _| match reply {
             Reply::Explained { why } => {
                 on_reply(why);
@@ -99,9 +97,9 @@ pub fn read_scenario_file(file: web_sys::File, slot: &ReaderSlot, done: Callback
     let name = file.name();
     if file.size() > MAX_IMPORT_BYTES {
         done.emit(Err(format!(
-            "{}: {} KB is too large for a scenario file (at most 1 MB)",
+            "{}: {:.0} KB is too large for a scenario file (at most 1 MB)",
             shorten(&name),
-            fixed(file.size() / 1024.0, 0)
+            file.size() / 1024.0
         )));
         return;
     }

@@ -171,7 +171,7 @@ mod bridge {
         Ok(())
     }
 
-    /// Shows the panel `view` names (a `PanelViewOf` as JSON); `on_command`
+    /// Shows the panel `view` names (a `PanelView` as JSON); `on_command`
     /// hears the panel's commands (`PanelCommand` as JSON).
     #[wasm_bindgen]
     pub fn show(view: &str, on_command: Function) -> Result<(), JsValue> {

@@ -5,8 +5,9 @@
 //! and an unknown fence lists the fences there are (serde's own message).
 //! A file that reads cleanly is then checked by `validate`.
 //!
-//! `parse_scenario_without_path` gives line and column but no path, for a
-//! reader that wants the smaller code (docs/ARCHITECTURE.md says who).
+//! `parse_scenario_without_path` gives line and column but no path: the
+//! page reads with it and asks the background worker for the field
+//! (`lease_jobs::import_job`).
 
 use crate::scenario::Scenario;
 use crate::validate::validate;

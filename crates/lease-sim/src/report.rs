@@ -27,10 +27,8 @@ pub struct Report {
 
 /// Count of deliveries, as text -> how many messages were delivered that
 /// many times. Sorted by the text ("10" before "2"), each key once: the
-/// order and the JSON object of a `BTreeMap<String, u64>`, whose insert and
-/// node code would be the page's only copy of that map
-/// (docs/ARCHITECTURE.md, "The download budget"). A run has a few keys, so
-/// an insert into the sorted list costs no more than the map's.
+/// order and the JSON object of a `BTreeMap<String, u64>`. A run has a few
+/// keys.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ReceiveCounts(Vec<(String, u64)>);
 
@@ -199,8 +197,7 @@ macro_rules! totals_counters {
             }
 
             /// The inverse of `counters`: the array taken apart by the same
-            /// list (a copy, where an iterator's `next` per field was a call
-            /// each in the page's decoder).
+            /// list.
             pub fn from_counters(counters: [u64; TOTALS_COUNTERS]) -> Totals {
                 let [$($field),*] = counters;
                 Totals { $($field),* }

@@ -7,7 +7,6 @@ use crate::scenario::{
     Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR,
     PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
 };
-use lease_format::decimal::clamp;
 
 /// SQS: 12 hours from the receive, not reset by extensions.
 pub const SQS_MAX_LEASE_LIFETIME_MS: u64 = 12 * 3_600_000;
@@ -397,7 +396,7 @@ pub fn service_bus_renew_before_ms(lock_ms: u64) -> u64 {
 
 fn finite_unit(x: f64) -> f64 {
     if x.is_finite() {
-        clamp(x, 0.0, 1.0)
+        x.clamp(0.0, 1.0)
     } else {
         0.0
     }

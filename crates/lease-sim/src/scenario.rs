@@ -565,10 +565,8 @@ pub trait Named: Copy + PartialEq + 'static {
     fn index(self) -> usize;
 }
 
-/// Read through `String` (`try_from`): serde's derived reader of an enum is
-/// about a kilobyte of the page's download per type, this is one loop over
-/// names for all of them (docs/ARCHITECTURE.md, "The download budget"). The
-/// message is serde's own.
+/// Read through `String` (`try_from`), by one loop over the names for all
+/// of them. The message is serde's own.
 macro_rules! named_variants {
     ($t:ident { $($v:ident = $name:literal),+ $(,)? }) => {
         impl Named for $t {

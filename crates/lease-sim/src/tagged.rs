@@ -17,8 +17,7 @@ use serde::Deserialize;
 use crate::scenario::{explicit_null, Dist, Fault, RunOutcome, Work};
 
 /// A field the variant needs: absent and `null` each get their own message.
-/// The messages are built by `unmet`, not in this generic, which has a copy
-/// per field type in the page's download.
+/// The messages are built by `unmet`.
 fn needed<T>(field: Option<Option<T>>, name: &str, variant: &str) -> Result<T, String> {
     match field {
         Some(Some(v)) => Ok(v),

@@ -17,8 +17,7 @@ use crate::run::{Delivery, Event, Mark, MessageRecord};
 use crate::scenario::{Dist, ExpiryTakes, Fault, LateAck, Library, Preset, Scenario};
 use crate::work::to_ms;
 use crate::SimError;
-use lease_format::decimal::shortest;
-use lease_format::units::thousands;
+use lease_format::display;
 
 /// SQS's ceiling for a visibility timeout (and for one extension): 12 hours.
 pub const MAX_VISIBILITY_TIMEOUT_MS: u64 = 43_200_000;
@@ -139,31 +138,12 @@ fn invalid(field: impl Into<String>, value: impl ToString, allowed: impl Into<St
     }
 }
 
-/// `43200000` -> `12 h`: whole units only, else plain ms.
-fn human_ms(ms: u64) -> String {
-    const MIN: u64 = 60_000;
-    const H: u64 = 3_600_000;
-    const D: u64 = 86_400_000;
-    let (v, unit) = if ms >= D && ms.is_multiple_of(D) {
-        (ms / D, "d")
-    } else if ms >= H && ms.is_multiple_of(H) {
-        (ms / H, "h")
-    } else if ms >= MIN && ms.is_multiple_of(MIN) {
-        (ms / MIN, "min")
-    } else if ms >= 1000 && ms.is_multiple_of(1000) {
-        (ms / 1000, "s")
-    } else {
-        return format!("{ms} ms");
-    };
-    format!("{v} {unit}")
-}
-
 fn ms_range(lo: u64, hi: u64) -> String {
     format!(
         "must be from {} ms to {} ms ({})",
-        thousands(lo),
-        thousands(hi),
-        human_ms(hi)
+        display::count(lo),
+        display::count(hi),
+        display::duration(hi)
     )
 }
 
@@ -179,7 +159,11 @@ fn check_count(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), SimError> {
         return Err(invalid(
             field,
             v,
-            format!("must be from {} to {}", thousands(lo), thousands(hi)),
+            format!(
+                "must be from {} to {}",
+                display::count(lo),
+                display::count(hi)
+            ),
         ));
     }
     Ok(())
@@ -188,7 +172,7 @@ fn check_count(field: &str, v: u64, lo: u64, hi: u64) -> Result<(), SimError> {
 /// NaN and infinities fail here too: `!(v >= lo)` is true for NaN.
 fn check_float(field: &str, v: f64, lo: f64, hi: f64, allowed: &str) -> Result<(), SimError> {
     if !v.is_finite() || v < lo || v > hi {
-        return Err(invalid(field, shortest(v), allowed));
+        return Err(invalid(field, v.to_string(), allowed));
     }
     Ok(())
 }
@@ -216,10 +200,10 @@ fn check_top(s: &Scenario) -> Result<(), SimError> {
             s.bucket_ms,
             format!(
                 "gives {} buckets over duration_ms = {}; must give at most {} (bucket_ms >= {})",
-                thousands(buckets),
-                thousands(s.duration_ms),
-                thousands(MAX_BUCKETS),
-                thousands(s.duration_ms.div_ceil(MAX_BUCKETS))
+                display::count(buckets),
+                display::count(s.duration_ms),
+                display::count(MAX_BUCKETS),
+                display::count(s.duration_ms.div_ceil(MAX_BUCKETS))
             ),
         ));
     }
@@ -356,7 +340,7 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
                 n,
                 format!(
                     "must be from 1 to {} (SQS's range), or null for no redrive policy",
-                    thousands(MAX_RECEIVE_COUNT.into())
+                    display::count(MAX_RECEIVE_COUNT.into())
                 ),
             ));
         }
@@ -448,7 +432,7 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
                 format!(
                     "must be from workers.concurrency ({}) to {}: a worker holds every message it runs",
                     w.concurrency,
-                    thousands(MAX_PREFETCH.into())
+                    display::count(MAX_PREFETCH.into())
                 ),
             ));
         }
@@ -487,10 +471,10 @@ fn check_workers(s: &Scenario) -> Result<(), SimError> {
     if w.error_rate + w.hang_rate > 1.0 {
         return Err(invalid(
             "workers.hang_rate",
-            shortest(w.hang_rate),
+            w.hang_rate.to_string(),
             format!(
                 "workers.error_rate + workers.hang_rate must be at most 1 (error_rate is {})",
-                shortest(w.error_rate)
+                w.error_rate
             ),
         ));
     }
@@ -507,7 +491,7 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
     let work_range = || {
         format!(
             "must be a number of ms from 0 to {}",
-            thousands(MAX_WORK_MS)
+            display::count(MAX_WORK_MS)
         )
     };
     match d {
@@ -527,7 +511,7 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
             let f = format!("{path}.mean_ms");
             check_float(&f, *mean_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if *mean_ms <= 0.0 {
-                return Err(invalid(f, shortest(*mean_ms), "must be above 0 ms"));
+                return Err(invalid(f, (*mean_ms).to_string(), "must be above 0 ms"));
             }
             Ok(())
         }
@@ -535,17 +519,17 @@ fn check_dist(d: &Dist, path: &str) -> Result<(), SimError> {
             let f = format!("{path}.median_ms");
             check_float(&f, *median_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if *median_ms <= 0.0 {
-                return Err(invalid(f, shortest(*median_ms), "must be above 0 ms"));
+                return Err(invalid(f, (*median_ms).to_string(), "must be above 0 ms"));
             }
             let f = format!("{path}.p99_ms");
             check_float(&f, *p99_ms, 0.0, MAX_WORK_MS as f64, &work_range())?;
             if p99_ms < median_ms {
                 return Err(invalid(
                     f,
-                    shortest(*p99_ms),
+                    (*p99_ms).to_string(),
                     format!(
                         "must be at least {path}.median_ms ({}): the tail is above the middle",
-                        shortest(*median_ms)
+                        (*median_ms)
                     ),
                 ));
             }
@@ -633,7 +617,7 @@ fn check_pairs(
         ));
     }
     for (i, v) in list.iter().enumerate() {
-        let value = || format!("[{}, {}]", shortest(v[0]), shortest(v[1]));
+        let value = || format!("[{}, {}]", (v[0]), (v[1]));
         for (c, col) in columns.iter().enumerate() {
             let x = v[c];
             let why = if !(col.ok)(x) {
@@ -642,7 +626,7 @@ fn check_pairs(
                 format!(
                     "{} must increase: this one must be above {} ({}[{}])",
                     col.plural,
-                    shortest(list[i - 1][c]),
+                    (list[i - 1][c]),
                     field,
                     i - 1
                 )
@@ -665,8 +649,11 @@ fn check_samples(samples: &[f64], path: &str) -> Result<(), SimError> {
     if samples.is_empty() || samples.len() > MAX_SAMPLES {
         return Err(invalid(
             format!("{path}.samples_ms"),
-            format!("{} durations", thousands(samples.len() as u64)),
-            format!("must hold 1 to {} durations", thousands(MAX_SAMPLES as u64)),
+            format!("{} durations", display::count(samples.len() as u64)),
+            format!(
+                "must hold 1 to {} durations",
+                display::count(MAX_SAMPLES as u64)
+            ),
         ));
     }
     match samples
@@ -675,7 +662,7 @@ fn check_samples(samples: &[f64], path: &str) -> Result<(), SimError> {
     {
         Some(i) => Err(invalid(
             format!("{path}.samples_ms[{i}]"),
-            shortest(samples[i]),
+            (samples[i]).to_string(),
             "must be a number of ms from 0 to 86,400,000: a duration is not negative",
         )),
         None => Ok(()),
@@ -710,7 +697,7 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
                 c,
                 format!(
                     "must be from 1 to {} handlers, or null for unlimited",
-                    thousands(MAX_DOWNSTREAM_CAPACITY.into())
+                    display::count(MAX_DOWNSTREAM_CAPACITY.into())
                 ),
             ));
         }
@@ -734,7 +721,7 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
         if sd.factor <= 0.0 {
             return Err(invalid(
                 format!("{p}.factor"),
-                shortest(sd.factor),
+                sd.factor.to_string(),
                 "must be above 0 and at most 1,000,000 (2 = the downstream takes twice as long)",
             ));
         }
@@ -747,17 +734,17 @@ fn check_arrivals(s: &Scenario) -> Result<(), SimError> {
     if a.backlog > MAX_BACKLOG {
         return Err(invalid(
             "arrivals.backlog",
-            thousands(a.backlog),
+            display::count(a.backlog),
             format!(
                 "must be from 0 to {} messages: a run holds at most {} messages in memory",
-                thousands(MAX_BACKLOG),
-                thousands(MAX_MESSAGES)
+                display::count(MAX_BACKLOG),
+                display::count(MAX_MESSAGES)
             ),
         ));
     }
     let rate_allowed = format!(
         "must be a rate from 0 to {} messages per second",
-        thousands(MAX_RATE_PER_S as u64)
+        display::count(MAX_RATE_PER_S as u64)
     );
     check_float(
         "arrivals.rate_per_s",
@@ -791,7 +778,10 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
         return Err(invalid(
             "faults",
             format!("{} faults", s.faults.len()),
-            format!("must hold at most {} faults", thousands(MAX_FAULTS as u64)),
+            format!(
+                "must hold at most {} faults",
+                display::count(MAX_FAULTS as u64)
+            ),
         ));
     }
     let worker_ok = |i: usize, w: u32| {
@@ -868,7 +858,7 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
                         message,
                         format!(
                             "must name a message the run can have, 0 to {} (the backlog and the arrivals)",
-                            thousands(most.saturating_sub(1))
+                            display::count(most.saturating_sub(1))
                         ),
                     ));
                 }
@@ -878,7 +868,7 @@ fn check_faults(s: &Scenario) -> Result<(), SimError> {
                         receipt,
                         format!(
                             "must be a delivery number from 1 (the first delivery) to {}",
-                            thousands(u64::from(MAX_OVERRIDE_RECEIPT))
+                            display::count(u64::from(MAX_OVERRIDE_RECEIPT))
                         ),
                     ));
                 }
@@ -1099,22 +1089,22 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
 pub fn check_size(e: &Estimate) -> Result<(), SimError> {
     if e.messages > MAX_MESSAGES {
         return Err(SimError::TooLarge {
-            what: format!("up to {} messages", thousands(e.messages)),
-            limit: format!("{} messages", thousands(MAX_MESSAGES)),
+            what: format!("up to {} messages", display::count(e.messages)),
+            limit: format!("{} messages", display::count(MAX_MESSAGES)),
             reduce: "arrivals.backlog, arrivals.rate_per_s, arrivals.surges or duration_ms".into(),
         });
     }
     if e.events > MAX_EVENTS {
         return Err(SimError::TooLarge {
-            what: format!("up to {} events", thousands(e.events)),
-            limit: format!("{} events", thousands(MAX_EVENTS)),
+            what: format!("up to {} events", display::count(e.events)),
+            limit: format!("{} events", display::count(MAX_EVENTS)),
             reduce: REDUCE_EVENTS.into(),
         });
     }
     if e.bytes > MAX_RUN_BYTES {
         return Err(SimError::TooLarge {
-            what: format!("up to {} bytes of recorded run", thousands(e.bytes)),
-            limit: format!("{} bytes", thousands(MAX_RUN_BYTES)),
+            what: format!("up to {} bytes of recorded run", display::count(e.bytes)),
+            limit: format!("{} bytes", display::count(MAX_RUN_BYTES)),
             reduce: REDUCE_EVENTS.into(),
         });
     }
@@ -1288,7 +1278,7 @@ mod tests {
 
     #[test]
     fn the_data_checks_write_the_longest_work_as_it_is() {
-        let longest = thousands(MAX_WORK_MS);
+        let longest = display::count(MAX_WORK_MS);
         assert!(POINTS[1].allowed.ends_with(&longest));
         assert!(BUCKETS[0].allowed.contains(&format!("at most {longest} (")));
         let mut s = base();
@@ -1563,9 +1553,9 @@ mod tests {
 
     #[test]
     fn thousands_groups_digits() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(43_200_000), "43,200,000");
+        assert_eq!(display::count(0), "0");
+        assert_eq!(display::count(999), "999");
+        assert_eq!(display::count(1000), "1,000");
+        assert_eq!(display::count(43_200_000), "43,200,000");
     }
 }

@@ -1,15 +1,13 @@
 //! Chart geometry: nice axis maxima and tick values. Pure, tested natively.
 
-use lease_format::decimal::fixed;
-
 /// An axis label: 12k, 340, 2.5.
 pub fn fmt_value(v: f64) -> String {
     if v >= 10_000.0 {
-        format!("{}k", fixed(v / 1000.0, 0))
+        format!("{:.0}k", v / 1000.0)
     } else if v.fract() == 0.0 || v >= 100.0 {
-        fixed(v, 0)
+        format!("{v:.0}")
     } else {
-        fixed(v, 1)
+        format!("{v:.1}")
     }
 }
 
@@ -42,10 +40,14 @@ pub fn time_ticks(end_ms: u64) -> Vec<u64> {
         .collect()
 }
 
+/// A time axis's tick: minutes from a minute on (`1.5 min`), so that the
+/// ticks of one axis read as one scale. Not a duration's reading
+/// (`lease_format::display::duration`, `90 s`): a tick marks a place on the
+/// axis, and its neighbours give it its unit.
 pub fn tick_label(t: u64) -> String {
     let m = t as f64 / 60_000.0;
     if m >= 1.0 || t == 0 {
-        let s = fixed(m, 1);
+        let s = format!("{m:.1}");
         s.strip_suffix(".0").map(str::to_string).unwrap_or(s) + " min"
     } else {
         format!("{} s", t / 1000)

@@ -1,8 +1,7 @@
 //! When the app panics, the page says so instead of freezing: a message over
 //! the page with the link that led there, a way back to the default
 //! playground, and a reload. Handed to the browser as one piece of HTML,
-//! since the Yew app is gone by then (the release build aborts on a panic)
-//! and one string costs the first load less code than a DOM call per node.
+//! since the Yew app is gone by then (the release build aborts on a panic).
 
 use wasm_bindgen::prelude::*;
 
@@ -19,8 +18,7 @@ pub fn install() {
 }
 
 /// Lets the browser tests check the crash message by forcing a panic. Its
-/// words hold markup and quotes, which the card must show as text; no
-/// argument, since a wasm-bindgen argument is glue of its own on the page.
+/// words hold markup and quotes, which the card must show as text.
 #[wasm_bindgen(js_name = forcePanicForTests)]
 pub fn force_panic_for_tests() {
     panic!("a <b>panic</b> forced by the browser tests, 'quoted' & \"quoted\"");

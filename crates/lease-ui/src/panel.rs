@@ -22,7 +22,7 @@ pub enum Panel {
     Notes,
     /// Every delivery of the run on screen as a table, sorted and paged.
     Table,
-    /// The timeline's context menu, at `PanelViewOf::at`; not in links.
+    /// The timeline's context menu, at `PanelView::at`; not in links.
     Menu,
     /// The help overlay opened at "How the broker presets differ", from the
     /// button under the Broker select; not in links.
@@ -74,7 +74,7 @@ impl Panel {
 }
 
 /// What the panels module asks of the page.
-#[derive(Serialize, Debug, Clone, PartialEq)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "snake_case")]
 pub enum PanelCommand {
     /// Close the open panel.
@@ -131,109 +131,45 @@ impl PanelCommand {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Reads a command as `to_json` writes it, or says which it could not
-    /// read. Through `serde_json::Value`, whose reader the page carries for
-    /// share links anyway, rather than a derived reader (docs/ARCHITECTURE.md,
-    /// the download budget).
+    /// Reads a command as `to_json` writes it, or says why it could not.
     pub fn from_json(text: &str) -> Result<PanelCommand, String> {
-        use serde_json::Value;
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        if value.as_str() == Some("close") {
-            return Ok(PanelCommand::Close);
-        }
-        let Some((tag, v)) = value
-            .as_object()
-            .filter(|o| o.len() == 1)
-            .and_then(|o| o.iter().next())
-        else {
-            return Err("a message that is not a panel command".into());
-        };
-        let text_of = |v: &Value| v.as_str().map(str::to_string);
-        let index_of = |v: &Value| v.as_u64().and_then(|n| usize::try_from(n).ok());
-        let read = match tag.as_str() {
-            "import" => (|| {
-                let ignored = v.get("ignored")?.as_array()?;
-                Some(PanelCommand::Import {
-                    scenario: text_of(v.get("scenario")?)?,
-                    ignored: ignored.iter().map(text_of).collect::<Option<_>>()?,
-                })
-            })(),
-            "reject" => text_of(v).map(PanelCommand::Reject),
-            "use_work" => text_of(v).map(PanelCommand::UseWork),
-            "select" => v
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .map(PanelCommand::Select),
-            "start_tour" => text_of(v).map(PanelCommand::StartTour),
-            "tour_step" => index_of(v).map(PanelCommand::TourStep),
-            "present" => v.as_bool().map(PanelCommand::Present),
-            // A loop, not a `collect` into an `Option`: that adapter is
-            // code of its own in the page's download.
-            "notes" => v.as_array().and_then(|list| {
-                let mut notes = Vec::with_capacity(list.len());
-                for n in list {
-                    notes.push(text_of(n)?);
-                }
-                Some(PanelCommand::Notes(notes))
-            }),
-            "tour_demo" => (|| {
-                Some(PanelCommand::TourDemo {
-                    tour: text_of(v.get("tour")?)?,
-                    step: index_of(v.get("step")?)?,
-                })
-            })(),
-            "replace" => (|| {
-                Some(PanelCommand::Replace {
-                    scenario: text_of(v.get("scenario")?)?,
-                    said: text_of(v.get("said")?)?,
-                })
-            })(),
-            "fork" => (|| {
-                Some(PanelCommand::Fork {
-                    scenario: text_of(v.get("scenario")?)?,
-                })
-            })(),
-            "set" => (|| {
-                Some(PanelCommand::Set {
-                    field: text_of(v.get("field")?)?,
-                    value: text_of(v.get("value")?)?,
-                })
-            })(),
-            _ => return Err(format!("an unknown panel command \"{tag}\"")),
-        };
-        read.ok_or_else(|| format!("the panel command \"{tag}\" without its fields"))
+        serde_json::from_str(text).map_err(|e| e.to_string())
     }
 }
 
 /// What the page tells a panel loaded on demand, as JSON: which panel, and
 /// the props the panel had when it was part of the page.
-#[derive(Serialize)]
-pub struct PanelViewOf<'a> {
-    pub panel: &'static str,
-    pub scenario: &'a Scenario,
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+pub struct PanelView {
+    /// The panel's name (`Panel::name`).
+    pub panel: String,
+    pub scenario: Scenario,
     /// The scenario of the run on screen (export's timeline files).
-    pub run_scenario: &'a Scenario,
+    pub run_scenario: Scenario,
     /// The share link of what is on screen.
-    pub link: &'a str,
+    pub link: String,
     pub by_message: bool,
     pub range: Option<(u64, u64)>,
     /// The share link's query without `embed` and `panels` (the embed generator).
-    pub query: &'a str,
+    pub query: String,
     /// The tour under way and its step.
-    pub tour: Option<(&'a str, usize)>,
+    pub tour: Option<(String, usize)>,
     /// Whether each step of that tour holds in the run on screen.
     pub done: Option<Vec<bool>>,
     /// Whether the person earned each step's tick (the page's `tour_earned`):
     /// a step that holds but was not earned is one to look at.
-    pub earned: &'a [bool],
+    pub earned: Vec<bool>,
     /// Presenter mode: the tours' panel is the presenter bar.
+    #[serde(default)]
     pub present: bool,
     /// The notes on the timeline, in their link form.
-    pub notes: &'a [String],
+    #[serde(default)]
+    pub notes: Vec<String>,
     /// The range a new note starts on (a Shift+drag on the timeline).
+    #[serde(default)]
     pub draft: Option<(u64, u64)>,
     /// Where the timeline's menu opened (`Panel::Menu`).
-    pub at: Option<&'a MenuAt>,
+    pub at: Option<MenuAt>,
 }
 
 /// Where the timeline's menu opened: the moment, what lies under it, and
@@ -256,28 +192,6 @@ pub struct MenuAt {
     pub y: f64,
 }
 
-/// `PanelViewOf` as the panel reads it (in crates/lease-panels).
-#[derive(Deserialize, Debug, PartialEq)]
-pub struct PanelView {
-    pub panel: String,
-    pub scenario: Scenario,
-    pub run_scenario: Scenario,
-    pub link: String,
-    pub by_message: bool,
-    pub range: Option<(u64, u64)>,
-    pub query: String,
-    pub tour: Option<(String, usize)>,
-    pub done: Option<Vec<bool>>,
-    pub earned: Vec<bool>,
-    #[serde(default)]
-    pub present: bool,
-    #[serde(default)]
-    pub notes: Vec<String>,
-    #[serde(default)]
-    pub draft: Option<(u64, u64)>,
-    pub at: Option<MenuAt>,
-}
-
 /// The first file of a drop (the page and the panels import it), with the
 /// browser's default (opening the file) prevented.
 pub fn dropped_file(e: &web_sys::DragEvent) -> Option<web_sys::File> {
@@ -291,10 +205,32 @@ pub fn dropped_file(e: &web_sys::DragEvent) -> Option<web_sys::File> {
 mod tests {
     use super::*;
 
+    /// Which variant `c` is, by its place in `PanelCommand`. The match names
+    /// every variant: a new one does not compile until it has a case here,
+    /// and then the round trip below fails until it has an example.
+    fn command_case(c: &PanelCommand) -> usize {
+        match c {
+            PanelCommand::Close => 0,
+            PanelCommand::Import { .. } => 1,
+            PanelCommand::Reject(_) => 2,
+            PanelCommand::StartTour(_) => 3,
+            PanelCommand::TourStep(_) => 4,
+            PanelCommand::Set { .. } => 5,
+            PanelCommand::TourDemo { .. } => 6,
+            PanelCommand::UseWork(_) => 7,
+            PanelCommand::Present(_) => 8,
+            PanelCommand::Notes(_) => 9,
+            PanelCommand::Select(_) => 10,
+            PanelCommand::Replace { .. } => 11,
+            PanelCommand::Fork { .. } => 12,
+        }
+    }
+    const COMMAND_CASES: usize = 13;
+
     #[test]
     fn every_panel_command_reads_back_as_the_panel_wrote_it() {
         let scenario = lease_sim::shipped::find("clip-surge").unwrap().scenario;
-        for c in [
+        let commands = [
             PanelCommand::Close,
             PanelCommand::Import {
                 scenario: serde_json::to_string(&scenario).unwrap(),
@@ -327,33 +263,39 @@ mod tests {
             PanelCommand::Fork {
                 scenario: serde_json::to_string(&scenario).unwrap(),
             },
-        ] {
+        ];
+        let mut cases: Vec<usize> = commands.iter().map(command_case).collect();
+        cases.sort_unstable();
+        cases.dedup();
+        assert_eq!(
+            cases,
+            (0..COMMAND_CASES).collect::<Vec<_>>(),
+            "an example of every command"
+        );
+        for c in commands {
             assert_eq!(PanelCommand::from_json(&c.to_json()), Ok(c));
         }
     }
 
     #[test]
-    fn a_message_that_is_not_a_panel_command_says_what_it_lacks() {
+    fn a_message_that_is_not_a_panel_command_says_why() {
         for (text, says) in [
             ("not json", "expected"),
-            (r#""open""#, "not a panel command"),
-            (r#"{"close":1,"reject":"x"}"#, "not a panel command"),
-            (r#"{"dance":"x"}"#, "unknown panel command \"dance\""),
-            (r#"{"tour_step":-1}"#, "\"tour_step\" without its fields"),
-            (
-                r#"{"tour_demo":{"tour":"t"}}"#,
-                "\"tour_demo\" without its fields",
-            ),
+            (r#""open""#, "unknown variant `open`"),
+            (r#"{"close":1,"reject":"x"}"#, "expected unit"),
+            (r#"{"dance":"x"}"#, "unknown variant `dance`"),
+            (r#"{"tour_step":-1}"#, "-1"),
+            (r#"{"tour_demo":{"tour":"t"}}"#, "missing field `step`"),
             (
                 r#"{"import":{"scenario":"{}","ignored":[3]}}"#,
-                "\"import\" without",
+                "integer `3`",
             ),
-            (r#"{"reject":null}"#, "\"reject\" without its fields"),
-            (r#"{"present":"yes"}"#, "\"present\" without its fields"),
-            (r#"{"notes":["a",3]}"#, "\"notes\" without its fields"),
-            (r#"{"select":-2}"#, "\"select\" without its fields"),
-            (r#"{"replace":{"scenario":"{}"}}"#, "\"replace\" without"),
-            (r#"{"fork":{}}"#, "\"fork\" without its fields"),
+            (r#"{"reject":null}"#, "null"),
+            (r#"{"present":"yes"}"#, "string \"yes\""),
+            (r#"{"notes":["a",3]}"#, "integer `3`"),
+            (r#"{"select":-2}"#, "-2"),
+            (r#"{"replace":{"scenario":"{}"}}"#, "missing field `said`"),
+            (r#"{"fork":{}}"#, "missing field `scenario`"),
         ] {
             let e = PanelCommand::from_json(text).unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
@@ -367,21 +309,21 @@ mod tests {
             seed: 7,
             ..Scenario::default()
         };
-        let of = PanelViewOf {
-            panel: Panel::Export.name(),
-            scenario: &scenario,
-            run_scenario: &run_scenario,
-            link: "http://x/?scenario=clip-surge",
+        let view = PanelView {
+            panel: Panel::Export.name().into(),
+            scenario,
+            run_scenario,
+            link: "http://x/?scenario=clip-surge".into(),
             by_message: true,
             range: Some((5, 9)),
-            query: "scenario=clip-surge",
-            tour: Some(("not-a-lock", 2)),
+            query: "scenario=clip-surge".into(),
+            tour: Some(("not-a-lock".into(), 2)),
             done: Some(vec![true, false]),
-            earned: &[false, true],
+            earned: vec![false, true],
             present: true,
-            notes: &["1s-2s~~x".into()],
+            notes: vec!["1s-2s~~x".into()],
             draft: Some((1, 2)),
-            at: Some(&MenuAt {
+            at: Some(MenuAt {
                 t_ms: 61_000,
                 worker: Some(2),
                 message: Some(7),
@@ -392,25 +334,7 @@ mod tests {
                 y: 20.0,
             }),
         };
-        let back: PanelView = serde_json::from_str(&serde_json::to_string(&of).unwrap()).unwrap();
-        assert_eq!(
-            back,
-            PanelView {
-                panel: "export".into(),
-                scenario: scenario.clone(),
-                run_scenario: run_scenario.clone(),
-                link: of.link.into(),
-                by_message: true,
-                range: Some((5, 9)),
-                query: of.query.into(),
-                tour: Some(("not-a-lock".into(), 2)),
-                done: Some(vec![true, false]),
-                earned: vec![false, true],
-                present: true,
-                notes: vec!["1s-2s~~x".into()],
-                draft: Some((1, 2)),
-                at: of.at.cloned(),
-            }
-        );
+        let back: PanelView = serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
+        assert_eq!(back, view);
     }
 }

@@ -1,8 +1,6 @@
 //! Slider positions (0..=STEPS) to values and back. A timeout from 1 s to
 //! 15 min wants a log scale: equal drags are equal ratios.
 
-use lease_format::decimal::{clamp, fixed, shortest};
-
 pub const STEPS: u32 = 1000;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,7 +31,7 @@ impl Scale {
             Scale::Log { min, max } => (value.max(min) / min).ln() / (max / min).ln(),
         };
         if f.is_finite() {
-            (clamp(f, 0.0, 1.0) * f64::from(STEPS)).round() as u32
+            (f.clamp(0.0, 1.0) * f64::from(STEPS)).round() as u32
         } else {
             0
         }
@@ -46,13 +44,13 @@ pub fn fmt_ms(ms: f64) -> String {
         return "—".into();
     }
     if ms < 1000.0 {
-        format!("{} ms", shortest(ms.round()))
+        format!("{} ms", ms.round())
     } else if ms < 120_000.0 {
-        trim(fixed(ms / 1000.0, 1)) + " s"
+        trim(format!("{:.1}", ms / 1000.0)) + " s"
     } else if ms < 7_200_000.0 {
-        trim(fixed(ms / 60_000.0, 1)) + " min"
+        trim(format!("{:.1}", ms / 60_000.0)) + " min"
     } else {
-        trim(fixed(ms / 3_600_000.0, 1)) + " h"
+        trim(format!("{:.1}", ms / 3_600_000.0)) + " h"
     }
 }
 

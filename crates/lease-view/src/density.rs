@@ -4,8 +4,6 @@
 //! column instead, and keeps what went wrong (overlapping runs, expiries,
 //! dead letters) countable per column so the page can still mark it.
 
-use lease_format::decimal::clamp;
-
 use crate::scale::TimeScale;
 
 /// What fell in one pixel column of a row.
@@ -79,7 +77,7 @@ impl Strip {
     /// The column of time `t`, clamped to the strip.
     fn col_of(&self, t: f64) -> usize {
         let c = ((t - self.start_ms) / self.ms_per_px).floor();
-        clamp(c, 0.0, (self.columns.len() - 1) as f64) as usize
+        c.clamp(0.0, (self.columns.len() - 1) as f64) as usize
     }
 
     fn inside(&self, t: u64) -> bool {
@@ -126,7 +124,7 @@ impl Strip {
     pub fn coverage(&self, i: usize) -> f64 {
         self.columns
             .get(i)
-            .map_or(0.0, |c| clamp(c.busy_ms / self.ms_per_px, 0.0, 1.0))
+            .map_or(0.0, |c| (c.busy_ms / self.ms_per_px).clamp(0.0, 1.0))
     }
 
     /// Neighbouring columns that `pick` keeps, as `[from, to)` pairs: where

@@ -54,8 +54,7 @@ pub fn start(run: &Run, index: &RunIndex, t: u64, upto: u64) -> Option<DeliveryI
 
 /// One pass over the lanes a step looks at, keeping the run with the least
 /// score. A lane's rows are in receive order, so each stops at `upto`; a
-/// key press reads at most the run's deliveries once, and one loop is less
-/// of the page's download than a binary search per case.
+/// key press reads at most the run's deliveries once.
 fn pick(
     run: &Run,
     index: &RunIndex,

@@ -348,8 +348,7 @@ impl IndexBuilder {
 }
 
 /// Deliveries in the order they were received, ties by index. The index and
-/// the SVG export share it: each sort a crate calls is its own copy of the
-/// sort code in the download.
+/// the SVG export share it, so that both order the runs alike.
 pub(crate) fn by_receive_time(run: &Run, ixs: &mut [DeliveryIx]) {
     ixs.sort_unstable_by_key(|i| (run.deliveries[*i as usize].received_at, *i));
 }

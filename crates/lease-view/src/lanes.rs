@@ -1,8 +1,6 @@
 //! Vertical layout: one lane per worker with a row per concurrency slot and
 //! a thin buffer row (prefetched messages whose lease runs while they wait,
 //! the invisible backlog), or one row per message.
-
-use lease_format::decimal::clamp;
 use lease_sim::run::Delivery;
 
 /// Height of the time axis along the top, on the canvas and in the SVG export.
@@ -100,7 +98,7 @@ impl WorkerLanes {
         let slots = slots.max(1);
         let fixed = workers as f64 * (BUFFER_PX + LANE_GAP_PX);
         let rows = (workers * slots).max(1) as f64;
-        let row_px = clamp((avail_px - fixed) / rows, ROW_MIN_PX, ROW_MAX_PX);
+        let row_px = ((avail_px - fixed) / rows).clamp(ROW_MIN_PX, ROW_MAX_PX);
         WorkerLanes {
             top_px,
             row_px: row_px.floor(),
@@ -170,12 +168,9 @@ pub const MESSAGE_ROW_MAX_PX: f64 = 16.0;
 
 impl MessageRows {
     pub fn new(count: u32, top_px: f64, avail_px: f64) -> Self {
-        let row_px = clamp(
-            avail_px / count.max(1) as f64,
-            MESSAGE_ROW_MIN_PX,
-            MESSAGE_ROW_MAX_PX,
-        )
-        .floor();
+        let row_px = (avail_px / count.max(1) as f64)
+            .clamp(MESSAGE_ROW_MIN_PX, MESSAGE_ROW_MAX_PX)
+            .floor();
         MessageRows {
             top_px,
             row_px,

@@ -25,7 +25,7 @@ mod fixture;
 
 pub use arrow::arrow_head;
 pub use density::{Column, Span, Strip};
-pub use format::{clock, duration};
+pub use format::clock;
 pub use hit::{hit_message_view, hit_worker_view};
 pub use index::{BinWindow, IndexBuilder, RunIndex};
 pub use lanes::{

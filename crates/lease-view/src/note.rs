@@ -37,9 +37,7 @@ pub struct Note {
 }
 
 /// Why a `note=` value is not a note. The words are fixed, with no part
-/// of the value in them: the notice that shows one names the value already,
-/// and words built with `format!` for each kind would be code of their own
-/// in the page's download.
+/// of the value in them: the notice that shows one names the value already.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteError {
     /// Not `FROM-TO~TARGET~TEXT`.

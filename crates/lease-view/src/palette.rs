@@ -6,8 +6,6 @@
 //! Red is reserved for what went wrong: overlapping runs, rejected calls,
 //! crashes. Message colours come from `message_hsl`, which skips reds.
 
-use lease_format::decimal::shortest;
-
 /// An sRGB colour and its opacity.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Colour {
@@ -50,7 +48,7 @@ impl Colour {
         if self.alpha >= 1.0 {
             self.rgb_hex()
         } else {
-            format!("rgba({},{})", self.rgb_triple(), shortest(self.alpha))
+            format!("rgba({},{})", self.rgb_triple(), self.alpha)
         }
     }
 }
@@ -309,7 +307,7 @@ impl Palette {
 
 /// The roles the stylesheet takes at an opacity of its own
 /// (`rgba(var(--tl-NAME-rgb), …)`): only these are written with their
-/// `r, g, b`, since every other line is bytes of the page's first load.
+/// `r, g, b`, since no other role is drawn at an opacity of its own.
 pub const RGB_ROLES: [&str; 6] = [
     "run",
     "pause",
@@ -327,7 +325,7 @@ pub const CSS_END: &str = "/* palette: end */";
 /// schemes, then what the colour-blind-safe palette (`<html
 /// data-palette="cb">`) changes in each, with its first and last lines.
 pub fn css_block() -> String {
-    let opacity = |name: &str, v: f64| format!("  --tl-{name}-opacity: {};\n", shortest(v));
+    let opacity = |name: &str, v: f64| format!("  --tl-{name}-opacity: {};\n", v);
     format!(
         "{CSS_BEGIN}\n:root {{\n{}{}{}{}{}}}\n:root[data-theme=dark] {{\n{}}}\n\
          :root[data-palette=cb] {{\n{}}}\n:root[data-palette=cb][data-theme=dark] {{\n{}}}\n{CSS_END}",

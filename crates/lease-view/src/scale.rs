@@ -1,8 +1,6 @@
 //! Milliseconds <-> pixels, in f64: f32 loses precision when zoomed in, as
 //! Rerun's `re_time_ruler` notes.
 
-use lease_format::decimal::clamp;
-
 /// Milliseconds <-> pixels over a visible domain, kept inside `[0, limit_ms]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeScale {
@@ -62,7 +60,7 @@ impl TimeScale {
             return;
         }
         let at = self.ms_of(x_px);
-        let span = clamp(self.span() / factor, MIN_SPAN_MS, self.limit_ms);
+        let span = (self.span() / factor).clamp(MIN_SPAN_MS, self.limit_ms);
         self.start_ms = at - x_px / self.width_px * span;
         self.end_ms = self.start_ms + span;
         self.clamp();
@@ -76,8 +74,8 @@ impl TimeScale {
     }
     /// Shift the view back inside `[0, limit_ms]` without changing its span.
     pub fn clamp(&mut self) {
-        let span = clamp(self.span(), MIN_SPAN_MS, self.limit_ms);
-        let start = clamp(self.start_ms, 0.0, self.limit_ms - span);
+        let span = self.span().clamp(MIN_SPAN_MS, self.limit_ms);
+        let start = self.start_ms.clamp(0.0, self.limit_ms - span);
         self.start_ms = start;
         self.end_ms = start + span;
     }

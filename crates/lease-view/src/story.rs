@@ -5,8 +5,9 @@ use lease_sim::run::{
     DeadLetterCause, Delivery, Effect, Fate, LeaseEnd, MarkKind, MessageRecord, Outcome, Run,
 };
 
-use crate::format::{clock, duration};
+use crate::format::clock;
 use crate::index::RunIndex;
+use lease_format::display::duration;
 
 /// The message's deliveries received by `upto` (in the run's time), in order:
 /// what the hover card and the details panel show at the playhead.
@@ -267,7 +268,7 @@ mod tests {
         assert_eq!(
             message_story(&run, &index, 0, u64::MAX),
             vec![
-                "Message 0 arrived at 0:00 and needs 1 min 30 s of work; 2 deliveries.",
+                "Message 0 arrived at 0:00 and needs 90 s of work; 2 deliveries.",
                 "Delivery 1 to worker 0 at 0:00: lease expired at 1:00 while worker 0 still ran; \
                  finished at 1:30, committed the first effect; ack rejected at 1:30.",
                 "Delivery 2 to worker 1 at 1:00, while delivery 1 on worker 0 still ran \
@@ -284,7 +285,7 @@ mod tests {
         assert_eq!(
             message_story(&run, &index, 0, 45_000),
             vec![
-                "Message 0 arrived at 0:00 and needs 1 min 30 s of work; 1 delivery.",
+                "Message 0 arrived at 0:00 and needs 90 s of work; 1 delivery.",
                 "Delivery 1 to worker 0 at 0:00: still running at 0:45.",
             ]
         );

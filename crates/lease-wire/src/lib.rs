@@ -17,10 +17,8 @@
 //! The scenario is JSON (serde_json, with the workspace's `float_roundtrip`
 //! feature so that every f64 reads back to the same bits), read back with the
 //! deserialiser the page already reads share links and files with
-//! (`parse::parse_scenario_without_path`); CBOR (ciborium) here cost the
-//! page's wasm about 88 KB of deserializer and 40 KB of serde code of its
-//! own. The rest is binary, the report's head too: as JSON, its reader cost
-//! the page about 2 KB of gzip.
+//! (`parse::parse_scenario_without_path`). The rest is binary, the report's
+//! head too.
 //!
 //! Layout: `MAGIC`, `VERSION` (u32), the scenario's JSON (a u64 length + UTF-8
 //! bytes), the head (`Head`'s fields in order: the totals as
@@ -83,9 +81,8 @@ pub enum WireError {
 }
 
 /// The run's and the report's small parts, but the scenario (JSON of its
-/// own, so that the page reads it with the parser it already has). Binary,
-/// in this order (`VERSION` 5): as JSON, its reader cost the page's wasm
-/// about 2 KB of gzip for a few numbers and strings.
+/// own, so that the page reads it with the scenario's own reader). Binary,
+/// in this order (`VERSION` 5).
 struct Head {
     visibility_timeout_ms: u64,
     worker_count: u32,
@@ -816,8 +813,8 @@ fn u64s(c: &[[u8; 8]]) -> Vec<u64> {
 }
 
 /// Value `i` of a column past its section's `check`, where `i` is always in
-/// range: `get` rather than an index, whose panic path at each of the
-/// decoder's thirty column reads was a few hundred bytes of the page.
+/// range: `get` rather than an index, so that a decoder's mistake reads a 0
+/// rather than ending the page.
 fn at32(c: &[[u8; 4]], i: usize) -> u32 {
     c.get(i).map_or(0, |&b| u32::from_le_bytes(b))
 }
@@ -952,8 +949,7 @@ fn narrow_into<const W: usize>(dst: &mut [u8], xs: &[u32]) {
 /// error (the first one only) and gives nothing (0, an empty column or
 /// text), as does every read after it: a section reads all its parts
 /// without a branch each, then `check` says whether they were all there.
-/// One check a section rather than one per read is most of the decoder's
-/// size in the page's download; a column is never indexed before its check.
+/// A column is never indexed before its check.
 struct Reader<'a> {
     b: &'a [u8],
     pos: usize,

@@ -19,8 +19,8 @@ pub struct EmbedProps {
     pub on_command: Callback<PanelCommand>,
 }
 
-/// The generator's choices in one reducer: a single state type, so one copy
-/// of Yew's state code in the download rather than one per field.
+/// The generator's choices in one reducer: a single state type, changed
+/// by one action at a time.
 #[derive(Clone, PartialEq)]
 struct Choices {
     parts: Vec<Part>,

@@ -5,16 +5,14 @@
 //! the scenario's work. The same chart shows the work the scenario has now,
 //! with the axes the small chart under the controls leaves out.
 
-use std::rc::Rc;
-
-use lease_format::decimal::{fixed, shortest};
-use lease_format::units::thousands;
+use lease_format::display;
 use lease_latency::{durations, histogram, percentiles, Unit};
 use lease_sim::fit::{compact_samples, fit_errors, quantile_ms, COMPACT_QUANTILES};
 use lease_sim::scenario::Dist;
 use lease_sim::Scenario;
 use lease_ui::panel::PanelCommand;
 use lease_ui::scale::fmt_ms;
+use std::rc::Rc;
 use yew::prelude::*;
 
 use super::panel_head;
@@ -128,10 +126,10 @@ pub fn kept_of(count: usize) -> String {
     if count > COMPACT_QUANTILES {
         format!(
             "kept as {COMPACT_QUANTILES} quantiles of your {} values",
-            thousands(count as u64)
+            display::count(count as u64)
         )
     } else {
-        format!("kept as your {} values", thousands(count as u64))
+        format!("kept as your {} values", display::count(count as u64))
     }
 }
 
@@ -154,7 +152,7 @@ fn share_words(share: f64) -> String {
     if share < 0.0005 {
         "almost no message needs".into()
     } else {
-        format!("{}% of messages need", fixed(share * 100.0, 1))
+        format!("{:.1}% of messages need", share * 100.0)
     }
 }
 
@@ -279,7 +277,10 @@ pub fn latency_panel(p: &LatencyProps) -> Html {
             { panel_head("latency-title", "Your latency data", "Close Your latency data", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
             <div class="panel-row" role="group" aria-label="What you bring">
                 { for Tab::ALL.iter().map(|x| html! {
-                    <button type="button" id={format!("latency-tab-{}", x.id())} aria-pressed={(*x == t).to_string()} onclick={on_tab(*x)}>{x.label()}</button>
+                    <button type="button" id={format!(
+                        "latency-tab-{}",
+                        x.id(),
+                    )} aria-pressed={(*x == t).to_string()} onclick={on_tab(*x)}>{x.label()}</button>
                 }) }
             </div>
             <p class="muted" id="latency-hint">{t.hint()}</p>
@@ -301,17 +302,28 @@ pub fn latency_panel(p: &LatencyProps) -> Html {
                 <p class="status bad" role="alert" id="latency-error">{format!("Not read: {why}. Nothing was changed.")}</p>
             }
             if let Some(r) = candidate {
-                <p class="status ok" id="latency-read" role="status">{format!("Read: {}.", r.kept)}</p>
+                <p class="status ok" id="latency-read" role="status">{format!(
+                    "Read: {}.",
+                    r.kept,
+                )}</p>
                 if let Some(n) = &r.note { <p class="muted" id="latency-note">{n.clone()}</p> }
                 if let Dist::Quantiles { points } = &r.dist { {fit_table(points, &r.dist)} }
-                <p id="latency-candidate-share">{format!("With your data, {} longer than the {} timeout.", share_words(share_longer(|q| quantile_of(&r.dist, q), timeout)), fmt_ms(timeout))}</p>
+                <p id="latency-candidate-share">{format!(
+                    "With your data, {} longer than the {} timeout.",
+                    share_words(share_longer(|q| quantile_of(&r.dist, q), timeout)),
+                    fmt_ms(timeout),
+                )}</p>
                 <div class="panel-row">
                     <button type="button" id="latency-use" onclick={on_use}>{"Use"}</button>
                     if let Some(u) = &*used { <span id="latency-used" role="status">{u.clone()}</span> }
                 </div>
             }
             { work_chart(current, candidate.map(|r| &r.dist), timeout, heartbeat) }
-            <p id="latency-now-share">{format!("The scenario's work now: {} longer than the {} timeout.", share_words(now_share), fmt_ms(timeout))}</p>
+            <p id="latency-now-share">{format!(
+                "The scenario's work now: {} longer than the {} timeout.",
+                share_words(now_share),
+                fmt_ms(timeout),
+            )}</p>
         </section>
     }
 }
@@ -354,10 +366,10 @@ fn fit_table(points: &[[f64; 2]], dist: &Dist) -> Html {
             <tbody>
                 { for points.iter().zip(errors).map(|([p, ms], e)| html! {
                     <tr>
-                        <td>{format!("p{}", shortest((p * 1e6).round() / 1e4))}</td>
+                        <td>{format!("p{}", ((p * 1e6).round() / 1e4).to_string())}</td>
                         <td>{fmt_ms(*ms)}</td>
                         <td>{fmt_ms(quantile_ms(dist, *p))}</td>
-                        <td class="fit-error">{format!("{}%", fixed(e * 100.0, 1))}</td>
+                        <td class="fit-error">{format!("{:.1}%", e * 100.0)}</td>
                     </tr>
                 }) }
             </tbody>
@@ -400,7 +412,7 @@ fn work_chart(
     let y = |p: f64| TOP + (H - TOP - BOTTOM) * (1.0 - p);
     let line = |pts: &[(f64, f64)]| {
         pts.iter()
-            .map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(*b), 1)))
+            .map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(*b)))
             .collect::<Vec<_>>()
             .join(" ")
     };
@@ -431,42 +443,66 @@ fn work_chart(
         fmt_ms(hi),
         if candidate.is_some() { " and your data" } else { "" },
         fmt_ms(timeout),
-        if renewals.is_empty() { String::new() } else { format!(" and the heartbeat's {} renewals", renewals.len()) },
+        if renewals.is_empty() { String::new() } else { format!(
+            " and the heartbeat's {} renewals",
+            renewals.len(),
+        ) },
     );
     html! {
         <figure class="chart" id="latency-chart">
             <figcaption>{"The work against the visibility timeout"}</figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={description}>
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(LEFT)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
-                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{"100%"}</text>
-                <text class="axis-label" x="2" y={shortest(y(0.5) + 3.0)}>{"50%"}</text>
-                <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
+            <svg viewBox={format!("0 0 {} {}", W, H)} role="img" aria-label={description}>
+                <line class="axis" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                <line class="axis" x1={LEFT.to_string()} x2={LEFT.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
+                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{"100%"}</text>
+                <text class="axis-label" x="2" y={(y(0.5) + 3.0).to_string()}>{"50%"}</text>
+                <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
                 { for ticks.iter().map(|v| html! {
-                    <text class="axis-label" text-anchor="middle" x={fixed(x(*v), 1)} y={shortest(H - 6.0)}>{fmt_ms(*v)}</text>
+                    <text class="axis-label" text-anchor="middle" x={format!(
+                        "{:.1}",
+                        x(*v),
+                    )} y={(H - 6.0).to_string()}>{fmt_ms(*v)}</text>
                 }) }
                 { for renewals.iter().map(|r| html! {
-                    <line class="axis renewal" x1={fixed(x(*r), 1)} x2={fixed(x(*r), 1)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} stroke-dasharray="2 3" />
+                    <line class="axis renewal" x1={format!(
+                        "{:.1}",
+                        x(*r),
+                    )} x2={format!("{:.1}", x(*r))} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} stroke-dasharray="2 3" />
                 }) }
-                <line class="current-mark" id="latency-timeout" x1={fixed(x(timeout), 1)} x2={fixed(x(timeout), 1)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} />
+                <line class="current-mark" id="latency-timeout" x1={format!(
+                    "{:.1}",
+                    x(timeout),
+                )} x2={format!("{:.1}", x(timeout))} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} />
                 // Left of the line when the line is near the right edge, and low, where
                 // a distribution's curve has already climbed past.
                 <text class="axis-label" text-anchor={if x(timeout) > W - 90.0 { "end" } else { "start" }}
-                    x={fixed(if x(timeout) > W - 90.0 { x(timeout) - 3.0 } else { x(timeout) + 3.0 }, 1)}
-                    y={shortest(if x(timeout) > W - 90.0 { H - BOTTOM - 4.0 } else { TOP + 8.0 })}>{format!("timeout {}", fmt_ms(timeout))}</text>
+                    x={format!(
+                        "{:.1}",
+                        if x(timeout) > W - 90.0 { x(timeout) - 3.0 } else { x(timeout) + 3.0 },
+                    )}
+                    y={(if x(timeout) > W - 90.0 { H - BOTTOM - 4.0 } else { TOP + 8.0 }).to_string()}>{format!(
+                        "timeout {}",
+                        fmt_ms(timeout),
+                    )}</text>
                 <polyline class="series s-flight" stroke-dasharray="5 3" points={line(&now)} />
                 if let Some(v) = &yours {
                     <polyline class="series s-depth" id="latency-fit-curve" points={line(v)} />
                 }
                 { for points.iter().map(|[p, ms]| html! {
-                    <circle class="dot latency-point" cx={fixed(x(*ms), 1)} cy={fixed(y(*p), 1)} r="3.5" />
+                    <circle class="dot latency-point" cx={format!(
+                        "{:.1}",
+                        x(*ms),
+                    )} cy={format!("{:.1}", y(*p))} r="3.5" />
                 }) }
             </svg>
             <p class="muted">
                 <span class="s-flight">{"Dashed: the scenario's work now. "}</span>
                 if yours.is_some() { <span class="s-depth">{"Solid: your data"}</span>{ if points.is_empty() { ". " } else { ", dots at your percentiles. " } } }
                 {"The red line is the timeout"}
-                { if renewals.is_empty() { ".".to_string() } else { format!("; the dotted lines, the heartbeat's renewals (every {}).", fmt_ms(heartbeat.map_or(0.0, |h| h.0))) } }
+                { if renewals.is_empty() { ".".to_string() } else { format!(
+                    "; the dotted lines, the heartbeat's renewals (every {}).",
+                    fmt_ms(heartbeat.map_or(0.0, |h| h.0)),
+                ) } }
             </p>
         </figure>
     }

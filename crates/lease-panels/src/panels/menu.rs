@@ -271,7 +271,7 @@ pub fn items(s: &Scenario, at: &MenuAt) -> Vec<Item> {
                 next,
                 format!(
                     "Removed the {}× slowdown from {} to {}.",
-                    lease_format::decimal::shortest(d.factor),
+                    d.factor,
                     clock(d.from_ms),
                     clock(d.to_ms)
                 ),
@@ -432,7 +432,10 @@ pub fn timeline_menu(p: &MenuProps) -> Html {
     html! {
         <>
             <div class="tl-menu-backdrop" onclick={backdrop_close.clone()} oncontextmenu={backdrop_close}></div>
-            <div class="tl-menu" id="timeline-menu" role="menu" aria-label={format!("Act on the timeline {}", heading.to_lowercase())}
+            <div class="tl-menu" id="timeline-menu" role="menu" aria-label={format!(
+                "Act on the timeline {}",
+                heading.to_lowercase(),
+            )}
                 ref={menu} onkeydown={on_key} style={format!("left:{}px;top:{}px", p.at.x, p.at.y)}>
                 <div class="tl-menu-head" aria-hidden="true">{heading}{ if *fork { " · as a fork" } else { "" } }</div>
                 { for list.iter().enumerate().map(|(i, item)| {
@@ -442,7 +445,10 @@ pub fn timeline_menu(p: &MenuProps) -> Html {
                             aria-disabled={item.act.is_err().then_some("true")}
                             aria-describedby={why.clone()}
                             onclick={act(&item.act)}>
-                            <span>{ if *fork && item.act.is_ok() { format!("Fork: {}", item.label) } else { item.label.clone() } }</span>
+                            <span>{ if *fork && item.act.is_ok() { format!(
+                                "Fork: {}",
+                                item.label,
+                            ) } else { item.label.clone() } }</span>
                             if let (Some(id), Err(text)) = (why, &item.act) {
                                 <span class="tl-menu-why" id={id}>{format!("Not here: {text}.")}</span>
                             }

@@ -1,7 +1,7 @@
 //! The side panels the page loads on demand, in a wasm of their own
 //! (`crates/lease-panels`): share and export, embed, sweep, Recommend, tours
-//! the keyboard overlay and the timeline as a table. The page's
-//! download is smaller by what they hold; see `src/panel_host.rs`.
+//! the keyboard overlay and the timeline as a table, loaded the first time
+//! one is wanted; see `src/panel_host.rs`.
 
 mod embed;
 mod export;

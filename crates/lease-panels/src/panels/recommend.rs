@@ -13,7 +13,6 @@ use std::rc::Rc;
 use lease_diagnose::recommend::{
     Candidate, Point, Recommendation, Search, SeedResult, Targets, MIN_SEEDS,
 };
-use lease_format::decimal::{clamp, fixed, shortest};
 use lease_format::units::{format_ms, parse_count, parse_f64, parse_ms};
 use lease_jobs::{pool_size, share_of, Job, Reply, SeedsJob, WorkerPool};
 use lease_sim::Scenario;
@@ -314,7 +313,7 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
                     end_pool();
                 }
             };
-            match WorkerPool::spawn(workers, Reply::from_json, on_reply, on_error) {
+            match WorkerPool::spawn(workers, on_reply, on_error) {
                 Ok(p) => {
                     let mut slot = run.borrow_mut();
                     if let Some(r) = slot.as_mut() {
@@ -455,9 +454,9 @@ fn status_text(p: &Progress) -> String {
             p.candidate, p.seeds_done, p.seeds
         ),
         (false, Some(ms)) => format!(
-            "{} candidates in {} s{workers}",
+            "{} candidates in {:.2} s{workers}",
             p.candidate,
-            fixed(ms / 1000.0, 2)
+            ms / 1000.0
         ),
         (false, None) if p.candidate == 0 => "Not run yet.".into(),
         (false, None) => format!("Stopped after {} candidates.", p.candidate),
@@ -495,7 +494,7 @@ fn pct(x: f64) -> String {
     } else {
         2
     };
-    format!("{}%", fixed(p, places))
+    format!("{p:.places$}%")
 }
 
 /// The redelivery rate against the timeout: the mean's line, a band up to
@@ -511,7 +510,10 @@ fn curve(r: &Recommendation, target: f64) -> Html {
                 { for r.points.iter().map(|p| html! {
                     <tr>
                         <td>{fmt_ms(p.candidate.timeout_ms as f64)}</td>
-                        <td>{ p.candidate.heartbeat.as_ref().map_or("none".to_string(), |h| format!("every {}", fmt_ms(h.interval_ms as f64))) }</td>
+                        <td>{ p.candidate.heartbeat.as_ref().map_or("none".to_string(), |h| format!(
+                            "every {}",
+                            fmt_ms(h.interval_ms as f64),
+                        )) }</td>
                         <td>{pct(p.redelivery_rate_mean)}</td>
                         <td>{pct(p.redelivery_rate_upper)}</td>
                         <td>{ if p.meets { "yes" } else { "no" } }</td>
@@ -534,15 +536,15 @@ fn curve(r: &Recommendation, target: f64) -> Html {
     let hi = hi.max(lo * 1.01);
     let x = move |v: f64| {
         LEFT + (W - LEFT - RIGHT)
-            * clamp((v.max(1.0).ln() - lo.ln()) / (hi.ln() - lo.ln()), 0.0, 1.0)
+            * ((v.max(1.0).ln() - lo.ln()) / (hi.ln() - lo.ln())).clamp(0.0, 1.0)
     };
     let top = pts
         .iter()
         .map(|p| p.redelivery_rate_upper)
         .fold(target * 1.5, f64::max);
     let max = lease_ui::axis::nice_max(top.max(1e-6));
-    let y = move |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
-    let xy = |t: u64, v: f64| format!("{},{}", fixed(x(t as f64), 1), fixed(y(v), 1));
+    let y = move |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
+    let xy = |t: u64, v: f64| format!("{:.1},{:.1}", x(t as f64), y(v));
     let mean: Vec<String> = pts
         .iter()
         .map(|p| xy(p.candidate.timeout_ms, p.redelivery_rate_mean))
@@ -558,7 +560,7 @@ fn curve(r: &Recommendation, target: f64) -> Html {
         .collect();
     let window = r.window_ms.map(|[a, b]| {
         let (xa, xb) = (x(a as f64), x(b as f64));
-        html! { <rect class="rec-window" id="rec-window" x={fixed(xa, 1)} y={shortest(TOP)} width={fixed((xb - xa).max(2.0), 1)} height={shortest(H - TOP - BOTTOM)} /> }
+        html! { <rect class="rec-window" id="rec-window" x={format!("{xa:.1}")} y={TOP.to_string()} width={format!("{:.1}", (xb - xa).max(2.0))} height={(H - TOP - BOTTOM).to_string()} /> }
     });
     let ty = y(target);
     let label = format!(
@@ -571,24 +573,36 @@ fn curve(r: &Recommendation, target: f64) -> Html {
         <>
         <figure class="chart rec-chart" id="rec-curve">
             <figcaption>{"Redelivery rate per arrived message against the visibility timeout"}</figcaption>
-            <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="img" aria-label={label}>
+            <svg viewBox={format!("0 0 {} {}", W, H)} role="img" aria-label={label}>
                 {window}
-                <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{pct(max)}</text>
-                <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
-                <line class="axis" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
-                <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{fmt_ms(lo)}</text>
-                <text class="axis-label" text-anchor="end" x={shortest(W - RIGHT)} y={shortest(H - 5.0)}>{fmt_ms(hi)}</text>
+                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{pct(max)}</text>
+                <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
+                <line class="axis" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
+                <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{fmt_ms(lo)}</text>
+                <text class="axis-label" text-anchor="end" x={(W - RIGHT).to_string()} y={(H - 5.0).to_string()}>{fmt_ms(hi)}</text>
                 <polygon class="rec-band" id="rec-band" points={band.join(" ")} />
                 <polyline class="series s-depth" points={mean.join(" ")} />
-                <line class="rec-target" x1={shortest(LEFT)} x2={shortest(W - RIGHT)} y1={fixed(ty, 1)} y2={fixed(ty, 1)} />
+                <line class="rec-target" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={format!("{ty:.1}")} y2={format!("{ty:.1}")} />
                 { for pts.iter().map(|p| html! {
-                    <circle class={classes!("dot", (!p.meets).then_some("rec-miss"))} cx={fixed(x(p.candidate.timeout_ms as f64), 1)} cy={fixed(y(p.redelivery_rate_mean), 1)} r="2.5">
-                        <title>{format!("{}: mean {}, upper bound {}", fmt_ms(p.candidate.timeout_ms as f64), pct(p.redelivery_rate_mean), pct(p.redelivery_rate_upper))}</title>
+                    <circle class={classes!("dot", (!p.meets).then_some("rec-miss"))} cx={format!(
+                        "{:.1}",
+                        x(p.candidate.timeout_ms as f64),
+                    )} cy={format!("{:.1}", y(p.redelivery_rate_mean))} r="2.5">
+                        <title>{format!(
+                            "{}: mean {}, upper bound {}",
+                            fmt_ms(p.candidate.timeout_ms as f64),
+                            pct(p.redelivery_rate_mean),
+                            pct(p.redelivery_rate_upper),
+                        )}</title>
                     </circle>
                 }) }
             </svg>
             <p class="muted" id="rec-legend">
-                {format!("Line: the mean over {} seeds; band: up to the one-sided 95% upper bound (mean + t·s/√n); dashed: the target, {}; shaded: the window of timeouts that meets the targets.", r.seeds, pct(target))}
+                {format!(
+                    "Line: the mean over {} seeds; band: up to the one-sided 95% upper bound (mean + t·s/√n); dashed: the target, {}; shaded: the window of timeouts that meets the targets.",
+                    r.seeds,
+                    pct(target),
+                )}
             </p>
         </figure>
         {table}

@@ -12,7 +12,6 @@ use std::rc::Rc;
 
 use lease_diagnose::sweep::{band, Band, SweepMetric, SWEEP_METRICS};
 use lease_diagnose::{sweep_band_csv, Param, SweepRow};
-use lease_format::decimal::{clamp, fixed, shortest};
 use lease_jobs::sweep_job::{SweepJob, MAX_POINTS, MAX_SEEDS};
 use lease_jobs::{pool_size, Job, Reply, WorkerPool};
 use lease_sim::Scenario;
@@ -162,7 +161,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
         if pi.ms {
             fmt_ms(v)
         } else {
-            shortest(v.round())
+            v.round().to_string()
         }
     };
 
@@ -380,7 +379,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                     end_pool();
                 }
             };
-            match WorkerPool::spawn(workers, Reply::from_json, on_reply, on_error) {
+            match WorkerPool::spawn(workers, on_reply, on_error) {
                 Ok(pool) => {
                     for k in 0..pool.len() {
                         let mut part = job.clone();
@@ -479,7 +478,11 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
                 }
             </div>
             if let Some(v) = current {
-                <p class="muted" id="sweep-current">{format!("The current {} is {}: marked by the dashed line.", pi.label.to_ascii_lowercase(), show(v))}</p>
+                <p class="muted" id="sweep-current">{format!(
+                    "The current {} is {}: marked by the dashed line.",
+                    pi.label.to_ascii_lowercase(),
+                    show(v),
+                )}</p>
             }
             if let Some(e) = &progress.error {
                 <p class="status bad" role="alert" id="sweep-error">{e.clone()}</p>
@@ -531,7 +534,7 @@ fn steps_of(job: &SweepJob) -> usize {
 }
 
 fn fmt_num(x: f64) -> String {
-    shortest((x * 1000.0).round() / 1000.0)
+    ((x * 1000.0).round() / 1000.0).to_string()
 }
 
 fn status_text(p: &Progress) -> String {
@@ -545,11 +548,7 @@ fn status_text(p: &Progress) -> String {
     };
     match (p.running, p.took_ms) {
         (true, _) => format!("{} of {} points{seeds}{workers}", p.done, p.total),
-        (false, Some(ms)) => format!(
-            "{} points{seeds} in {} s{workers}",
-            p.done,
-            fixed(ms / 1000.0, 2)
-        ),
+        (false, Some(ms)) => format!("{} points{seeds} in {:.2} s{workers}", p.done, ms / 1000.0),
         (false, None) if p.done == 0 => "Not run yet.".into(),
         (false, None) => format!("{} points{seeds}", p.done),
     }
@@ -639,11 +638,11 @@ fn point_text(label: &str, value: &str, r: &SweepRow) -> String {
         .recovery_ms
         .map_or("no crash or deploy".to_string(), |ms| fmt_ms(ms as f64));
     format!(
-        "{label} {value}: {} completions/min, {} overlapping runs, {} duplicate effects, {} dead-lettered, recovery {recovery}",
-        fixed(r.completions_per_min, 1),
+        "{label} {value}: {:.1} completions/min, {} overlapping runs, {} duplicate effects, {} dead-lettered, recovery {recovery}",
+        r.completions_per_min,
         r.overlapping_runs,
         r.duplicate_effects,
-        r.dead_lettered
+        r.dead_lettered,
     )
 }
 
@@ -654,12 +653,8 @@ fn band_text(label: &str, value: &str, rows: &[SweepRow]) -> String {
         .filter_map(|m| {
             band(rows, m.of.value).map(|b| {
                 format!(
-                    "{} {} {} ({} to {})",
-                    m.id,
-                    fixed(b.mean, 1),
-                    m.unit,
-                    fixed(b.min, 1),
-                    fixed(b.max, 1)
+                    "{} {:.1} {} ({:.1} to {:.1})",
+                    m.id, b.mean, m.unit, b.min, b.max
                 )
             })
         })
@@ -692,12 +687,12 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
     let log = log && lo > 0.0;
     let t = |v: f64| if log { v.max(1e-9).ln() } else { v };
     let (tl, th) = (t(lo), t(hi).max(t(lo) + 1e-9));
-    let x = move |v: f64| LEFT + (W - LEFT - 6.0) * clamp((t(v) - tl) / (th - tl), 0.0, 1.0);
+    let x = move |v: f64| LEFT + (W - LEFT - 6.0) * ((t(v) - tl) / (th - tl)).clamp(0.0, 1.0);
     let label = |v: f64| {
         if ms {
             fmt_ms(v)
         } else {
-            shortest(v.round())
+            v.round().to_string()
         }
     };
     let ticks = if log { ticks_125(lo, hi) } else { Vec::new() };
@@ -737,46 +732,58 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
                 }
                 let max = bands.iter().map(|p| p.1.max).fold(0.0, f64::max);
                 let max = lease_ui::axis::nice_max(max);
-                let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - clamp(v / max, 0.0, 1.0));
-                let line: Vec<String> = pts.iter().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(*b), 1))).collect();
+                let y = |v: f64| TOP + (H - TOP - BOTTOM) * (1.0 - (v / max).clamp(0.0, 1.0));
+                let line: Vec<String> = pts.iter().map(|(a, b)| format!(
+                    "{:.1},{:.1}",
+                    x(*a),
+                    y(*b),
+                )).collect();
                 // Over several seeds: the band from each point's lowest to
                 // its highest, drawn under the mean's line.
                 let shade = (seeds > 1).then(|| {
-                    let upper = bands.iter().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(b.max), 1)));
-                    let lower = bands.iter().rev().map(|(a, b)| format!("{},{}", fixed(x(*a), 1), fixed(y(b.min), 1)));
+                    let upper = bands.iter().map(|(a, b)| format!("{:.1},{:.1}", x(*a), y(b.max)));
+                    let lower = bands.iter().rev().map(|(a, b)| format!(
+                        "{:.1},{:.1}",
+                        x(*a),
+                        y(b.min),
+                    ));
                     let outline: Vec<String> = upper.chain(lower).collect();
                     html! { <polygon class="sweep-band" points={outline.join(" ")} /> }
                 });
                 let mark = current.filter(|c| *c >= lo && *c <= hi).map(|c| {
                     let cx = x(c);
-                    html! { <line class="current-mark" x1={shortest(cx)} x2={shortest(cx)} y1={shortest(TOP)} y2={shortest(H - BOTTOM)} /> }
+                    html! { <line class="current-mark" x1={cx.to_string()} x2={cx.to_string()} y1={TOP.to_string()} y2={(H - BOTTOM).to_string()} /> }
                 });
                 let x_labels = if ticks.len() >= 2 {
                     html! { <>{ for ticks.iter().map(|v| {
                         let tx = x(*v);
                         html! {
                             <>
-                            <line class="axis" x1={fixed(tx, 1)} x2={fixed(tx, 1)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM + 3.0)} />
-                            <text class="axis-label sweep-tick" text-anchor="middle" x={fixed(tx, 1)} y={shortest(H - 5.0)}>{label(*v)}</text>
+                            <line class="axis" x1={format!("{tx:.1}")} x2={format!("{tx:.1}")} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 3.0).to_string()} />
+                            <text class="axis-label sweep-tick" text-anchor="middle" x={format!("{tx:.1}")} y={(H - 5.0).to_string()}>{label(*v)}</text>
                             </>
                         }
                     }) }</> }
                 } else {
                     html! {
                         <>
-                        <text class="axis-label" x={shortest(LEFT)} y={shortest(H - 5.0)}>{label(lo)}</text>
-                        <text class="axis-label" text-anchor="end" x={shortest(W - 6.0)} y={shortest(H - 5.0)}>{label(hi)}</text>
+                        <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{label(lo)}</text>
+                        <text class="axis-label" text-anchor="end" x={(W - 6.0).to_string()} y={(H - 5.0).to_string()}>{label(hi)}</text>
                         </>
                     }
                 };
                 html! {
                     <figure class="chart" id={format!("sweep-chart-{}", m.id)}>
                         <figcaption>{m.title}</figcaption>
-                        <svg viewBox={format!("0 0 {} {}", shortest(W), shortest(H))} role="group" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
-                            <text class="axis-label" x="2" y={shortest(TOP + 8.0)}>{lease_ui::axis::fmt_value(max)}</text>
-                            <text class="axis-label" x="2" y={shortest(H - BOTTOM)}>{"0"}</text>
-                            <text class="axis-unit" x="2" y={shortest((H - BOTTOM + TOP) / 2.0)}>{m.unit}</text>
-                            <line class="axis" x1={shortest(LEFT)} x2={shortest(W - 6.0)} y1={shortest(H - BOTTOM)} y2={shortest(H - BOTTOM)} />
+                        <svg viewBox={format!(
+                            "0 0 {} {}",
+                            W,
+                            H,
+                        )} role="group" aria-label={format!("{} ({}) against the setting", m.title, m.unit)}>
+                            <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{lease_ui::axis::fmt_value(max)}</text>
+                            <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
+                            <text class="axis-unit" x="2" y={((H - BOTTOM + TOP) / 2.0).to_string()}>{m.unit}</text>
+                            <line class="axis" x1={LEFT.to_string()} x2={(W - 6.0).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
                             {x_labels}
                             {shade}
                             <polyline class="series s-depth" points={line.join(" ")} />
@@ -784,10 +791,19 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
                             { for pts.iter().map(|(a, b)| {
                                 let v = *a;
                                 let mean = if seeds > 1 { "mean " } else { "" };
-                                let text = format!("{} {}: {mean}{} {}. Click to use this value.", c.label, label(v), lease_ui::axis::fmt_value(*b), m.unit);
+                                let text = format!(
+                                    "{} {}: {mean}{} {}. Click to use this value.",
+                                    c.label,
+                                    label(v),
+                                    lease_ui::axis::fmt_value(*b),
+                                    m.unit,
+                                );
                                 let (enter, leave, click, key) = (c.hover.clone(), c.hover.clone(), c.pick.clone(), c.pick.clone());
                                 html! {
-                                    <circle class="dot" data-value={shortest(v)} cx={fixed(x(v), 1)} cy={fixed(y(*b), 1)} r="2" stroke="transparent" stroke-width="8"
+                                    <circle class="dot" data-value={v.to_string()} cx={format!(
+                                        "{:.1}",
+                                        x(v),
+                                    )} cy={format!("{:.1}", y(*b))} r="2" stroke="transparent" stroke-width="8"
                                         tabindex="0" role="button" aria-label={text.clone()}
                                         onmouseenter={Callback::from(move |_: MouseEvent| enter.emit(Some(v)))}
                                         onmouseleave={Callback::from(move |_: MouseEvent| leave.emit(None))}

@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
+use lease_format::display::count;
 use lease_jobs::deliveries_job::{Column, DeliveriesJob, DeliveriesPage};
 use lease_jobs::{Job, Reply, WorkerClient};
 use lease_sim::Scenario;
@@ -51,22 +52,10 @@ pub fn rows_note(offset: usize, shown: usize, total: usize) -> String {
     }
     format!(
         "rows {}–{} of {}",
-        grouped(offset + 1),
-        grouped(offset + shown),
-        grouped(total)
+        count((offset + 1) as u64),
+        count((offset + shown) as u64),
+        count(total as u64)
     )
-}
-
-fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[function_component(TablePanel)]
@@ -98,7 +87,6 @@ pub fn table_panel(p: &TableProps) -> Html {
                 });
                 let (failed, unstarted) = (rows.clone(), rows.clone());
                 let started = WorkerClient::spawn(
-                    Reply::from_json,
                     move |reply, _| {
                         match reply {
                             Reply::Deliveries { page, .. } => rows.set(Rows::Read(Rc::new(page))),
@@ -229,10 +217,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_rows_note_counts_from_one_with_thousands_grouped() {
+    fn the_rows_note_counts_from_one_with_thousands_count() {
         assert_eq!(rows_note(50, 50, 3214), "rows 51–100 of 3,214");
         assert_eq!(rows_note(0, 7, 7), "rows 1–7 of 7");
         assert_eq!(rows_note(0, 0, 0), "No deliveries in this run.");
-        assert_eq!(grouped(1_000_000), "1,000,000");
+        assert_eq!(count(1_000_000), "1,000,000");
     }
 }

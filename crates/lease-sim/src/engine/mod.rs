@@ -283,11 +283,8 @@ pub fn simulate_with_progress(
 /// its event log counted, not stored: a sweep point or a seed of a
 /// recommendation needs the report alone. It equals `simulate(..).report`
 /// (docs/MODEL.md "The counters-only run"). The recording path is left as
-/// it is (marks and message records are still made, and dropped): a switch
-/// in it costs the page's download more than it saves here.
-///
-/// Through `simulate`, not the engine's parts: a second caller of those
-/// changes how they are inlined into the page's build.
+/// it is (marks and message records are still made, and dropped), so that
+/// the two cannot differ.
 pub fn run_totals(scenario: &Scenario) -> Result<crate::Report, SimError> {
     let options = Options {
         keep_events: Some(0),
@@ -438,8 +435,8 @@ impl<'a> Sim<'a> {
                 if asked.is_break() {
                     self.stopped = Some(format!(
                         "stopped at t = {} ms after {} events: the caller stopped it",
-                        lease_format::units::thousands(self.now),
-                        lease_format::units::thousands(self.logged)
+                        lease_format::display::count(self.now),
+                        lease_format::display::count(self.logged)
                     ));
                     self.end = self.now;
                     break;
@@ -466,28 +463,33 @@ impl<'a> Sim<'a> {
     /// The sentence of `Report::stopped` if the run has outgrown its budget.
     fn over_budget(&self) -> Option<String> {
         use crate::validate::{REDUCE_EVENTS, STEPS_PER_EVENT};
-        use lease_format::units::thousands;
         let b = &self.budget;
         let events = self.logged;
         // Called after every event: decide before formatting anything.
         if events <= b.events && self.steps <= b.steps {
             return None;
         }
-        let (t, n) = (thousands(self.now), thousands(events));
+        let (t, n) = (
+            lease_format::display::count(self.now),
+            lease_format::display::count(events),
+        );
         if events > b.events {
             let why = if b.caller == Some(b.events) && b.events < b.estimate {
                 format!(
                     "the limit of {} events this run was given",
-                    thousands(b.events)
+                    lease_format::display::count(b.events)
                 )
             } else if b.events < b.estimate {
                 format!(
                     "the engine's limit of {} events (the estimate was {})",
-                    thousands(b.events),
-                    thousands(b.estimate)
+                    lease_format::display::count(b.events),
+                    lease_format::display::count(b.estimate)
                 )
             } else {
-                format!("its estimate of {} events", thousands(b.events))
+                format!(
+                    "its estimate of {} events",
+                    lease_format::display::count(b.events)
+                )
             };
             return Some(format!(
                 "stopped at t = {t} ms after {n} events: the run exceeded {why}; \
@@ -499,9 +501,9 @@ impl<'a> Sim<'a> {
                 "stopped at t = {t} ms after {n} events and {} scheduled steps: the run \
                  exceeded its budget of {} steps ({STEPS_PER_EVENT} per event of its \
                  budget of {}); to run it whole, reduce {REDUCE_EVENTS}",
-                thousands(self.steps),
-                thousands(b.steps),
-                thousands(b.events)
+                lease_format::display::count(self.steps),
+                lease_format::display::count(b.steps),
+                lease_format::display::count(b.events)
             ));
         }
         None

@@ -27,7 +27,7 @@ pub(crate) struct Recorder {
     pub ack_latencies: Vec<u64>,
     /// Each accepted ack's latency over the lease it had then, as the bits of
     /// the f64: for values at or above zero the bits order as the numbers,
-    /// so the latencies' selection finds the p99 without a copy of its own.
+    /// so the latencies are ordered as u64s.
     pub ack_lease_shares: Vec<u64>,
     pub s: Series,
     /// Leases in the order they began (the clock never goes back, so this
@@ -296,10 +296,7 @@ fn rank_index(n: usize, p: f64) -> usize {
     rank.min(n) - 1
 }
 
-/// Nearest-rank p50 and p99 of unsorted values (they get sorted). A sort,
-/// not two selections: the page already carries the sort's code, and
-/// selection's would add to its download (docs/ARCHITECTURE.md, "The
-/// download budget").
+/// Nearest-rank p50 and p99 of unsorted values (they get sorted).
 fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
     if v.is_empty() {
         return (None, None);
@@ -312,9 +309,7 @@ fn p50_p99(v: &mut [u64]) -> (Option<u64>, Option<u64>) {
 }
 
 /// How many messages were received how many times, keyed by the count as
-/// text. Counted over the sorted counts, with the sort `p50_p99` already
-/// links: a map keyed by number would be one more copy of a map's code in
-/// the page (docs/ARCHITECTURE.md, "The download budget").
+/// text. Counted over the sorted counts.
 fn receive_counts(msgs: &[Msg]) -> ReceiveCounts {
     let mut counts: Vec<u64> = msgs.iter().map(|m| u64::from(m.receive_count)).collect();
     counts.sort_unstable();

@@ -2,8 +2,6 @@
 //! quoted only when it holds a comma, a quote or a line break. A missing
 //! value (`None`, or a series shorter than the others) is an empty cell, so
 //! every row has the header's column count.
-
-use lease_format::decimal::shortest;
 use lease_sim::report::Series;
 use lease_sim::run::Run;
 
@@ -101,7 +99,7 @@ impl Table {
     /// Rust's shortest round-trip form, so a reader gets the report's exact
     /// value back; NaN and infinities have no CSV spelling and stay blank.
     fn float(&mut self, v: Option<f64>) {
-        let cell = v.filter(|v| v.is_finite()).map(shortest);
+        let cell = v.filter(|v| v.is_finite()).map(|v| v.to_string());
         self.row.push(cell.unwrap_or_default());
     }
     fn end_row(&mut self) {

@@ -6,12 +6,10 @@
 //! file. Its colours are the canvas's (`crate::palette`), each `rgba()`
 //! written as a colour and an opacity since SVG 1.1 has no `rgba()`.
 
+use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use std::fmt::{self, Write};
 
-use lease_format::decimal::{clamp, fixed};
-use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
-
-use crate::format::{clock, duration};
+use crate::format::clock;
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
 use crate::lanes::{AXIS_PX, GUTTER_PX};
@@ -26,6 +24,7 @@ use crate::states::{message_states, State};
 use crate::story::cause_word;
 use crate::ticks::ticks;
 use crate::view::TimelineView;
+use lease_format::display::duration;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct SvgOptions {
@@ -161,7 +160,7 @@ impl fmt::Display for N {
         if !r.is_finite() || r == 0.0 {
             return f.write_str("0");
         }
-        let s = fixed(r, 2);
+        let s = format!("{r:.2}");
         f.write_str(s.trim_end_matches('0').trim_end_matches('.'))
     }
 }
@@ -221,7 +220,7 @@ pub(crate) fn timeline_svg_capped(
     notes: &[Note],
 ) -> String {
     let width = if opts.width_px.is_finite() {
-        clamp(opts.width_px, GUTTER_PX + 120.0, 50_000.0)
+        opts.width_px.clamp(GUTTER_PX + 120.0, 50_000.0)
     } else {
         1200.0
     };
@@ -336,8 +335,8 @@ fn visible_scale(run: &Run, opts: &SvgOptions, plot_px: f64) -> TimeScale {
     };
     let (from, to) = if from <= to { (from, to) } else { (to, from) };
     let (from, to) = (
-        clamp(from, 0.0, scale.limit_ms),
-        clamp(to, 0.0, scale.limit_ms),
+        from.clamp(0.0, scale.limit_ms),
+        to.clamp(0.0, scale.limit_ms),
     );
     scale.start_ms = from;
     scale.end_ms = to;
@@ -445,7 +444,7 @@ impl Canvas<'_> {
     /// Keeps shapes that reach far outside the plot to a sane size: the
     /// clip hides the rest anyway.
     fn clamp_x(&self, x: f64) -> f64 {
-        clamp(x, GUTTER_PX - 20.0, self.width + 20.0)
+        x.clamp(GUTTER_PX - 20.0, self.width + 20.0)
     }
     fn in_range(&self, t: u64) -> bool {
         (self.t0..=self.t1).contains(&t)
@@ -669,7 +668,7 @@ impl Canvas<'_> {
         let band_h = if buffered {
             h
         } else {
-            clamp(h * 0.18, 2.0, 4.0)
+            (h * 0.18).clamp(2.0, 4.0)
         };
         if !buffered {
             let lx0 = self.x(d.received_at);
@@ -748,7 +747,7 @@ impl Canvas<'_> {
         }
 
         let mid = by + bh / 2.0;
-        let r = clamp(bh / 2.0, 3.0, 5.0);
+        let r = (bh / 2.0).clamp(3.0, 5.0);
         let mut last_x = [f64::NEG_INFINITY; 7];
         for &mi in index.marks_of(ix) {
             let Some(m) = run.marks.get(mi as usize) else {
@@ -1094,8 +1093,7 @@ impl Canvas<'_> {
             );
             // Keep the first and last labels inside the picture.
             let half = Self::text_px(text) / 2.0;
-            let tx = clamp(
-                x,
+            let tx = x.clamp(
                 GUTTER_PX + half,
                 (self.width - half - 2.0).max(GUTTER_PX + half),
             );

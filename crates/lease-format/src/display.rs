@@ -1,0 +1,122 @@
+//! How a value reads wherever a person sees it: labels, tooltips, tables,
+//! exports, notices and the command line. One reading each, so that the same
+//! duration, rate or count never reads two ways on the page and in a file.
+//!
+//! A duration reads as the share link writes it (`units::format_ms`), with a
+//! space before the unit: exact, in the unit a person would use (`45 s`,
+//! `2.5 min`, `1.5 h`), falling back to a smaller unit where one decimal
+//! would not be exact (`135 s`, `61,234 ms`). A control's label then says
+//! what its link says, and no figure is rounded into another.
+
+use crate::units::format_ms;
+
+/// A whole number of milliseconds: `250 ms`, `45 s`, `135 s`, `2.5 min`,
+/// `1.5 h`, `61,234 ms`.
+pub fn duration(ms: u64) -> String {
+    let text = format_ms(ms);
+    let cut = text
+        .find(|c: char| c.is_ascii_alphabetic())
+        .unwrap_or(text.len());
+    let (num, unit) = text.split_at(cut);
+    match (unit, num.parse::<u64>()) {
+        ("ms", Ok(n)) => format!("{} ms", count(n)),
+        _ => format!("{num} {unit}"),
+    }
+}
+
+/// Milliseconds measured as a fraction (a latency read from a file, a
+/// percentile): whole values as `duration` writes them, a fraction of a
+/// millisecond to one decimal below a second (`0.4 ms`), the rest rounded
+/// to the millisecond. Not finite or negative: `-`.
+pub fn duration_f64(ms: f64) -> String {
+    if !(ms.is_finite() && ms >= 0.0) {
+        return "-".into();
+    }
+    if ms < 1_000.0 && ms.fract() != 0.0 {
+        let tenths = (ms * 10.0).round() / 10.0;
+        if tenths.fract() != 0.0 {
+            return format!("{tenths:.1} ms");
+        }
+    }
+    duration(ms.round() as u64)
+}
+
+/// A rate of messages: below one a second, per minute to the whole message
+/// (`30 /min`); from one a second, per second to two decimals (`2.5 /s`);
+/// `none` for zero.
+pub fn rate(per_s: f64) -> String {
+    if per_s == 0.0 {
+        "none".into()
+    } else if per_s < 1.0 {
+        format!("{:.0} /min", per_s * 60.0)
+    } else {
+        let r = (per_s * 100.0).round() / 100.0;
+        format!("{r} /s")
+    }
+}
+
+/// A count, with thousands separators: `1,234,567`.
+pub fn count(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_duration_reads_as_the_link_writes_it_with_a_space() {
+        for (ms, text) in [
+            (0, "0 ms"),
+            (250, "250 ms"),
+            (1_500, "1.5 s"),
+            (45_000, "45 s"),
+            (90_500, "90.5 s"),
+            (135_000, "135 s"),
+            (150_000, "2.5 min"),
+            (5_400_000, "1.5 h"),
+            (61_234, "61,234 ms"),
+        ] {
+            assert_eq!(duration(ms), text, "{ms}");
+            assert_eq!(
+                crate::units::parse_ms(&text.replace([' ', ','], ""), 0, u64::MAX),
+                Ok(ms),
+                "{text} reads back"
+            );
+        }
+    }
+
+    #[test]
+    fn a_measured_duration_reads_as_a_whole_one_where_it_is_whole() {
+        assert_eq!(duration_f64(150_000.0), duration(150_000));
+        assert_eq!(duration_f64(0.42), "0.4 ms");
+        assert_eq!(duration_f64(450.0), "450 ms");
+        assert_eq!(duration_f64(1_234.567), "1,235 ms");
+        assert_eq!(duration_f64(f64::NAN), "-");
+        assert_eq!(duration_f64(-1.0), "-");
+    }
+
+    #[test]
+    fn a_rate_reads_per_minute_below_one_a_second() {
+        assert_eq!(rate(0.0), "none");
+        assert_eq!(rate(0.5), "30 /min");
+        assert_eq!(rate(2.5), "2.5 /s");
+        assert_eq!(rate(1.0 / 3.0 * 10.0), "3.33 /s");
+    }
+
+    #[test]
+    fn a_count_has_thousands_separators() {
+        assert_eq!(count(0), "0");
+        assert_eq!(count(999), "999");
+        assert_eq!(count(1_000), "1,000");
+        assert_eq!(count(1_234_567), "1,234,567");
+    }
+}
