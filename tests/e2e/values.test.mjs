@@ -140,6 +140,25 @@ test('choosing a broker keeps the timeout and redrive the person set, and says w
   await fresh.page.close();
 });
 
+test('the broker select offers the brokers one runs, and each brings its own timeout and delivery limit', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const labels = await page.locator('#ctl-broker option').allInnerTexts();
+  for (const label of ['RabbitMQ 3.x to 4.2', 'RabbitMQ 4.3+ (quorum queues)', 'NATS JetStream', 'Redis Streams']) {
+    assert.ok(labels.includes(label), `the select offers ${label}: ${labels.join(', ')}`);
+  }
+  await page.locator('#ctl-broker').selectOption('rabbitmq_4_2');
+  await page.waitForTimeout(100);
+  assert.equal(await out(page, 'timeout'), '30 min', "RabbitMQ's consumer_timeout");
+  const note = await page.locator('#preset-note').innerText();
+  assert.match(note, /Visibility timeout: 30 min/, 'the note names the consumer timeout it set');
+  assert.match(note, /Max receive count: 20/, "and a quorum queue's delivery limit");
+  await page.locator('#ctl-broker').selectOption('nats_jetstream');
+  await page.waitForTimeout(100);
+  assert.equal(await out(page, 'timeout'), '30 s', "JetStream's AckWait");
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('the story card says when edits have moved the run away from its story, and offers a start as your own system', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   assert.equal(await page.locator('#story-stale').count(), 0, 'the shipped run matches its story');

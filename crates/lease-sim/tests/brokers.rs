@@ -470,3 +470,24 @@ fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first
     // The claimer's copy runs from 2506 to 5506; its XACK at 5512 finds nothing.
     assert_eq!(of(&r, K::AckRejected), vec![(5512, 0, 1, 2)]);
 }
+
+#[test]
+fn jetstream_a_fetched_message_waiting_behind_a_slow_one_uses_its_ack_wait() {
+    // A fetch of two, one handler, AckWait 2 s, 2.5 s of work: both leases
+    // start at 0, and the second message's runs out at 2000 while it waits
+    // in the buffer (observed on NATS 2.9: the next fetch got it again).
+    // The first run's ack at 2500 is accepted; the worker then starts the
+    // buffered copy and fetches the message again (receipt 2).
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "receive_batch": 2},
+        "workers": {"count": 1, "prefetch": 2},
+        "work": {"dist": "constant", "ms": 2500},
+        "arrivals": {"backlog": 2, "rate_per_s": 0.0},
+        "duration_ms": 6000
+    })));
+    assert_eq!(of(&r, K::Expire)[..2], [(2000, 0, 0, 1), (2000, 1, 0, 1)]);
+    assert_eq!(r.deliveries[1].started_at, Some(2500));
+    assert_eq!(of(&r, K::AckOk)[0], (2500, 0, 0, 1));
+    assert_eq!(of(&r, K::Receive)[2], (2500, 1, 0, 2));
+}
