@@ -31,7 +31,7 @@ pub struct ControlsProps {
 // words; `labels_follow_the_words_order` holds them to it): arrays that
 // one non-generic select reads, rather than a label function and a copy
 // of the select's list-building per enum.
-const PRESET_LABELS: [&str; 8] = [
+const PRESET_LABELS: [&str; 9] = [
     "Textbook rules",
     "Amazon SQS standard",
     "Amazon SQS FIFO (one group)",
@@ -40,6 +40,7 @@ const PRESET_LABELS: [&str; 8] = [
     "RabbitMQ 3.x to 4.2",
     "RabbitMQ 4.3+ (quorum queues)",
     "NATS JetStream",
+    "Redis Streams",
 ];
 
 const CLIENT_LABELS: [&str; 4] = [
@@ -562,6 +563,7 @@ mod tests {
             (Preset::Rabbitmq42, "RabbitMQ 3.x to 4.2"),
             (Preset::Rabbitmq43, "RabbitMQ 4.3+ (quorum queues)"),
             (Preset::NatsJetstream, "NATS JetStream"),
+            (Preset::RedisStreams, "Redis Streams"),
         ];
         same_order(&PRESET_LABELS, &presets);
         let clients = [

@@ -47,8 +47,14 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
             secs(p)
         ));
     }
-    if c.expiry_takes == ExpiryTakes::Channel {
-        parts.push("an expiry takes back everything unacked on the worker's channel".into());
+    match c.expiry_takes {
+        ExpiryTakes::Channel => {
+            parts.push("an expiry takes back everything unacked on the worker's channel".into())
+        }
+        ExpiryTakes::Nothing => {
+            parts.push("no broker timer: a delivery stays pending until it is acked".into())
+        }
+        ExpiryTakes::Delivery => {}
     }
     match c.late_ack {
         LateAck::AcceptedAlways => {

@@ -902,12 +902,13 @@ fn recommend_on_the_own_system_example_gives_every_field_of_its_json() {
 #[test]
 fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
     for (preset, says) in [
-        ("rabbitmq_4_2", "a late ack is a channel error"),
+        ("rabbitmq_4_2", "everything unacked on the worker's channel"),
         (
             "rabbitmq_4_3",
             "an expiry does not count toward the delivery limit",
         ),
         ("nats_jetstream", "a late ack settles the message"),
+        ("redis_streams", "no broker timer"),
     ] {
         let p = temp_file(
             &format!("{preset}.json"),

@@ -43,7 +43,8 @@ mod tests {
                 "google_pubsub",
                 "rabbitmq_4_2",
                 "rabbitmq_4_3",
-                "nats_jetstream"
+                "nats_jetstream",
+                "redis_streams"
             ]
         );
         for p in Preset::ALL {

@@ -164,15 +164,17 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
         },
         // RabbitMQ 3.x to 4.2: `consumer_timeout` 30 min, checked on the
         // channel's tick; the channel is closed with PRECONDITION_FAILED and
-        // everything unacked on it requeued; the first worker's late ack is
-        // an unknown delivery tag, a channel error. A quorum queue's
+        // everything unacked on it requeued. The first worker's late ack on
+        // the closed channel fails in the client (observed with pika on
+        // 3.10) and closes nothing; `channel_error` is the client that
+        // reuses the channel's number and tags. A quorum queue's
         // `x-delivery-limit` (20) counts every return.
         Preset::Rabbitmq42 => PresetDefaults {
             timeout: RABBITMQ_CONSUMER_TIMEOUT_MS,
             lifetime: None,
             max_receive_count: Some(RABBITMQ_DELIVERY_LIMIT),
             dlq_timing: DlqTiming::OnExpiry,
-            late_ack: LateAck::ChannelError,
+            late_ack: LateAck::Rejected,
             count_at: CountAt::ExpiryOrAbandon,
             fifo: false,
             client_heartbeat: None,
@@ -210,6 +212,23 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+        },
+        // Redis Streams: no broker timer; an entry stays pending until
+        // XACK, and `XACK` names no consumer. A claimer (XAUTOCLAIM every
+        // `expiry_check_ms`, `min-idle-time` = the timeout) is the file's
+        // `expiry_takes: delivery`. No redrive is built in.
+        Preset::RedisStreams => PresetDefaults {
+            timeout: 30_000,
+            lifetime: None,
+            max_receive_count: None,
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::AcceptedAlways,
+            count_at: CountAt::Receive,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: ExpiryTakes::Nothing,
+            expiry_check: None,
+            expiry_counts: true,
         },
     }
 }
@@ -276,10 +295,18 @@ impl Config {
     }
 
     /// When a lease whose deadline is `deadline` is taken back: at the
-    /// deadline, or at the first periodic check at or after it.
-    pub fn taken_back_at(&self, deadline: u64) -> u64 {
+    /// deadline, or at the first periodic check at or after it, the checks
+    /// falling every period from `origin`; never (`u64::MAX`) when expiry
+    /// takes nothing back.
+    pub fn taken_back_at(&self, origin: u64, deadline: u64) -> u64 {
+        if self.expiry_takes == ExpiryTakes::Nothing {
+            return u64::MAX;
+        }
         match self.expiry_check_ms {
-            Some(p) if p > 0 => deadline.div_ceil(p).saturating_mul(p),
+            Some(p) if p > 0 => {
+                let since = deadline.saturating_sub(origin);
+                origin.saturating_add(since.div_ceil(p).saturating_mul(p))
+            }
             _ => deadline,
         }
     }

@@ -89,10 +89,11 @@ pub enum Preset {
     #[serde(rename = "rabbitmq_4_3")]
     Rabbitmq43,
     NatsJetstream,
+    RedisStreams,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 8] = [
+    pub const ALL: [Preset; 9] = [
         Preset::Textbook,
         Preset::SqsStandard,
         Preset::SqsFifo,
@@ -101,6 +102,7 @@ impl Preset {
         Preset::Rabbitmq42,
         Preset::Rabbitmq43,
         Preset::NatsJetstream,
+        Preset::RedisStreams,
     ];
 }
 
@@ -145,10 +147,17 @@ pub enum ExpiryTakes {
     /// Every unacked delivery the expired delivery's worker holds, running
     /// or prefetched: RabbitMQ up to 4.2 closes the channel.
     Channel,
+    /// Nothing: the broker has no timer (Redis Streams without a claimer);
+    /// a delivery stays pending until it is acked.
+    Nothing,
 }
 
 impl ExpiryTakes {
-    pub const ALL: [ExpiryTakes; 2] = [ExpiryTakes::Delivery, ExpiryTakes::Channel];
+    pub const ALL: [ExpiryTakes; 3] = [
+        ExpiryTakes::Delivery,
+        ExpiryTakes::Channel,
+        ExpiryTakes::Nothing,
+    ];
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -600,10 +609,10 @@ fn variant_index(s: &str, words: &[&str]) -> Result<usize, String> {
     Err(format!("unknown variant `{s}`, expected {expected}"))
 }
 
-named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream" });
+named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream", RedisStreams = "redis_streams" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
-named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel" });
+named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });
@@ -651,7 +660,7 @@ mod named_variant_tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`, `rabbitmq_4_2`, `rabbitmq_4_3`, `nats_jetstream`"),
+            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`, `rabbitmq_4_2`, `rabbitmq_4_3`, `nats_jetstream`, `redis_streams`"),
             "{e}"
         );
         let e = serde_json::from_str::<StaleDelete>("\"loose\"")

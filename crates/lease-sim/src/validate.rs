@@ -230,7 +230,7 @@ fn check_top(s: &Scenario) -> Result<(), SimError> {
 /// check the effective value when the file leaves the timeout out.
 pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
     match p {
-        Preset::Textbook | Preset::SqsStandard | Preset::SqsFifo => 30_000,
+        Preset::Textbook | Preset::SqsStandard | Preset::SqsFifo | Preset::RedisStreams => 30_000,
         Preset::AzureServiceBus => 60_000,
         Preset::GooglePubsub => 10_000,
         Preset::Rabbitmq42 | Preset::Rabbitmq43 => RABBITMQ_CONSUMER_TIMEOUT_MS,

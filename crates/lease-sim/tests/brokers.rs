@@ -52,6 +52,27 @@ fn a_lease_past_its_deadline_still_holds_until_the_check() {
     assert_eq!(of(&r, K::AckRejected), vec![(1100, 0, 0, 1)]);
 }
 
+#[test]
+fn a_channel_s_checks_run_from_its_opening() {
+    // Checks every 700 ms. Worker 0's first channel opens at 0: receipt 1
+    // (deadline 1000) goes at 1400. Worker 1's receipt 2 (1400 + 1000) goes
+    // at 2800. Worker 0's late ack at 5000 closes its channel, which opens
+    // again at 5000: receipt 3, received then, has its deadline at 6000 and
+    // goes at 5000 + 2 x 700 = 6400 (on a grid from t = 0 it would be 6300).
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 700,
+                   "expiry_takes": "channel", "late_ack": "channel_error"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 7000
+    }));
+    assert_eq!(
+        of(&r, K::Expire),
+        vec![(1400, 0, 0, 1), (2800, 0, 1, 2), (6400, 0, 0, 3)]
+    );
+    assert_eq!(of(&r, K::AckRejected)[0], (5000, 0, 0, 1));
+    assert_eq!(of(&r, K::Receive)[2], (5000, 0, 0, 3));
+}
+
 // ---- What expiry takes back -----------------------------------------------
 
 /// One worker, prefetch 2, 1.5 s leases, 4 s of work: m0 at 0 runs, m1
@@ -76,6 +97,14 @@ fn channel_expiry_requeues_everything_the_worker_holds() {
     assert_eq!(r.deliveries[1].lease_ended_at, 1500);
     // The worker keeps running m0: nobody stops it.
     assert!(of(&r, K::Abort).is_empty());
+}
+
+#[test]
+fn expiry_that_takes_nothing_leaves_a_delivery_pending_until_its_ack() {
+    // No broker timer: the 4 s run holds its message past every lease.
+    let r = channel_run("nothing");
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(of(&r, K::Receive).len(), 2);
 }
 
 #[test]
@@ -218,14 +247,15 @@ fn each_broker_preset_sets_its_documented_defaults() {
     use lease_sim::scenario::{CountAt as C, ExpiryTakes as T, LateAck as L, Preset};
     // (preset, timeout, check, takes, late ack, count at, expiry counts, limit)
     type Row = (Preset, u64, Option<u64>, T, L, C, bool, Option<u32>);
-    let table: [Row; 3] = [
-        // consumer_timeout 30 min, channel tick 60 s, x-delivery-limit 20.
+    let table: [Row; 4] = [
+        // consumer_timeout 30 min, channel tick 60 s, x-delivery-limit 20;
+        // the late ack fails in the client (observed on 3.10 with pika).
         (
             Preset::Rabbitmq42,
             1_800_000,
             Some(60_000),
             T::Channel,
-            L::ChannelError,
+            L::Rejected,
             C::ExpiryOrAbandon,
             true,
             Some(20),
@@ -246,6 +276,17 @@ fn each_broker_preset_sets_its_documented_defaults() {
             30_000,
             None,
             T::Delivery,
+            L::AcceptedAlways,
+            C::Receive,
+            true,
+            None,
+        ),
+        // No broker timer; XACK names no consumer; no redrive.
+        (
+            Preset::RedisStreams,
+            30_000,
+            None,
+            T::Nothing,
             L::AcceptedAlways,
             C::Receive,
             true,
@@ -388,4 +429,65 @@ fn jetstream_ack_wait_defaults_to_thirty_seconds_and_redelivers_without_limit() 
     // The late ack at 100 s is accepted: the message sat in the stream.
     assert_eq!(of(&r, K::AckOk), vec![(100_000, 0, 0, 1)]);
     assert_eq!(r.messages[0].fate, Fate::Deleted { at: 100_000 });
+}
+
+#[test]
+fn redis_streams_without_a_claimer_never_takes_an_entry_back() {
+    // Two consumers, one 100 s run: delivered once, acked at 100 s.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "redis_streams"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 100_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 300_000
+    })));
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1)]);
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(of(&r, K::AckOk), vec![(100_000, 0, 0, 1)]);
+}
+
+#[test]
+fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first_xack_removes_it() {
+    // Observed on Redis 7.0 (XAUTOCLAIM every 500 ms from the start,
+    // min-idle-time 2000): an entry delivered at 6 ms was claimed by the
+    // sweep at 2500, not the one at 2000; the first consumer's XACK after
+    // the claim removed it, and the claimer's XACK removed nothing. Here:
+    // calls take 6 ms, so the entry is delivered at 6 (idle past 2000 at
+    // 2006), claimed at 2500 by the other consumer; the first run starts at
+    // 12, ends at 3012, and its XACK reaches Redis at 3018.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "delivery",
+                   "visibility_timeout_ms": 2000, "expiry_check_ms": 500,
+                   "rpc_latency_ms": 6},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 3000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 10_000
+    })));
+    assert_eq!(of(&r, K::Expire), vec![(2500, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (2500, 0, 1, 2));
+    assert_eq!(of(&r, K::AckOk), vec![(3018, 0, 0, 1)]);
+    // The claimer's copy runs from 2506 to 5506; its XACK at 5512 finds nothing.
+    assert_eq!(of(&r, K::AckRejected), vec![(5512, 0, 1, 2)]);
+}
+
+#[test]
+fn jetstream_a_fetched_message_waiting_behind_a_slow_one_uses_its_ack_wait() {
+    // A fetch of two, one handler, AckWait 2 s, 2.5 s of work: both leases
+    // start at 0, and the second message's runs out at 2000 while it waits
+    // in the buffer (observed on NATS 2.9: the next fetch got it again).
+    // The first run's ack at 2500 is accepted; the worker then starts the
+    // buffered copy and fetches the message again (receipt 2).
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "receive_batch": 2},
+        "workers": {"count": 1, "prefetch": 2},
+        "work": {"dist": "constant", "ms": 2500},
+        "arrivals": {"backlog": 2, "rate_per_s": 0.0},
+        "duration_ms": 6000
+    })));
+    assert_eq!(of(&r, K::Expire)[..2], [(2000, 0, 0, 1), (2000, 1, 0, 1)]);
+    assert_eq!(r.deliveries[1].started_at, Some(2500));
+    assert_eq!(of(&r, K::AckOk)[0], (2500, 0, 0, 1));
+    assert_eq!(of(&r, K::Receive)[2], (2500, 1, 0, 2));
 }

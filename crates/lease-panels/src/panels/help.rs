@@ -11,7 +11,7 @@ use crate::shortcut_list::SHORTCUTS;
 /// How the presets differ from Textbook rules where it matters most: a
 /// late ack with an old receipt (docs/MODEL.md, "Broker presets"): each
 /// preset's short name and its rules, in `Preset::ALL`'s order.
-pub const PRESET_RULES: [(&str, &str); 8] = [
+pub const PRESET_RULES: [(&str, &str); 9] = [
     (
         "Textbook rules",
         ": an ack with an old receipt is rejected; 30 s; no redrive unless set.",
@@ -31,7 +31,7 @@ pub const PRESET_RULES: [(&str, &str); 8] = [
     ),
     (
         "RabbitMQ to 4.2",
-        ": a consumer timeout (30 min, checked every 60 s) closes the channel and requeues everything unacked on it; a late ack is a channel error that closes it again; 20 deliveries on a quorum queue, every return counted.",
+        ": a consumer timeout (30 min, checked on the channel's tick every 60 s) closes the channel and requeues everything unacked on it, prefetched messages too; 20 deliveries on a quorum queue, every return counted.",
     ),
     (
         "RabbitMQ 4.3+",
@@ -40,6 +40,10 @@ pub const PRESET_RULES: [(&str, &str); 8] = [
     (
         "NATS JetStream",
         ": a late ack is accepted whenever and settles the message, even while another worker runs it; AckWait 30 s, MaxDeliver unlimited.",
+    ),
+    (
+        "Redis Streams",
+        ": no timer: an entry stays pending until a claimer takes it (XAUTOCLAIM, min-idle-time, on its own schedule); XACK names no consumer, so a late XACK removes what another worker claimed.",
     ),
 ];
 

@@ -135,18 +135,31 @@ impl Sim<'_> {
             extensions_sent: 0,
             tick_pending: false,
             tick_missed: false,
+            checks_from: if self.cfg.expiry_takes == ExpiryTakes::Channel {
+                self.workers[worker as usize].channel_opened_at
+            } else {
+                0
+            },
         });
         self.handlers_alive += 1;
         self.rec.delivery(now, receipt > 1);
         self.rec.lease_started(now, id, receipt);
         self.log(EventKind::Receive, id, worker, receipt);
-        self.clock.schedule(
-            self.cfg.taken_back_at(now + timeout),
-            Ev::Expiry {
-                message: id,
-                receipt,
-            },
-        );
+        self.schedule_expiry(ix, id, receipt, now + timeout);
+    }
+
+    /// When the broker takes a lease back (docs/MODEL.md "Expiry noticed
+    /// on a periodic check"); `u64::MAX`: never.
+    fn taken_back_at(&self, d: u32, deadline: u64) -> u64 {
+        self.cfg
+            .taken_back_at(self.live[d as usize].checks_from, deadline)
+    }
+
+    fn schedule_expiry(&mut self, d: u32, message: u32, receipt: u32, deadline: u64) {
+        let at = self.taken_back_at(d, deadline);
+        if at != u64::MAX {
+            self.clock.schedule(at, Ev::Expiry { message, receipt });
+        }
     }
 
     /// Waiting long polls, first come first served.
@@ -170,7 +183,7 @@ impl Sim<'_> {
         let m = &self.msgs[id as usize];
         if m.state != State::InFlight
             || m.receive_count != receipt
-            || self.cfg.taken_back_at(m.expires_at) != self.now
+            || self.taken_back_at(m.current, m.expires_at) != self.now
         {
             return;
         }
@@ -216,6 +229,7 @@ impl Sim<'_> {
         for id in held {
             self.take_back(id);
         }
+        self.workers[worker as usize].channel_opened_at = self.now;
     }
 
     pub(crate) fn broker_call(&mut self, worker: u32, epoch: u32, call: Call) {
@@ -252,7 +266,7 @@ impl Sim<'_> {
         // its deadline still holds until the check.
         m.state == State::InFlight
             && m.receive_count == d.receipt
-            && self.now < self.cfg.taken_back_at(m.expires_at)
+            && self.now < self.taken_back_at(delivery, m.expires_at)
     }
 
     fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
@@ -270,13 +284,7 @@ impl Sim<'_> {
             let m = &mut self.msgs[id as usize];
             // A reset from now, as SQS does, not an addition.
             m.expires_at = self.now + extend_by;
-            self.clock.schedule(
-                self.cfg.taken_back_at(self.now + extend_by),
-                Ev::Expiry {
-                    message: id,
-                    receipt,
-                },
-            );
+            self.schedule_expiry(delivery, id, receipt, self.now + extend_by);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);
             self.log(EventKind::ExtendOk, id, worker, receipt);

@@ -147,6 +147,7 @@ impl Sim<'_> {
             return;
         }
         wk.alive = true;
+        wk.channel_opened_at = self.now;
         self.worker_mark(w, WorkerMarkKind::Restart);
         self.log(EventKind::Restart, NONE, w, NONE);
         self.worker_try(w);

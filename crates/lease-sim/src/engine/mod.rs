@@ -89,6 +89,9 @@ pub(crate) struct Live {
     pub extensions_sent: u32,
     pub tick_pending: bool,
     pub tick_missed: bool,
+    /// Where the broker's periodic expiry checks of this lease start: its
+    /// channel's opening (RabbitMQ's channel tick), else t = 0.
+    pub checks_from: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +109,9 @@ pub(crate) struct Worker {
     /// Pub/Sub's client: how many acks took each whole second from the
     /// receive (empty under any other client).
     pub ack_seconds: Vec<u32>,
+    /// When the worker's current channel opened: at its start, at a
+    /// restart, or when the broker last closed it.
+    pub channel_opened_at: u64,
 }
 
 impl Worker {
@@ -120,6 +126,7 @@ impl Worker {
             slots: vec![None; concurrency as usize],
             inbox: Vec::new(),
             ack_seconds: Vec::new(),
+            channel_opened_at: 0,
         }
     }
 }

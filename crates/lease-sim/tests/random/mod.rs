@@ -44,6 +44,7 @@ const RUN_PRESETS: &[Preset] = &[
     Preset::Rabbitmq42,
     Preset::Rabbitmq43,
     Preset::NatsJetstream,
+    Preset::RedisStreams,
 ];
 /// Keeps each run small, so the check runs in seconds in the browser.
 const MAX_EVENTS: u64 = 200_000;
