@@ -28,6 +28,14 @@ for b in "${brokers[@]}"; do [ "$b" = rabbitmq ] && ordered+=("$b"); done
 for b in "${brokers[@]}"; do [ "$b" = rabbitmq ] || ordered+=("$b"); done
 brokers=("${ordered[@]}")
 pids=()
+# Stopped from outside, each broker script stops what it started.
+stop_brokers() {
+  local p
+  for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done
+  wait
+  exit 130
+}
+trap stop_brokers INT TERM
 for b in "${brokers[@]}"; do
   rm -f "$here/results/$b.json" "$here/results/$b.answering"
   bash "$here/brokers/$b.sh" >"$here/results/$b.log" 2>&1 &

@@ -17,6 +17,7 @@ from .record import Msg
 # entry within one short wait (50 ms).
 GRANULARITY_MS = 150
 WAIT_S = 0.05
+SWEEP_AFTER_FIRST_READ_S = 0.02
 
 
 
@@ -33,6 +34,8 @@ class Queue:
         self.group = "workers"
         self.claimed = queue.Queue()
         self.stopped = threading.Event()
+        self.first_read = threading.Event()
+        self.first_read_at = None
         r = connect(endpoint)
         r.xgroup_create(self.stream, self.group, id="$", mkstream=True)
         for i in range(case.messages):
@@ -44,7 +47,14 @@ class Queue:
 
     def claim_loop(self, claimer):
         r = connect(self.endpoint)
-        began = time.monotonic()
+        # The claimer's sweeps run every interval from the case's first
+        # delivery, as the engine's checks do from t = 0, a moment after it
+        # so that an entry read at that instant is idle for the whole
+        # min-idle-time at the sweep that the engine's check matches.
+        while not self.first_read.wait(0.05):
+            if self.stopped.is_set():
+                return
+        began = self.first_read_at + SWEEP_AFTER_FIRST_READ_S
         k = 1
         while not self.stopped.is_set():
             due = began + k * claimer["interval_ms"] / 1000
@@ -84,6 +94,9 @@ class WorkerClient:
             if len(out) < n:
                 got = self.r.xreadgroup(self.q.group, self.name, {self.q.stream: ">"},
                                         count=n - len(out), block=int(WAIT_S * 1000))
+                if got and not self.q.first_read.is_set():
+                    self.q.first_read_at = time.monotonic()
+                    self.q.first_read.set()
                 for _, entries in got or []:
                     for entry_id, fields in entries:
                         out.append(Msg(int(fields[b"id"]), 1, entry_id, False))
@@ -92,7 +105,8 @@ class WorkerClient:
 
     def ack(self, m):
         n = self.r.xack(self.q.stream, self.q.group, m.handle)
-        return "accepted" if n == 1 else "rejected: XACK removed nothing"
+        # 0: nothing was pending, the engine's rejected ack (docs/MODEL.md).
+        return "accepted" if n == 1 else "rejected"
 
     def release(self, m):
         # Redis 7.0 has no XNACK: a failed entry stays pending for the claimer.
