@@ -1,6 +1,6 @@
 //! The page: the `App` component that wires the state (`state.rs`) to its
 //! views. It holds the page's reducer, runs what the reducer marks as
-//! wanted (the effect after a change), and draws the header, the notices,
+//! wanted (in the dispatcher, right after the reducer), and draws the header, the notices,
 //! the controls, the timeline, the charts and the diagnosis from the state;
 //! every part sends its changes back as commands.
 
@@ -56,13 +56,24 @@ pub fn app() -> Html {
     // One callback for the page's life: the parts that take it compare equal
     // from one render to the next, so playback does not re-render them.
     let dispatch = {
-        let to = state.dispatcher();
+        let state = state.clone();
         (*use_memo((), move |_| {
-            Callback::from(move |c: Command| crate::catalog::dispatch(c, &to))
+            let to = state.dispatcher();
+            Callback::from(move |c: Command| {
+                crate::catalog::dispatch(c, &to);
+                // A slider's move runs at once, in the same task as the
+                // hand's input: the page renders once, with the new run,
+                // rather than first with the old run and then again.
+                let now = state.clone();
+                for (id, ran) in now.runs_wanted() {
+                    to.dispatch(Command::Ran(id, ran));
+                }
+            })
         }))
         .clone()
     };
-    // The effect that follows a change: run what the reducer marked as wanted.
+    // The effect that follows a change made by any other path (the first
+    // load, a scenario fetched): run what the reducer marked as wanted.
     {
         let wanted = (state.a.wanted, state.b.as_ref().and_then(|b| b.wanted));
         let state = state.clone();

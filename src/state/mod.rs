@@ -2,7 +2,8 @@
 //! The scenario being edited is the single source of truth. The reducer is
 //! a function of the state and the command: it reads no clock and no global.
 //! A command that changes a side's scenario marks its run as wanted; the
-//! run is an effect that follows (`runs`): computed on the page, or handed
+//! run is an effect that follows (`runs`, asked by the page's dispatcher
+//! right after the reducer, in the same task): computed on the page, or handed
 //! to the background worker, its outcome comes back as `Command::Ran`. A
 //! share link is read into this state as commands (`link.rs`), and its
 //! scenario runs once.
