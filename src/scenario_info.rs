@@ -49,8 +49,8 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     );
     other(
         "Distribution",
-        shape(&a.work.dist).into(),
-        shape(&b.work.dist).into(),
+        shape(&a.work.dist).word().into(),
+        shape(&b.work.dist).word().into(),
     );
     other("Seed", a.seed.to_string(), b.seed.to_string());
     other(

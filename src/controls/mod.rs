@@ -7,9 +7,8 @@ mod work_chart;
 use std::rc::Rc;
 
 use lease_fields::edit::heartbeat;
-use lease_fields::names;
 
-use lease_fields::work::{median_p99, shape, SHAPES};
+use lease_fields::work::{median_p99, shape, Shape};
 use lease_fields::{Control, Field, Group, Range, Step, Unit, Value, CONTROLS};
 use lease_format::display;
 use lease_sim::scenario::{Fence, Library, Named, OnReject, Preset, Scenario};
@@ -28,9 +27,8 @@ pub struct ControlsProps {
 }
 
 // The selects' labels, in each enum's `Named` order (the scenario file's
-// words; `labels_follow_the_words_order` holds them to it): arrays that
-// one non-generic select reads, rather than a label function and a copy
-// of the select's list-building per enum.
+// words; `labels_follow_the_words_order` holds them to it): the select
+// pairs each word with the label at its place.
 const PRESET_LABELS: [&str; 9] = [
     "Textbook rules",
     "Amazon SQS standard",
@@ -379,11 +377,11 @@ fn seed_input(props: &ControlsProps) -> Html {
 }
 
 /// A select of an enum's words (the scenario file's names), each with its
-/// label.
+/// label; `pick` gets the chosen word's place in the enum's table.
 fn words_select(
     id: &'static str,
     label: &'static str,
-    pick: fn(&'static str) -> Option<Command>,
+    pick: fn(usize) -> Command,
     words: &'static [&'static str],
     labels: &[&'static str],
     current: usize,
@@ -401,8 +399,8 @@ fn words_select(
         options,
         words.get(current).copied().unwrap_or(""),
         Callback::from(move |v: String| {
-            if let Some(c) = words.iter().find(|w| **w == v).and_then(|w| pick(w)) {
-                cb.emit(c);
+            if let Some(i) = words.iter().position(|w| *w == v) {
+                cb.emit(pick(i));
             }
         }),
     )
@@ -436,7 +434,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         "ctl-broker",
         "Broker",
         // The broker's choice keeps the person's own timeout and redrive.
-        |w| names::parse::<Preset>(w).map(Command::ChoosePreset),
+        |i| Command::ChoosePreset(Preset::NAMES[i].0),
         Preset::WORDS,
         &PRESET_LABELS,
         s.broker.preset.index(),
@@ -445,7 +443,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     let client = words_select(
         "ctl-client",
         "Client library",
-        |w| Some(Command::Set(Field::Client, Value::Word(w))),
+        |i| Command::Set(Field::Client, Library::NAMES[i].0.into()),
         Library::WORDS,
         &CLIENT_LABELS,
         lease_fields::edit::library(s).index(),
@@ -454,7 +452,7 @@ pub fn controls(props: &ControlsProps) -> Html {
     let fence = words_select(
         "ctl-fence",
         "Store fence",
-        |w| Some(Command::Set(Field::Fence, Value::Word(w))),
+        |i| Command::Set(Field::Fence, Fence::NAMES[i].0.into()),
         Fence::WORDS,
         &FENCE_LABELS,
         s.store.fence.index(),
@@ -465,14 +463,14 @@ pub fn controls(props: &ControlsProps) -> Html {
         select_view(
             "ctl-dist",
             "Distribution",
-            SHAPES
+            Shape::ALL
                 .iter()
-                .map(|(v, t)| (v.to_string(), t.to_string()))
+                .map(|v| (v.word().to_string(), v.label().to_string()))
                 .collect(),
-            shape(&s.work.dist),
+            shape(&s.work.dist).word(),
             Callback::from(move |v: String| {
-                if let Some((w, _)) = SHAPES.iter().find(|(w, _)| *w == v) {
-                    send(&cb, Field::Dist, Value::Word(w));
+                if let Some(w) = Shape::ALL.into_iter().find(|w| w.word() == v) {
+                    send(&cb, Field::Dist, w.into());
                 }
             }),
         )
@@ -483,7 +481,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         words_select(
             "ctl-on-reject",
             "On a rejected extension",
-            |w| Some(Command::Set(Field::OnReject, Value::Word(w))),
+            |i| Command::Set(Field::OnReject, OnReject::NAMES[i].0.into()),
             OnReject::WORDS,
             &ON_REJECT_LABELS,
             current.index(),

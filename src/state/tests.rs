@@ -122,7 +122,7 @@ fn comparing_with_a_large_b() -> Rc<State> {
         (Field::Workers, Value::Num(100)),
         (Field::Conc, Value::Num(10)),
         (Field::Timeout, Value::Num(3_600_000)),
-        (Field::Dist, Value::Word("constant")),
+        (Field::Dist, lease_fields::work::Shape::Constant.into()),
         (Field::Median, Value::Float(200.0)),
     ])))
 }

@@ -6,7 +6,7 @@ use proptest::prelude::*;
 
 use lease_fields::edit::heartbeat;
 use lease_fields::names::name;
-use lease_fields::work::SHAPES;
+use lease_fields::work::Shape;
 use lease_fields::{set, Field, Value, CONTROLS};
 
 use super::*;
@@ -82,15 +82,9 @@ fn apply_edit(s: &mut Scenario, e: &Edit) {
                 _ => return,
             }
         }
-        Edit::Preset(i) => (
-            Field::Broker,
-            Value::Word(name(&Preset::ALL[i % Preset::ALL.len()])),
-        ),
-        Edit::Fence(i) => (
-            Field::Fence,
-            Value::Word(name(&Fence::ALL[i % Fence::ALL.len()])),
-        ),
-        Edit::Shape(i) => (Field::Dist, Value::Word(SHAPES[i % SHAPES.len()].0)),
+        Edit::Preset(i) => (Field::Broker, Preset::ALL[i % Preset::ALL.len()].into()),
+        Edit::Fence(i) => (Field::Fence, Fence::ALL[i % Fence::ALL.len()].into()),
+        Edit::Shape(i) => (Field::Dist, Shape::ALL[i % Shape::ALL.len()].into()),
         Edit::Abort(abort) => {
             // The page offers the choice only for a heartbeat in the file.
             if !matches!(s.workers.heartbeat, Some(Some(_))) {
@@ -98,7 +92,12 @@ fn apply_edit(s: &mut Scenario, e: &Edit) {
             }
             (
                 Field::OnReject,
-                Value::Word(if *abort { "abort" } else { "continue" }),
+                if *abort {
+                    OnReject::Abort
+                } else {
+                    OnReject::Continue
+                }
+                .into(),
             )
         }
         Edit::Seed(n) => (Field::Seed, Value::Num(*n)),
@@ -180,7 +179,7 @@ fn every_select_round_trips_on_every_shipped_scenario() {
         let mut edits: Vec<Edit> = Vec::new();
         edits.extend((0..Preset::ALL.len()).map(Edit::Preset));
         edits.extend((0..Fence::ALL.len()).map(Edit::Fence));
-        edits.extend((0..SHAPES.len()).map(Edit::Shape));
+        edits.extend((0..Shape::ALL.len()).map(Edit::Shape));
         edits.extend([
             Edit::Abort(true),
             Edit::Seed(0),

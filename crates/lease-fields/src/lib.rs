@@ -11,6 +11,6 @@ mod table;
 pub mod work;
 
 pub use table::{
-    apply, diff, find, set, set_all, Control, Field, FieldError, Group, Override, Range, Spec,
-    Step, Toggle, Unit, Value, CONTROLS, FIELDS,
+    apply, diff, find, set, set_all, Choice, Control, Field, FieldError, Group, Override, Range,
+    Spec, Step, Toggle, Unit, Value, CONTROLS, FIELDS,
 };

@@ -13,7 +13,7 @@ use std::fmt;
 
 use lease_format::units::{
     format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
-    parse_ms_f64, parse_rate, parse_word,
+    parse_ms_f64, parse_rate, parse_word_at,
 };
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
@@ -33,7 +33,7 @@ use crate::edit::{
     round2, set_heartbeat_on,
 };
 use crate::names::{name, words};
-use crate::work::{build, has_p99, is_data, median_p99, shape, SHAPES};
+use crate::work::{build, median_p99, shape, Shape};
 use lease_sim::fit::{compact_samples, scale_data, COMPACT_QUANTILES};
 use lease_sim::validate::check_work;
 
@@ -48,13 +48,112 @@ pub enum Value {
     On,
     Num(u64),
     Float(f64),
-    Word(&'static str),
+    /// One of a field's words, read once into its enum where the word came in.
+    Choice(Choice),
     /// `[probability, ms]` points or `[upper_ms, count]` buckets.
     Pairs(Vec<[f64; 2]>),
     /// Durations in ms.
     List(Vec<f64>),
     /// The field does not apply to this scenario (no explicit heartbeat).
     Na,
+}
+
+/// A field's choice among its words (`broker=sqs_fifo`, the client
+/// select, `expiry_counts=false`), as the enum the scenario holds: a link
+/// or a select reads the word into it once, and the field's write takes it
+/// as it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Choice {
+    Preset(Preset),
+    Library(Library),
+    DlqTiming(DlqTiming),
+    LateAck(LateAck),
+    CountAt(CountAt),
+    StaleDelete(StaleDelete),
+    ExpiryTakes(ExpiryTakes),
+    /// `expiry_counts`: `true` or `false`, as the scenario file writes it.
+    Yes(bool),
+    OnReject(OnReject),
+    OnError(OnError),
+    Shape(Shape),
+    Process(Process),
+    Fence(Fence),
+}
+
+impl Choice {
+    /// The word a link and the scenario file write for the choice.
+    pub fn word(self) -> &'static str {
+        match self {
+            Choice::Preset(x) => name(&x),
+            Choice::Library(x) => name(&x),
+            Choice::DlqTiming(x) => name(&x),
+            Choice::LateAck(x) => name(&x),
+            Choice::CountAt(x) => name(&x),
+            Choice::StaleDelete(x) => name(&x),
+            Choice::ExpiryTakes(x) => name(&x),
+            Choice::Yes(b) => yes_no()[usize::from(!b)],
+            Choice::OnReject(x) => name(&x),
+            Choice::OnError(x) => name(&x),
+            Choice::Shape(x) => name(&x),
+            Choice::Process(x) => name(&x),
+            Choice::Fence(x) => name(&x),
+        }
+    }
+}
+
+/// An enum a field chooses among: which `Choice` carries it.
+trait Chosen: Named {
+    fn of(c: Choice) -> Option<Self>;
+    fn choice(self) -> Choice;
+}
+
+macro_rules! chosen {
+    ($($t:ident),+ $(,)?) => {
+        $(
+            impl Chosen for $t {
+                fn of(c: Choice) -> Option<$t> {
+                    match c {
+                        Choice::$t(x) => Some(x),
+                        _ => None,
+                    }
+                }
+                fn choice(self) -> Choice {
+                    Choice::$t(self)
+                }
+            }
+            impl From<$t> for Value {
+                fn from(x: $t) -> Value {
+                    Value::Choice(Choice::$t(x))
+                }
+            }
+        )+
+    };
+}
+
+chosen!(
+    Preset,
+    Library,
+    DlqTiming,
+    LateAck,
+    CountAt,
+    StaleDelete,
+    ExpiryTakes,
+    OnReject,
+    OnError,
+    Shape,
+    Process,
+    Fence
+);
+
+impl From<Choice> for Value {
+    fn from(c: Choice) -> Value {
+        Value::Choice(c)
+    }
+}
+
+/// The choice at `i` of the enum's words.
+fn pick<T: Chosen>(i: usize) -> Choice {
+    T::NAMES[i].0.choice()
 }
 
 #[derive(Clone, Copy)]
@@ -81,7 +180,8 @@ enum Kind {
     Rate {
         hi: f64,
     },
-    Words(fn() -> &'static [&'static str]),
+    /// One of these words, read into the `Choice` at the same place.
+    Words(fn() -> &'static [&'static str], fn(usize) -> Choice),
     /// A list of durations, `5s,30s,5min`, each within the range.
     MsList {
         lo: u64,
@@ -379,7 +479,9 @@ impl Spec {
             Kind::Count { lo, hi } => parse_count(text, lo, hi).map(Value::Num),
             Kind::Float { lo, hi, percent } => parse_f64(text, lo, hi, percent).map(Value::Float),
             Kind::Rate { hi } => parse_rate(text, hi).map(Value::Float),
-            Kind::Words(words) => parse_word(text, words()).map(Value::Word),
+            Kind::Words(words, pick) => {
+                parse_word_at(text, words()).map(|i| Value::Choice(pick(i)))
+            }
             Kind::Data(k) => k.parse(text),
             Kind::MsList { lo, hi } => text
                 .split(',')
@@ -420,7 +522,7 @@ impl Spec {
             (Value::Num(n), Kind::Count { .. }) => n.to_string(),
             (Value::Float(x), Kind::MsF { .. }) => format_ms_f64(*x),
             (Value::Float(x), Kind::Float { .. } | Kind::Rate { .. }) => format_f64(*x),
-            (Value::Word(w), Kind::Words(_)) => (*w).into(),
+            (Value::Choice(c), Kind::Words(..)) => c.word().into(),
             (v, Kind::Data(k)) => k.format(v)?,
             (Value::List(l), Kind::MsList { .. }) => l
                 .iter()
@@ -598,18 +700,20 @@ fn float(v: &Value) -> Result<f64, String> {
     }
 }
 
-/// The enum value a word names, by serde's name for it.
-fn word<T: Named>(v: &Value) -> Result<T, String> {
-    word_index(v, T::WORDS).map(|i| T::NAMES[i].0)
+/// The enum value a field's choice holds.
+fn chosen<T: Chosen>(v: &Value) -> Result<T, String> {
+    match v {
+        Value::Choice(c) => {
+            T::of(*c).ok_or_else(|| format!("must be one of {}", T::WORDS.join(", ")))
+        }
+        _ => Err("must be a word".into()),
+    }
 }
 
-fn word_index(v: &Value, words: &[&str]) -> Result<usize, String> {
+fn yes(v: &Value) -> Result<bool, String> {
     match v {
-        Value::Word(w) => words
-            .iter()
-            .position(|x| x == w)
-            .ok_or_else(|| format!("must be one of {}", words.join(", "))),
-        _ => Err("must be a word".into()),
+        Value::Choice(Choice::Yes(b)) => Ok(*b),
+        _ => Err("must be true or false".into()),
     }
 }
 
@@ -645,27 +749,13 @@ fn nullable_read<T: Copy>(v: Option<Option<T>>, f: impl Fn(T) -> u64) -> Value {
     }
 }
 
-fn optional_word<T: Named>(v: Option<T>) -> Value {
-    v.map_or(Value::Default, |x| Value::Word(name(&x)))
+fn optional_word<T: Chosen>(v: Option<T>) -> Value {
+    v.map_or(Value::Default, |x| Value::Choice(x.choice()))
 }
 
 /// A yes-or-no field's words, `true` first, as the scenario file writes it.
 fn yes_no() -> &'static [&'static str] {
     &["true", "false"]
-}
-
-fn shape_words() -> &'static [&'static str] {
-    const WORDS: [&str; 8] = [
-        SHAPES[0].0,
-        SHAPES[1].0,
-        SHAPES[2].0,
-        SHAPES[3].0,
-        SHAPES[4].0,
-        SHAPES[5].0,
-        SHAPES[6].0,
-        SHAPES[7].0,
-    ];
-    &WORDS
 }
 
 const NO_HEARTBEAT: &str = "applies only while the heartbeat is on (set hb first)";
@@ -748,13 +838,13 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "broker",
         aliases: &["preset"],
-        kind: Kind::Words(words::<Preset>),
+        kind: Kind::Words(words::<Preset>, pick::<Preset>),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(name(&s.broker.preset)),
+        read: |s| s.broker.preset.into(),
         write: |s, v| {
             // What the page's broker select does: the preset brings its own defaults.
-            choose_preset(s, word::<Preset>(v)?);
+            choose_preset(s, chosen::<Preset>(v)?);
             Ok(())
         },
         work: false,
@@ -763,13 +853,13 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "client",
         aliases: &["library", "client_library"],
-        kind: Kind::Words(words::<Library>),
+        kind: Kind::Words(words::<Library>, pick::<Library>),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(name(&library(s))),
+        read: |s| library(s).into(),
         write: |s, v| {
             // What the page's client select does: the library takes the lease.
-            choose_client(s, word::<Library>(v)?);
+            choose_client(s, chosen::<Library>(v)?);
             Ok(())
         },
         work: false,
@@ -961,12 +1051,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "dlq",
         aliases: &["dlq_timing"],
-        kind: Kind::Words(words::<DlqTiming>),
+        kind: Kind::Words(words::<DlqTiming>, pick::<DlqTiming>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.dlq_timing),
         write: |s, v| {
-            s.broker.dlq_timing = defaultable(v, word)?;
+            s.broker.dlq_timing = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -975,12 +1065,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "late_ack",
         aliases: &["late"],
-        kind: Kind::Words(words::<LateAck>),
+        kind: Kind::Words(words::<LateAck>, pick::<LateAck>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.late_ack),
         write: |s, v| {
-            s.broker.late_ack = defaultable(v, word)?;
+            s.broker.late_ack = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -989,12 +1079,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "count_at",
         aliases: &[],
-        kind: Kind::Words(words::<CountAt>),
+        kind: Kind::Words(words::<CountAt>, pick::<CountAt>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.count_at),
         write: |s, v| {
-            s.broker.count_at = defaultable(v, word)?;
+            s.broker.count_at = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -1003,12 +1093,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "stale_delete",
         aliases: &[],
-        kind: Kind::Words(words::<StaleDelete>),
+        kind: Kind::Words(words::<StaleDelete>, pick::<StaleDelete>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.stale_delete),
         write: |s, v| {
-            s.broker.stale_delete = defaultable(v, word)?;
+            s.broker.stale_delete = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -1017,12 +1107,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "expiry_takes",
         aliases: &["takes"],
-        kind: Kind::Words(words::<ExpiryTakes>),
+        kind: Kind::Words(words::<ExpiryTakes>, pick::<ExpiryTakes>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.expiry_takes),
         write: |s, v| {
-            s.broker.expiry_takes = defaultable(v, word)?;
+            s.broker.expiry_takes = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -1049,15 +1139,15 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "expiry_counts",
         aliases: &[],
-        kind: Kind::Words(yes_no),
+        kind: Kind::Words(yes_no, |i| Choice::Yes(i == 0)),
         default_ok: true,
         off: None,
         read: |s| match s.broker.expiry_counts {
             None => Value::Default,
-            Some(b) => Value::Word(yes_no()[usize::from(!b)]),
+            Some(b) => Value::Choice(Choice::Yes(b)),
         },
         write: |s, v| {
-            s.broker.expiry_counts = defaultable(v, |v| word_index(v, yes_no()).map(|i| i == 0))?;
+            s.broker.expiry_counts = defaultable(v, yes)?;
             Ok(())
         },
         work: false,
@@ -1301,12 +1391,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "on_reject",
         aliases: &["reject"],
-        kind: Kind::Words(words::<OnReject>),
+        kind: Kind::Words(words::<OnReject>, pick::<OnReject>),
         default_ok: false,
         off: None,
-        read: |s| explicit_read(s, |h| Value::Word(name(&h.on_reject))),
+        read: |s| explicit_read(s, |h| h.on_reject.into()),
         write: |s, v| {
-            let r: OnReject = word(v)?;
+            let r: OnReject = chosen(v)?;
             heartbeat_mut(s).ok_or(NO_HEARTBEAT)?.on_reject = r;
             Ok(())
         },
@@ -1362,12 +1452,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "on_error",
         aliases: &[],
-        kind: Kind::Words(words::<OnError>),
+        kind: Kind::Words(words::<OnError>, pick::<OnError>),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(name(&s.workers.on_error)),
+        read: |s| s.workers.on_error.into(),
         write: |s, v| {
-            s.workers.on_error = word(v)?;
+            s.workers.on_error = chosen(v)?;
             Ok(())
         },
         work: false,
@@ -1376,7 +1466,7 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "dist",
         aliases: &["shape"],
-        kind: Kind::Words(shape_words),
+        kind: Kind::Words(words::<Shape>, pick::<Shape>),
         default_ok: false,
         off: None,
         read: work_read,
@@ -1423,7 +1513,7 @@ pub static FIELDS: [Spec; 45] = [
             get: |s| median_p99(&s.work.dist).1,
             // Dragged below the median, the p99 stops at it.
             value: |s, v| Value::Float(round2(v).max(median_p99(&s.work.dist).0)),
-            applies: |s| has_p99(shape(&s.work.dist)),
+            applies: |s| shape(&s.work.dist).has_p99(),
             toggle: None,
         }),
     },
@@ -1588,12 +1678,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "process",
         aliases: &["arrivals"],
-        kind: Kind::Words(words::<Process>),
+        kind: Kind::Words(words::<Process>, pick::<Process>),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(name(&s.arrivals.process)),
+        read: |s| s.arrivals.process.into(),
         write: |s, v| {
-            s.arrivals.process = word(v)?;
+            s.arrivals.process = chosen(v)?;
             Ok(())
         },
         work: false,
@@ -1643,12 +1733,12 @@ pub static FIELDS: [Spec; 45] = [
     Spec {
         name: "fence",
         aliases: &[],
-        kind: Kind::Words(words::<Fence>),
+        kind: Kind::Words(words::<Fence>, pick::<Fence>),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(name(&s.store.fence)),
+        read: |s| s.store.fence.into(),
         write: |s, v| {
-            s.store.fence = word(v)?;
+            s.store.fence = chosen(v)?;
             Ok(())
         },
         work: false,
@@ -1709,10 +1799,10 @@ fn apply_work<'a>(
 ) -> Result<(), (Field, String)> {
     let (i_dist, i_median, i_p99) = (Field::Dist, Field::Median, Field::P99);
     let (i_min, i_max, i_mean) = (Field::Min, Field::Max, Field::Mean);
-    if let Some(Value::Word(w)) = get(i_dist) {
+    if let Some(Value::Choice(Choice::Shape(w))) = get(i_dist) {
         if *w != shape(&s.work.dist) {
             let (m, q) = median_p99(&s.work.dist);
-            s.work.dist = build(w, m, q);
+            s.work.dist = build(*w, m, q);
         }
     }
     // The data itself sets the shape, before the median scales it.
@@ -1728,7 +1818,7 @@ fn apply_work<'a>(
     let current = shape(&s.work.dist);
     let median = get(i_median).and_then(|v| float(v).ok());
     let p99 = get(i_p99).and_then(|v| float(v).ok());
-    if p99.is_some() && !has_p99(current) {
+    if p99.is_some() && !current.has_p99() {
         return Err((
             i_p99,
             format!("{current} work has no separate p99: set median (or dist)"),
@@ -1748,7 +1838,7 @@ fn apply_work<'a>(
                 format!("must be at least the median ({})", format_ms_f64(m)),
             ));
         }
-        if is_data(current) {
+        if current.is_data() {
             // Data keeps its shape: the median slider scales all of it.
             let m0 = median_p99(&s.work.dist).0;
             if let Some(d) = scale_data(&s.work.dist, m / m0) {
@@ -1847,7 +1937,7 @@ fn diff_work(cur: &Dist, target: &Dist, out: &mut Vec<(&'static str, String)>) {
     let to = shape(target);
     let mut cur = cur.clone();
     if shape(&cur) != to {
-        out.push(("dist", to.to_string()));
+        out.push(("dist", to.word().to_string()));
         let (m, q) = median_p99(&cur);
         cur = build(to, m, q);
     }
@@ -1878,7 +1968,7 @@ fn diff_work(cur: &Dist, target: &Dist, out: &mut Vec<(&'static str, String)>) {
             let m = mean_ms * std::f64::consts::LN_2;
             let exact = [m, m.round()]
                 .into_iter()
-                .find(|m| build("exponential", *m, *m) == *target);
+                .find(|m| build(Shape::Exponential, *m, *m) == *target);
             match exact {
                 Some(m) => out.push(("median", ms(m))),
                 None => out.push(("mean", ms(*mean_ms))),

@@ -2,37 +2,110 @@
 //! p99, whatever the shape, so the two sliders mean the same thing for all.
 
 use lease_sim::fit::{compact_samples, quantile_ms, COMPACT_QUANTILES};
-use lease_sim::scenario::Dist;
+use lease_sim::scenario::{Dist, Named};
 use lease_sim::work::{sample, stream};
 
-pub const SHAPES: [(&str, &str); 8] = [
-    ("lognormal", "Log-normal (median, p99)"),
-    ("constant", "Constant"),
-    ("uniform", "Uniform"),
-    ("exponential", "Exponential"),
-    ("mix", "Mix: most fast, 5% slow"),
-    ("quantiles", "Your percentiles"),
-    ("empirical", "Your durations"),
-    ("histogram", "Your histogram"),
-];
-
-/// The shapes that are a team's own data: the median slider scales the
-/// whole distribution and the p99 follows (docs/MODEL.md "Work and the
-/// feedback loop").
-pub fn is_data(shape: &str) -> bool {
-    matches!(shape, "quantiles" | "empirical" | "histogram")
+/// The shape of the work's distribution, as the page's "Distribution"
+/// select and a share link's `dist=` choose it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Lognormal,
+    Constant,
+    Uniform,
+    Exponential,
+    Mix,
+    Quantiles,
+    Empirical,
+    Histogram,
 }
 
-pub fn shape(d: &Dist) -> &'static str {
+impl Named for Shape {
+    const NAMES: &'static [(Shape, &'static str)] = &[
+        (Shape::Lognormal, "lognormal"),
+        (Shape::Constant, "constant"),
+        (Shape::Uniform, "uniform"),
+        (Shape::Exponential, "exponential"),
+        (Shape::Mix, "mix"),
+        (Shape::Quantiles, "quantiles"),
+        (Shape::Empirical, "empirical"),
+        (Shape::Histogram, "histogram"),
+    ];
+    const WORDS: &'static [&'static str] = &[
+        "lognormal",
+        "constant",
+        "uniform",
+        "exponential",
+        "mix",
+        "quantiles",
+        "empirical",
+        "histogram",
+    ];
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl Shape {
+    /// Every shape, in the select's order.
+    pub const ALL: [Shape; 8] = [
+        Shape::Lognormal,
+        Shape::Constant,
+        Shape::Uniform,
+        Shape::Exponential,
+        Shape::Mix,
+        Shape::Quantiles,
+        Shape::Empirical,
+        Shape::Histogram,
+    ];
+
+    /// The word a share link and the scenario file's `kind` use.
+    pub fn word(self) -> &'static str {
+        Self::WORDS[self as usize]
+    }
+
+    /// What the page's select says.
+    pub fn label(self) -> &'static str {
+        match self {
+            Shape::Lognormal => "Log-normal (median, p99)",
+            Shape::Constant => "Constant",
+            Shape::Uniform => "Uniform",
+            Shape::Exponential => "Exponential",
+            Shape::Mix => "Mix: most fast, 5% slow",
+            Shape::Quantiles => "Your percentiles",
+            Shape::Empirical => "Your durations",
+            Shape::Histogram => "Your histogram",
+        }
+    }
+
+    /// The shapes that are a team's own data: the median slider scales the
+    /// whole distribution and the p99 follows (docs/MODEL.md "Work and the
+    /// feedback loop").
+    pub fn is_data(self) -> bool {
+        matches!(self, Shape::Quantiles | Shape::Empirical | Shape::Histogram)
+    }
+
+    /// Whether the p99 slider means anything for the shape.
+    pub fn has_p99(self) -> bool {
+        !matches!(self, Shape::Constant | Shape::Exponential) && !self.is_data()
+    }
+}
+
+impl std::fmt::Display for Shape {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+pub fn shape(d: &Dist) -> Shape {
     match d {
-        Dist::Lognormal { .. } => "lognormal",
-        Dist::Constant { .. } => "constant",
-        Dist::Uniform { .. } => "uniform",
-        Dist::Exponential { .. } => "exponential",
-        Dist::Mix { .. } => "mix",
-        Dist::Quantiles { .. } => "quantiles",
-        Dist::Empirical { .. } => "empirical",
-        Dist::Histogram { .. } => "histogram",
+        Dist::Lognormal { .. } => Shape::Lognormal,
+        Dist::Constant { .. } => Shape::Constant,
+        Dist::Uniform { .. } => Shape::Uniform,
+        Dist::Exponential { .. } => Shape::Exponential,
+        Dist::Mix { .. } => Shape::Mix,
+        Dist::Quantiles { .. } => Shape::Quantiles,
+        Dist::Empirical { .. } => Shape::Empirical,
+        Dist::Histogram { .. } => Shape::Histogram,
     }
 }
 
@@ -60,14 +133,14 @@ pub fn median_p99(d: &Dist) -> (f64, f64) {
 }
 
 /// The distribution of this shape with (about) this median and p99.
-pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
+pub fn build(shape: Shape, median: f64, p99: f64) -> Dist {
     let median = median.max(1.0);
     let p99 = p99.max(median);
     match shape {
-        "constant" => Dist::Constant {
+        Shape::Constant => Dist::Constant {
             ms: median.round() as u64,
         },
-        "uniform" => {
+        Shape::Uniform => {
             // Median (a+b)/2 and p99 a+0.99(b-a), solved for a and b.
             // When that would put a below 1 ms, the p99 wins and the median
             // comes out higher: the page shows the real median beside the slider.
@@ -80,10 +153,10 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
             }
         }
         // One parameter: the median sets it, the p99 follows.
-        "exponential" => Dist::Exponential {
+        Shape::Exponential => Dist::Exponential {
             mean_ms: median / std::f64::consts::LN_2,
         },
-        "mix" => Dist::Mix {
+        Shape::Mix => Dist::Mix {
             slow_fraction: 0.05,
             fast: Box::new(Dist::Lognormal {
                 median_ms: median,
@@ -95,11 +168,11 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
         },
         // Until the user's data arrives, each data shape starts as the
         // log-logistic through this median and p99.
-        "quantiles" => Dist::Quantiles {
+        Shape::Quantiles => Dist::Quantiles {
             points: vec![[0.5, median], [0.99, p99.max(median + 1.0)]],
         },
-        "empirical" => {
-            let fit = build("quantiles", median, p99);
+        Shape::Empirical => {
+            let fit = build(Shape::Quantiles, median, p99);
             let n = COMPACT_QUANTILES;
             Dist::Empirical {
                 samples_ms: (0..n)
@@ -107,10 +180,10 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
                     .collect(),
             }
         }
-        "histogram" => {
+        Shape::Histogram => {
             // Bucket edges at these quantiles, so the median and the p99
             // are edges; the top 1% share the last bucket.
-            let fit = build("quantiles", median, p99);
+            let fit = build(Shape::Quantiles, median, p99);
             let edges = [0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999];
             let mut buckets: Vec<[f64; 2]> = Vec::with_capacity(edges.len());
             let mut below = 0.0;
@@ -123,7 +196,7 @@ pub fn build(shape: &str, median: f64, p99: f64) -> Dist {
             }
             Dist::Histogram { buckets }
         }
-        _ => Dist::Lognormal {
+        Shape::Lognormal => Dist::Lognormal {
             median_ms: median,
             p99_ms: p99,
         },
@@ -144,22 +217,17 @@ pub fn link_form(d: &Dist) -> Option<Dist> {
     (c != *samples_ms).then_some(Dist::Empirical { samples_ms: c })
 }
 
-/// Whether the p99 slider means anything for the shape.
-pub fn has_p99(shape: &str) -> bool {
-    !matches!(shape, "constant" | "exponential") && !is_data(shape)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_shape_keeps_its_median_and_p99() {
-        for (shape, _) in SHAPES {
+        for shape in Shape::ALL {
             let d = build(shape, 20_000.0, 30_000.0);
             let (m, q) = median_p99(&d);
             assert!((m / 20_000.0 - 1.0).abs() < 0.1, "{shape}: median {m}");
-            if (has_p99(shape) || is_data(shape)) && shape != "mix" {
+            if (shape.has_p99() || shape.is_data()) && shape != Shape::Mix {
                 assert!((q / 30_000.0 - 1.0).abs() < 0.02, "{shape}: p99 {q}");
             }
         }
@@ -206,7 +274,7 @@ mod tests {
 
     #[test]
     fn a_data_shape_chosen_before_any_data_is_the_log_logistic_of_the_median_and_p99() {
-        for shape in ["quantiles", "empirical", "histogram"] {
+        for shape in [Shape::Quantiles, Shape::Empirical, Shape::Histogram] {
             let d = build(shape, 2000.0, 20_000.0);
             assert_eq!(lease_sim::validate::check_work(&d), Ok(()), "{shape}");
             let (m, q) = median_p99(&d);
@@ -214,7 +282,7 @@ mod tests {
             assert!((q / 20_000.0 - 1.0).abs() < 0.1, "{shape}: p99 {q}");
         }
         // Even when the median and p99 are 1 ms apart, the data is valid.
-        for shape in ["quantiles", "empirical", "histogram"] {
+        for shape in [Shape::Quantiles, Shape::Empirical, Shape::Histogram] {
             let d = build(shape, 1.0, 1.0);
             assert_eq!(lease_sim::validate::check_work(&d), Ok(()), "{shape}");
         }
@@ -223,7 +291,7 @@ mod tests {
     #[test]
     fn a_uniform_that_cannot_reach_its_median_keeps_its_p99() {
         // Median 8 s with p99 30 s would need a negative minimum.
-        let d = build("uniform", 8000.0, 30_000.0);
+        let d = build(Shape::Uniform, 8000.0, 30_000.0);
         let Dist::Uniform { min_ms, .. } = d else {
             panic!("not uniform: {d:?}")
         };

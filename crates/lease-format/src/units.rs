@@ -249,11 +249,15 @@ pub fn underscores(text: &str) -> String {
 
 /// A word from a fixed list, ignoring case and `-` versus `_`.
 pub fn parse_word(text: &str, words: &[&'static str]) -> Result<&'static str, String> {
+    parse_word_at(text, words).map(|i| words[i])
+}
+
+/// As `parse_word`, the word's place in `words`.
+pub fn parse_word_at(text: &str, words: &[&str]) -> Result<usize, String> {
     let t = underscores(&text.trim().to_ascii_lowercase());
     words
         .iter()
-        .copied()
-        .find(|w| underscores(w) == t)
+        .position(|w| underscores(w) == t)
         .ok_or_else(|| format!("must be one of: {}", words.join(", ")))
 }
 

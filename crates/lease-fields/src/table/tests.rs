@@ -57,10 +57,25 @@ fn every_slider_writes_what_it_reads_on_every_shipped_scenario() {
 }
 
 #[test]
-fn the_dist_words_are_the_page_shapes() {
-    let words = shape_words();
-    assert_eq!(words.len(), SHAPES.len());
-    assert!(SHAPES.iter().all(|(s, _)| words.contains(s)));
+fn a_word_is_read_once_into_its_fields_enum_and_written_back_the_same() {
+    let dist = Field::Dist.spec();
+    for shape in Shape::ALL {
+        let v = dist.parse(shape.word()).unwrap();
+        assert_eq!(v, Value::Choice(Choice::Shape(shape)));
+        assert_eq!(dist.format(&v).as_deref(), Some(shape.word()));
+    }
+    let broker = Field::Broker.spec();
+    for p in Preset::ALL {
+        let v = broker.parse(&name(&p).replace('_', "-").to_ascii_uppercase());
+        assert_eq!(v, Ok(p.into()), "{}", name(&p));
+    }
+    let counts = Field::ExpiryCounts.spec();
+    assert_eq!(counts.parse("true"), Ok(Value::Choice(Choice::Yes(true))));
+    assert_eq!(counts.parse("false"), Ok(Value::Choice(Choice::Yes(false))));
+    // A choice of another field's enum is refused by name, not taken.
+    let mut s = shipped::find("clip-surge").unwrap().scenario;
+    let e = set(&mut s, Field::Fence, &Preset::SqsFifo.into()).unwrap_err();
+    assert!(e.to_string().contains("fencing_token"), "{e}");
 }
 
 #[test]
@@ -159,16 +174,16 @@ fn through_a_link(base: &Scenario, target: &Scenario) -> Scenario {
 fn every_client_library_and_its_parameter_go_through_a_link() {
     let base = shipped::find("clip-surge").unwrap().scenario;
     let cases = [
-        ("pubsub", Field::MaxLease, 1_800_000),
-        ("service_bus", Field::LockRenewal, 600_000),
-        ("sqs_lambda", Field::FunctionTimeout, 20_000),
+        (Library::Pubsub, Field::MaxLease, 1_800_000),
+        (Library::ServiceBus, Field::LockRenewal, 600_000),
+        (Library::SqsLambda, Field::FunctionTimeout, 20_000),
     ];
     for (library, param, ms) in cases {
         let mut target = base.clone();
-        set(&mut target, Field::Client, &Value::Word(library)).unwrap();
+        set(&mut target, Field::Client, &library.into()).unwrap();
         set(&mut target, param, &Value::Num(ms)).unwrap();
         lease_sim::validate(&target).unwrap();
-        assert_eq!(through_a_link(&base, &target), target, "{library}");
+        assert_eq!(through_a_link(&base, &target), target, "{library:?}");
         let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
         assert!(
             names.contains(&"client") && names.contains(&param.name()),
@@ -176,7 +191,12 @@ fn every_client_library_and_its_parameter_go_through_a_link() {
         );
     }
     let mut target = base.clone();
-    set(&mut target, Field::StaleDelete, &Value::Word("permissive")).unwrap();
+    set(
+        &mut target,
+        Field::StaleDelete,
+        &StaleDelete::Permissive.into(),
+    )
+    .unwrap();
     assert_eq!(
         diff(&base, &target),
         vec![("stale_delete", "permissive".to_string())]
@@ -189,7 +209,7 @@ fn choosing_a_client_library_drops_the_heartbeat_and_lambda_sets_six_times_its_t
     let mut s = shipped::find("clip-surge").unwrap().scenario;
     assert!(matches!(s.workers.heartbeat, Some(Some(_))) || heartbeat(&s).is_none());
     set(&mut s, Field::Hb, &Value::Num(10_000)).unwrap();
-    set(&mut s, Field::Client, &Value::Word("sqs_lambda")).unwrap();
+    set(&mut s, Field::Client, &Library::SqsLambda.into()).unwrap();
     assert_eq!(s.workers.heartbeat, None);
     assert_eq!(s.broker.visibility_timeout_ms, None);
     assert_eq!(resolve(&s).visibility_timeout_ms, 180_000);
@@ -208,7 +228,7 @@ fn a_client_parameter_without_its_library_names_the_field() {
     let e = set(&mut s, Field::FunctionTimeout, &Value::Num(10_000)).unwrap_err();
     assert_eq!(e.field, "function_timeout");
     assert!(e.to_string().contains("client=sqs_lambda"), "{e}");
-    set(&mut s, Field::Client, &Value::Word("pubsub")).unwrap();
+    set(&mut s, Field::Client, &Library::Pubsub.into()).unwrap();
     let e = set(&mut s, Field::LockRenewal, &Value::Num(10_000)).unwrap_err();
     assert!(e.to_string().contains("client=service_bus"), "{e}");
     let e = Field::FunctionTimeout.spec().parse("20min").unwrap_err();
@@ -222,11 +242,21 @@ fn a_client_parameter_without_its_library_names_the_field() {
 fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
     let base = shipped::find("clip-surge").unwrap().scenario;
     let mut target = base.clone();
-    set(&mut target, Field::Broker, &Value::Word("rabbitmq_4_2")).unwrap();
-    set(&mut target, Field::ExpiryTakes, &Value::Word("delivery")).unwrap();
+    set(&mut target, Field::Broker, &Preset::Rabbitmq42.into()).unwrap();
+    set(
+        &mut target,
+        Field::ExpiryTakes,
+        &ExpiryTakes::Delivery.into(),
+    )
+    .unwrap();
     set(&mut target, Field::ExpiryCheck, &Value::Num(30_000)).unwrap();
-    set(&mut target, Field::ExpiryCounts, &Value::Word("false")).unwrap();
-    set(&mut target, Field::LateAck, &Value::Word("accepted_always")).unwrap();
+    set(
+        &mut target,
+        Field::ExpiryCounts,
+        &Value::Choice(Choice::Yes(false)),
+    )
+    .unwrap();
+    set(&mut target, Field::LateAck, &LateAck::AcceptedAlways.into()).unwrap();
     set(
         &mut target,
         Field::LeaseSteps,
@@ -263,7 +293,7 @@ fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
         .unwrap_err()
         .contains("true"));
     // Choosing a broker resets its rules to the preset's.
-    set(&mut target, Field::Broker, &Value::Word("nats_jetstream")).unwrap();
+    set(&mut target, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
     assert_eq!(target.broker.expiry_check_ms, None);
     assert_eq!(target.broker.lease_steps_ms, None);
 }
