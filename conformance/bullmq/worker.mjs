@@ -12,7 +12,7 @@ const say = (o) => process.stdout.write(JSON.stringify({ worker: cfg.worker, t: 
 if (cfg.produce) {
   const q = new Queue(cfg.queue, { connection });
   for (let i = 0; i < cfg.messages; i++) {
-    await q.add('case', { id: i }, { jobId: `m${i}`, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    await q.add('case', { id: i }, { jobId: `m${i}`, attempts: cfg.attempts, removeOnComplete: false, removeOnFail: false });
   }
   await q.close();
   process.exit(0);
@@ -24,7 +24,10 @@ const busy = (ms) => { const end = Date.now() + ms; while (Date.now() < end) { /
 const worker = new Worker(cfg.queue, async (job) => {
   const m = job.data.id;
   const r = job.attemptsStarted;
-  say({ ev: 'start', message: m, receipt: r, stalled: job.stalledCounter ?? null });
+  // processedOn: when the job was moved to active (its lock taken), the
+  // receive; the processor may start later on a blocked event loop.
+  say({ ev: 'start', message: m, receipt: r, stalled: job.stalledCounter ?? null,
+        received: job.processedOn ? job.processedOn - cfg.t0 : null });
   const ms = work(m, r);
   if (cfg.cpu_bound) busy(ms); else await new Promise((res) => setTimeout(res, ms));
   say({ ev: 'finish', message: m, receipt: r });

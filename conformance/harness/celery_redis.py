@@ -1,8 +1,9 @@
 """Celery on the Redis transport: each of the scenario's workers is a
 `celery worker` process (thread pool, `concurrency` threads,
 `worker_prefetch_multiplier` = prefetch / concurrency), the transport's
-`visibility_timeout` from the case's lease, `task_acks_late` unless the
-case's `workers.ack_at` is `receipt`, and the case's `workers.eta_ms` as
+`visibility_timeout` from the case's lease, `task_acks_late` when the
+case's `workers.ack_at` is `after_work` (the `celery_redis` preset's
+`before_work` is Celery's default), and the case's `arrivals.eta_ms` as
 each task's countdown. Each task run records its start and finish in a Redis
 list; its delivery number is a per-message counter."""
 
@@ -28,7 +29,7 @@ def run_case(endpoint, case, unique):
         "broker_url": url, "queue": unique,
         "visibility_timeout_s": case.timeout_ms / 1000,
         "restore_interval_s": (case.broker.get("expiry_check_ms") or 100_000) / 1000,
-        "acks_late": w.get("ack_at", "after_work") != "receipt",
+        "acks_late": w.get("ack_at", "before_work") == "after_work",
         "prefetch_multiplier": max(case.prefetch // case.concurrency, 1),
         "work_ms": case.work_ms,
         "overrides": {f"{m}/{r}": ms for (m, r), ms in case.overrides.items()},
@@ -46,7 +47,7 @@ def run_case(endpoint, case, unique):
     # The workers are up when each has registered its consumer.
     time.sleep(3)
     env_send = dict(env)
-    eta_s = w.get("eta_ms", 0) / 1000
+    eta_s = case.scenario.get("arrivals", {}).get("eta_ms", 0) / 1000
     send = ("import sys; from tasks import work; "
             "[work.apply_async((i,), countdown=%r or None) for i in range(%d)]" % (eta_s, case.messages))
     t0 = time.time() * 1000

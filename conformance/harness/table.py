@@ -49,9 +49,16 @@ def main():
         r = json.loads(f.read_text())
         results[r["broker"]] = r
     kept = []
+    kept_known = []
     out = Path(a.out)
     if out.exists():
         for line in out.read_text().splitlines():
+            # A known difference of a broker not run this time is kept too.
+            if line.startswith("- **") and ", `" in line:
+                broker = line[4:].split(",", 1)[0]
+                if broker not in results:
+                    kept_known.append(line)
+                continue
             cells = [x.strip() for x in line.split("|")]
             if len(cells) > 5 and line.startswith("| ") and cells[1] not in ("broker", "---") \
                     and not cells[1].startswith("-") and cells[1] not in results \
@@ -59,12 +66,13 @@ def main():
                 kept.append(line)
     rows = kept + [row for b in sorted(results) for row in rows_of(results[b])]
     rows.sort(key=lambda r: r.split("|")[1].strip())
-    known = []
+    known = list(kept_known)
     for b in sorted(results):
         for c in results[b]["cases"]:
             for k in c.get("known", []):
                 known.append(f"- **{b}, `{c['case']}`**: {k['difference'].split(': ', 1)[1]}. {k['why']}")
     text = HEAD + "\n".join(rows) + "\n"
+    known.sort(key=lambda k: k[4:].split(",", 1)[0])
     if known:
         text += "\n## Known differences\n\n" + "\n".join(known) + "\n"
     text += "\n" + Path(a.findings).read_text()

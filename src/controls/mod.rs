@@ -29,7 +29,7 @@ pub struct ControlsProps {
 // The selects' labels, in each enum's `Named` order (the scenario file's
 // words; `labels_follow_the_words_order` holds them to it): the select
 // pairs each word with the label at its place.
-const PRESET_LABELS: [&str; 9] = [
+const PRESET_LABELS: [&str; 12] = [
     "Textbook rules",
     "Amazon SQS standard",
     "Amazon SQS FIFO (one group)",
@@ -39,6 +39,9 @@ const PRESET_LABELS: [&str; 9] = [
     "RabbitMQ 4.3+ (quorum queues)",
     "NATS JetStream",
     "Redis Streams",
+    "BullMQ",
+    "Celery on Redis",
+    "Celery on SQS",
 ];
 
 const CLIENT_LABELS: [&str; 4] = [
@@ -557,6 +560,9 @@ mod tests {
             (Preset::Rabbitmq43, "RabbitMQ 4.3+ (quorum queues)"),
             (Preset::NatsJetstream, "NATS JetStream"),
             (Preset::RedisStreams, "Redis Streams"),
+            (Preset::Bullmq, "BullMQ"),
+            (Preset::CeleryRedis, "Celery on Redis"),
+            (Preset::CelerySqs, "Celery on SQS"),
         ];
         same_order(&PRESET_LABELS, &presets);
         let clients = [

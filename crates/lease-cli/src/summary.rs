@@ -32,13 +32,41 @@ fn client_line(s: &lease_sim::Scenario) -> Option<String> {
 /// brokers one runs"); none under the cloud presets' defaults.
 fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
     use lease_sim::resolve::resolve;
-    use lease_sim::scenario::{ExpiryTakes, LateAck};
+    use lease_sim::scenario::{AckAt, ExpiryTakes, LateAck, Renewal};
     let c = resolve(s);
     let mut parts: Vec<String> = Vec::new();
-    if let Some(p) = c.expiry_check_ms {
-        parts.push(format!(
+    match c.expiry_check_ms {
+        Some(p) if c.expiry_check_passes >= 2 => parts.push(format!(
+            "a lock ends at its deadline and the stalled checker (every {}) moves it back \
+             on the check after the one that marked it",
+            duration(p)
+        )),
+        Some(p) => parts.push(format!(
             "an expired lease is taken back on a check every {}",
             duration(p)
+        )),
+        None => {}
+    }
+    if let Some(n) = c.max_expiries {
+        parts.push(format!(
+            "stalled more than {n} time{}, a message fails outright",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    if c.renewal == Renewal::EventLoop {
+        parts.push(if c.cpu_bound {
+            "renewal runs on the worker's event loop, which CPU-bound work blocks".into()
+        } else {
+            "renewal runs on the worker's event loop".into()
+        });
+    }
+    if c.ack_at == AckAt::BeforeWork {
+        parts.push("the ack goes as the handler starts (at most once)".into());
+    }
+    if c.eta_ms > 0 {
+        parts.push(format!(
+            "each message waits for an ETA {} after it arrives, held by the worker",
+            duration(c.eta_ms)
         ));
     }
     match c.expiry_takes {

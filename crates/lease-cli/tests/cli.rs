@@ -909,6 +909,9 @@ fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
         ),
         ("nats_jetstream", "a late ack settles the message"),
         ("redis_streams", "no broker timer"),
+        ("bullmq", "the stalled checker (every 30 s)"),
+        ("celery_redis", "the ack goes as the handler starts"),
+        ("celery_sqs", "the ack goes as the handler starts"),
     ] {
         let p = temp_file(
             &format!("{preset}.json"),

@@ -43,7 +43,10 @@ mod tests {
                 "rabbitmq_4_2",
                 "rabbitmq_4_3",
                 "nats_jetstream",
-                "redis_streams"
+                "redis_streams",
+                "bullmq",
+                "celery_redis",
+                "celery_sqs"
             ]
         );
         for p in Preset::ALL {

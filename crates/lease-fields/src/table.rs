@@ -18,8 +18,8 @@ use lease_format::units::{
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
-    CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError, OnReject,
-    Preset, Process, Scenario, StaleDelete,
+    AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
+    OnReject, Preset, Process, Renewal, Scenario, StaleDelete,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
@@ -562,6 +562,8 @@ pub enum Field {
     ExpiryCheck,
     ExpiryCounts,
     LeaseSteps,
+    CheckPasses,
+    MaxExpiries,
     Workers,
     Conc,
     Prefetch,
@@ -572,6 +574,9 @@ pub enum Field {
     Err,
     Hang,
     OnError,
+    Renewal,
+    AckAt,
+    CpuBound,
     Dist,
     Median,
     P99,
@@ -585,12 +590,13 @@ pub enum Field {
     Rate,
     Backlog,
     Process,
+    Eta,
     Capacity,
     Fence,
 }
 
 impl Field {
-    pub const ALL: [Field; 45] = [
+    pub const ALL: [Field; 51] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -611,6 +617,8 @@ impl Field {
         Field::ExpiryCheck,
         Field::ExpiryCounts,
         Field::LeaseSteps,
+        Field::CheckPasses,
+        Field::MaxExpiries,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -621,6 +629,9 @@ impl Field {
         Field::Err,
         Field::Hang,
         Field::OnError,
+        Field::Renewal,
+        Field::AckAt,
+        Field::CpuBound,
         Field::Dist,
         Field::Median,
         Field::P99,
@@ -634,6 +645,7 @@ impl Field {
         Field::Rate,
         Field::Backlog,
         Field::Process,
+        Field::Eta,
         Field::Capacity,
         Field::Fence,
     ];
@@ -790,7 +802,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 45] = [
+pub static FIELDS: [Spec; 51] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1177,6 +1189,42 @@ pub static FIELDS: [Spec; 45] = [
         control: None,
     },
     Spec {
+        name: "check_passes",
+        aliases: &["expiry_check_passes"],
+        kind: Kind::Count { lo: 1, hi: 2 },
+        default_ok: true,
+        off: None,
+        read: |s| {
+            s.broker
+                .expiry_check_passes
+                .map_or(Value::Default, |n| Value::Num(n.into()))
+        },
+        write: |s, v| {
+            s.broker.expiry_check_passes = defaultable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "max_expiries",
+        aliases: &["max_stalled", "max_stalled_count"],
+        kind: Kind::Count {
+            lo: 0,
+            hi: MAX_RECEIVE_COUNT as u64,
+        },
+        default_ok: true,
+        // `none`: no limit on expiries.
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.max_expiries, u64::from),
+        write: |s, v| {
+            s.broker.max_expiries = nullable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
         name: "workers",
         aliases: &["count"],
         kind: Kind::Count {
@@ -1464,6 +1512,48 @@ pub static FIELDS: [Spec; 45] = [
         control: None,
     },
     Spec {
+        name: "renewal",
+        aliases: &[],
+        kind: Kind::Words(words::<Renewal>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.workers.renewal),
+        write: |s, v| {
+            s.workers.renewal = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "ack_at",
+        aliases: &[],
+        kind: Kind::Words(words::<AckAt>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.workers.ack_at),
+        write: |s, v| {
+            s.workers.ack_at = defaultable(v, word)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "cpu_bound",
+        aliases: &[],
+        kind: Kind::Words(yes_no),
+        default_ok: false,
+        off: None,
+        read: |s| Value::Word(yes_no()[usize::from(!s.work.cpu_bound)]),
+        write: |s, v| {
+            s.work.cpu_bound = word_index(v, yes_no())? == 0;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
         name: "dist",
         aliases: &["shape"],
         kind: Kind::Words(words::<Shape>, pick::<Shape>),
@@ -1684,6 +1774,23 @@ pub static FIELDS: [Spec; 45] = [
         read: |s| s.arrivals.process.into(),
         write: |s, v| {
             s.arrivals.process = chosen(v)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "eta",
+        aliases: &["eta_ms", "countdown"],
+        kind: Kind::Ms {
+            lo: 0,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: false,
+        off: None,
+        read: |s| Value::Num(s.arrivals.eta_ms),
+        write: |s, v| {
+            s.arrivals.eta_ms = num(v)?;
             Ok(())
         },
         work: false,

@@ -137,6 +137,7 @@ mod tests {
                     rate_per_s: 4.0,
                 },
             ],
+            eta_ms: 0,
         };
         let s = segments(&a, 60_000);
         let rates: Vec<_> = s.iter().map(|x| (x.from, x.rate_per_s)).collect();
@@ -153,6 +154,7 @@ mod tests {
             rate_per_s: 3.0,
             process: Process::Fixed,
             surges: vec![],
+            eta_ms: 0,
         };
         let mut p = ArrivalProcess::new(&a, 1, 2_000);
         let ts: Vec<_> = std::iter::from_fn(|| p.next_time()).collect();

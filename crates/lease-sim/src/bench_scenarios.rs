@@ -35,6 +35,7 @@ pub fn hundred_thousand() -> Scenario {
                 p99_ms: 20_000.0,
             },
             attempt_jitter: 0.2,
+            cpu_bound: false,
         },
         downstream: Downstream {
             capacity: Some(24),
@@ -45,6 +46,7 @@ pub fn hundred_thousand() -> Scenario {
             rate_per_s: 0.0,
             process: Process::Poisson,
             surges: vec![],
+            eta_ms: 0,
         },
         ..Scenario::default()
     }

@@ -12,7 +12,7 @@
 //! 2. `Arrival` of a new message.
 //! 3. `RateChange`: a slowdown starts or ends.
 //! 4. `Finish`: the next handler's work completes.
-//! 5. `Tick`: a heartbeat is due.
+//! 5. `Tick`: a heartbeat, or a held message's ETA, is due.
 //! 6. `Reply`: a broker answer reaching a worker.
 //! 7. `Crash`, 8. `Restart`, 9. `Pause`, 10. `Resume`: faults.
 //!

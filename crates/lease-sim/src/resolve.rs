@@ -3,9 +3,9 @@
 //! the file wins), producing the concrete configuration the engine runs.
 
 use crate::scenario::{
-    Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject, Preset,
-    Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR,
-    PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
+    AckAt, Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject,
+    Preset, Renewal, Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
+    LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
 };
 
 /// SQS: 12 hours from the receive, not reset by extensions.
@@ -38,6 +38,17 @@ pub struct Config {
     pub expiry_counts: bool,
     /// JetStream's `BackOff`: the lease of delivery n, the last repeating.
     pub lease_steps_ms: Vec<u64>,
+    /// 2: BullMQ's stalled checker (a lock that ends at its deadline, taken
+    /// back on the check after one that saw it held since its renewal).
+    pub expiry_check_passes: u32,
+    /// Past this many expiries the message is dead-lettered at once.
+    pub max_expiries: Option<u32>,
+    pub renewal: Renewal,
+    pub ack_at: AckAt,
+    /// Every run holds its thread (`work.cpu_bound`).
+    pub cpu_bound: bool,
+    /// Celery's countdown: a message may start this long after it arrived.
+    pub eta_ms: u64,
     /// SQS FIFO with one message group: nothing is handed out while any
     /// message is in flight, and the queue is ordered by arrival.
     pub single_group_fifo: bool,
@@ -67,7 +78,55 @@ struct PresetDefaults {
     expiry_takes: ExpiryTakes,
     expiry_check: Option<u64>,
     expiry_counts: bool,
+    /// The job frameworks' worker defaults (docs/MODEL.md "Job frameworks").
+    frame: Frame,
 }
+
+/// What a job framework's preset sets beside the broker: its workers'
+/// renewal, when they ack, their prefetch per handler, the stalled
+/// checker's passes and the stall limit.
+#[derive(Clone, Copy)]
+struct Frame {
+    renewal: Renewal,
+    ack_at: AckAt,
+    prefetch_multiplier: u32,
+    passes: u32,
+    max_expiries: Option<u32>,
+}
+
+/// Every broker's workers: renewal on a thread of its own, the ack after
+/// the work, a prefetch of one per handler, one pass, no stall limit.
+const PLAIN: Frame = Frame {
+    renewal: Renewal::Background,
+    ack_at: AckAt::AfterWork,
+    prefetch_multiplier: 1,
+    passes: 1,
+    max_expiries: None,
+};
+
+/// BullMQ's `lockDuration` and `stalledInterval`: 30 s each.
+pub const BULLMQ_LOCK_DURATION_MS: u64 = 30_000;
+pub const BULLMQ_STALLED_INTERVAL_MS: u64 = 30_000;
+/// BullMQ's `maxStalledCount`.
+pub const BULLMQ_MAX_STALLED_COUNT: u32 = 1;
+/// Celery's Redis transport: `visibility_timeout` 1 h, restored on a sweep
+/// every `unacked_restore_interval` (10 s) x `unacked_restore_throttle` (10).
+pub const CELERY_REDIS_VISIBILITY_TIMEOUT_MS: u64 = 3_600_000;
+pub const CELERY_REDIS_RESTORE_SWEEP_MS: u64 = 100_000;
+/// Celery's SQS transport: kombu's `default_visibility_timeout`, 30 min.
+pub const CELERY_SQS_VISIBILITY_TIMEOUT_MS: u64 = 1_800_000;
+/// Celery's `worker_prefetch_multiplier`.
+pub const CELERY_PREFETCH_MULTIPLIER: u32 = 4;
+
+/// Celery's workers: ack before the work (`acks_late=False`), four
+/// messages prefetched per handler.
+const CELERY: Frame = Frame {
+    renewal: Renewal::Background,
+    ack_at: AckAt::BeforeWork,
+    prefetch_multiplier: CELERY_PREFETCH_MULTIPLIER,
+    passes: 1,
+    max_expiries: None,
+};
 
 /// The cloud services' broker: expiry at the deadline takes back the
 /// expired delivery alone, and counts.
@@ -99,6 +158,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         // SQS: redrive has no default (you must set maxReceiveCount).
         Preset::SqsStandard => PresetDefaults {
@@ -113,6 +173,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         Preset::SqsFifo => PresetDefaults {
             timeout: 30_000,
@@ -126,6 +187,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         // Service Bus: LockDuration 60 s, MaxDeliveryCount 10, eager DLQ.
         Preset::AzureServiceBus => PresetDefaults {
@@ -140,6 +202,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         // Pub/Sub: ack deadline 10 s, maxDeliveryAttempts 5, and the client
         // library's lease manager (extend to 1 h by default).
@@ -160,6 +223,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         // RabbitMQ 3.x to 4.2: `consumer_timeout` 30 min, checked on the
         // channel's tick; the channel is closed with PRECONDITION_FAILED and
@@ -180,6 +244,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: ExpiryTakes::Channel,
             expiry_check: Some(RABBITMQ_CHANNEL_TICK_MS),
             expiry_counts: true,
+            frame: PLAIN,
         },
         // RabbitMQ 4.3 quorum queues: the consumer is cancelled and only
         // its timed-out messages return; a timeout raises
@@ -196,6 +261,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: ExpiryTakes::Delivery,
             expiry_check: None,
             expiry_counts: false,
+            frame: PLAIN,
         },
         // JetStream: AckWait 30 s, MaxDeliver -1 (unlimited), a late ack
         // accepted whenever and counted for the message.
@@ -211,6 +277,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: AT_THE_DEADLINE.0,
             expiry_check: AT_THE_DEADLINE.1,
             expiry_counts: AT_THE_DEADLINE.2,
+            frame: PLAIN,
         },
         // Redis Streams: no broker timer; an entry stays pending until
         // XACK, and `XACK` names no consumer. A claimer (XAUTOCLAIM every
@@ -228,6 +295,68 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             expiry_takes: ExpiryTakes::Nothing,
             expiry_check: None,
             expiry_counts: true,
+            frame: PLAIN,
+        },
+        // BullMQ: `lockDuration` 30 s, renewed every `lockRenewTime`
+        // (lockDuration / 2) on the worker's event loop (the heartbeat
+        // `resolve` adds); the stalled checker every `stalledInterval`
+        // (30 s) in two passes; the second stall (`maxStalledCount` 1)
+        // fails the job outright. A thrown error fails it at once (job
+        // `attempts` 1); a stall does not count toward `attempts`. A
+        // completion without the lock is "Missing lock": rejected.
+        Preset::Bullmq => PresetDefaults {
+            timeout: BULLMQ_LOCK_DURATION_MS,
+            lifetime: None,
+            max_receive_count: Some(1),
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::Rejected,
+            count_at: CountAt::ExpiryOrAbandon,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: ExpiryTakes::Delivery,
+            expiry_check: Some(BULLMQ_STALLED_INTERVAL_MS),
+            expiry_counts: false,
+            frame: Frame {
+                renewal: Renewal::EventLoop,
+                ack_at: AckAt::AfterWork,
+                prefetch_multiplier: 1,
+                passes: 2,
+                max_expiries: Some(BULLMQ_MAX_STALLED_COUNT),
+            },
+        },
+        // Celery on Redis: `visibility_timeout` 1 h, restored by the
+        // transport's sweep (about every 100 s); an ack removes the unacked
+        // entry by the delivery tag the message got when it was published,
+        // so any copy's ack settles it. No redrive.
+        Preset::CeleryRedis => PresetDefaults {
+            timeout: CELERY_REDIS_VISIBILITY_TIMEOUT_MS,
+            lifetime: None,
+            max_receive_count: None,
+            dlq_timing: DlqTiming::OnExpiry,
+            late_ack: LateAck::AcceptedAlways,
+            count_at: CountAt::Receive,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: ExpiryTakes::Delivery,
+            expiry_check: Some(CELERY_REDIS_RESTORE_SWEEP_MS),
+            expiry_counts: true,
+            frame: CELERY,
+        },
+        // Celery on SQS: the SQS standard queue with kombu's 30 min
+        // visibility timeout.
+        Preset::CelerySqs => PresetDefaults {
+            timeout: CELERY_SQS_VISIBILITY_TIMEOUT_MS,
+            lifetime: Some(SQS_MAX_LEASE_LIFETIME_MS),
+            max_receive_count: None,
+            dlq_timing: DlqTiming::OnNextReceive,
+            late_ack: LateAck::AcceptedIfNotRedelivered,
+            count_at: CountAt::Receive,
+            fifo: false,
+            client_heartbeat: None,
+            expiry_takes: AT_THE_DEADLINE.0,
+            expiry_check: AT_THE_DEADLINE.1,
+            expiry_counts: AT_THE_DEADLINE.2,
+            frame: CELERY,
         },
     }
 }
@@ -241,10 +370,20 @@ pub fn resolve(s: &Scenario) -> Config {
         .visibility_timeout_ms
         .unwrap_or_else(|| client.visibility_timeout_ms().unwrap_or(d.timeout));
     let concurrency = s.workers.concurrency.max(1);
+    let preset_heartbeat = match b.preset {
+        // BullMQ renews every `lockRenewTime` (half the lock) by the lock.
+        Preset::Bullmq => Some(HeartbeatConfig {
+            interval_ms: (timeout / 2).max(1),
+            extend_by_ms: timeout,
+            max_extensions: None,
+            on_reject: OnReject::Continue,
+        }),
+        _ => d.client_heartbeat,
+    };
     let heartbeat = match &s.workers.heartbeat {
         // The library manages the lease; validation refuses a heartbeat beside it.
         _ if client != ClientPolicy::None => None,
-        None => d.client_heartbeat,
+        None => preset_heartbeat,
         Some(None) => None,
         Some(Some(h)) => Some(HeartbeatConfig {
             interval_ms: h.interval_ms.max(1),
@@ -268,10 +407,20 @@ pub fn resolve(s: &Scenario) -> Config {
         expiry_check_ms: b.expiry_check_ms.unwrap_or(d.expiry_check),
         expiry_counts: b.expiry_counts.unwrap_or(d.expiry_counts),
         lease_steps_ms: b.lease_steps_ms.clone().unwrap_or_default(),
+        expiry_check_passes: b.expiry_check_passes.unwrap_or(d.frame.passes),
+        max_expiries: b.max_expiries.unwrap_or(d.frame.max_expiries),
+        renewal: s.workers.renewal.unwrap_or(d.frame.renewal),
+        ack_at: s.workers.ack_at.unwrap_or(d.frame.ack_at),
+        cpu_bound: s.work.cpu_bound,
+        eta_ms: s.arrivals.eta_ms,
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,
-        prefetch: s.workers.prefetch.unwrap_or(concurrency).max(concurrency),
+        prefetch: s
+            .workers
+            .prefetch
+            .unwrap_or(concurrency.saturating_mul(d.frame.prefetch_multiplier))
+            .max(concurrency),
         heartbeat,
         client,
         error_rate: finite_unit(s.workers.error_rate),
@@ -293,20 +442,42 @@ impl Config {
         }
     }
 
-    /// When a lease whose deadline is `deadline` is taken back: at the
-    /// deadline, or at the first periodic check at or after it, the checks
-    /// falling every period from `origin`; never (`u64::MAX`) when expiry
-    /// takes nothing back.
-    pub fn taken_back_at(&self, origin: u64, deadline: u64) -> u64 {
+    /// When a lease whose deadline is `deadline`, set (received or last
+    /// extended) at `set_at`, is taken back: at the deadline, or at the
+    /// first periodic check at or after it, the checks falling every period
+    /// from `origin`; under two passes, also after the first check past
+    /// `set_at` (which marks it); never (`u64::MAX`) when expiry takes
+    /// nothing back.
+    pub fn taken_back_at(&self, origin: u64, deadline: u64, set_at: u64) -> u64 {
         if self.expiry_takes == ExpiryTakes::Nothing {
             return u64::MAX;
         }
         match self.expiry_check_ms {
             Some(p) if p > 0 => {
-                let since = deadline.saturating_sub(origin);
+                // BullMQ: a check marks the jobs active at it, the next
+                // moves the marked ones whose lock is gone; a renewal
+                // unmarks. The check at `set_at` itself runs first, so the
+                // marking check is the first one after it.
+                let from = if self.expiry_check_passes >= 2 {
+                    deadline.max(set_at.saturating_add(p).saturating_add(1))
+                } else {
+                    deadline
+                };
+                let since = from.saturating_sub(origin);
                 origin.saturating_add(since.div_ceil(p).saturating_mul(p))
             }
             _ => deadline,
+        }
+    }
+
+    /// Whether an ack or extension arriving at `now` is in time: before the
+    /// broker takes the lease back, or, under two passes (BullMQ's lock, a
+    /// key that expires by itself), before its deadline.
+    pub fn lease_holds_at(&self, now: u64, taken_back_at: u64, deadline: u64) -> bool {
+        if self.expiry_check_passes >= 2 {
+            now < deadline.min(taken_back_at)
+        } else {
+            now < taken_back_at
         }
     }
 }

@@ -90,10 +90,18 @@ pub enum Preset {
     Rabbitmq43,
     NatsJetstream,
     RedisStreams,
+    /// BullMQ on Redis: a lock renewed on the worker's event loop, a
+    /// stalled checker in two passes, `maxStalledCount`.
+    Bullmq,
+    /// Celery on the Redis transport: a visibility timeout restored on the
+    /// transport's own sweep.
+    CeleryRedis,
+    /// Celery on Amazon SQS.
+    CelerySqs,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 9] = [
+    pub const ALL: [Preset; 12] = [
         Preset::Textbook,
         Preset::SqsStandard,
         Preset::SqsFifo,
@@ -103,6 +111,9 @@ impl Preset {
         Preset::Rabbitmq43,
         Preset::NatsJetstream,
         Preset::RedisStreams,
+        Preset::Bullmq,
+        Preset::CeleryRedis,
+        Preset::CelerySqs,
     ];
 }
 
@@ -217,6 +228,20 @@ pub struct Broker {
     /// repeating; replaces the visibility timeout.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lease_steps_ms: Option<Vec<u64>>,
+    /// 2: BullMQ's stalled checker. The lease (the lock) ends at its
+    /// deadline for acks and extensions; a check takes it back only when
+    /// the check before it already saw it held since its last renewal.
+    /// Absent: the preset's (1 elsewhere).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expiry_check_passes: Option<u32>,
+    /// Past this many expiries the message is dead-lettered (failed) at
+    /// once, whatever `max_receive_count` says (BullMQ `maxStalledCount`).
+    /// `Some(None)`: explicit `null`, no such limit.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_expiries: Option<Option<u32>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -272,6 +297,46 @@ pub struct Workers {
     /// absent: none, the heartbeat settings apply.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client: Option<Client>,
+    /// Where the worker's renewal runs; absent: the preset's (BullMQ's
+    /// event loop, elsewhere a background thread).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub renewal: Option<Renewal>,
+    /// When the ack is sent; absent: the preset's (Celery's default
+    /// `acks_late=False`: before the work; elsewhere after it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ack_at: Option<AckAt>,
+}
+
+/// Where a worker's lease renewal (its heartbeat) runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum Renewal {
+    /// A thread of its own (Kafka's heartbeat thread, the cloud clients'
+    /// lease managers): it goes on whatever the handlers do.
+    Background,
+    /// The handlers' own event loop (BullMQ on Node): a CPU-bound run
+    /// blocks it, so while one runs the worker renews nothing and its
+    /// other handlers neither start nor progress.
+    EventLoop,
+}
+
+impl Renewal {
+    pub const ALL: [Renewal; 2] = [Renewal::Background, Renewal::EventLoop];
+}
+
+/// When a worker sends its ack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum AckAt {
+    /// After the work and its commit: at least once.
+    AfterWork,
+    /// As the handler starts (Celery's `acks_late=False`): at most once;
+    /// a crash or an error loses the message.
+    BeforeWork,
+}
+
+impl AckAt {
+    pub const ALL: [AckAt; 2] = [AckAt::AfterWork, AckAt::BeforeWork];
 }
 
 impl Default for Workers {
@@ -285,6 +350,8 @@ impl Default for Workers {
             hang_rate: 0.0,
             on_error: OnError::Release,
             client: None,
+            renewal: None,
+            ack_at: None,
         }
     }
 }
@@ -343,6 +410,10 @@ pub struct Work {
     /// Sigma of ln(per-attempt factor), median 1. 0: every attempt identical.
     #[serde(default)]
     pub attempt_jitter: f64,
+    /// The work holds its thread busy (a CPU-bound handler): under
+    /// `workers.renewal: event_loop` a run blocks its worker's event loop.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cpu_bound: bool,
 }
 
 impl Default for Work {
@@ -353,6 +424,7 @@ impl Default for Work {
                 p99_ms: 10_000.0,
             },
             attempt_jitter: 0.0,
+            cpu_bound: false,
         }
     }
 }
@@ -394,6 +466,15 @@ pub struct Arrivals {
     pub rate_per_s: f64,
     pub process: Process,
     pub surges: Vec<Surge>,
+    /// Each message is sent with an ETA this long after it arrives (Celery's
+    /// `countdown`): a worker that receives it earlier holds it in memory,
+    /// outside its prefetch, and starts it at the ETA. 0: none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub eta_ms: u64,
+}
+
+fn is_zero(x: &u64) -> bool {
+    *x == 0
 }
 
 impl Default for Arrivals {
@@ -403,6 +484,7 @@ impl Default for Arrivals {
             rate_per_s: 1.0,
             process: Process::Poisson,
             surges: Vec::new(),
+            eta_ms: 0,
         }
     }
 }
@@ -607,7 +689,9 @@ fn variant_index(s: &str, words: &[&str]) -> Result<usize, String> {
     Err(format!("unknown variant `{s}`, expected {expected}"))
 }
 
-named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream", RedisStreams = "redis_streams" });
+named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream", RedisStreams = "redis_streams", Bullmq = "bullmq", CeleryRedis = "celery_redis", CelerySqs = "celery_sqs" });
+named_variants!(Renewal { Background = "background", EventLoop = "event_loop" });
+named_variants!(AckAt { AfterWork = "after_work", BeforeWork = "before_work" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
 named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing" });
@@ -654,11 +738,13 @@ mod named_variant_tests {
         same::<StaleDelete>();
         same::<Library>();
         same::<RunOutcome>();
+        same::<Renewal>();
+        same::<AckAt>();
         let e = serde_json::from_str::<Preset>("\"sqs\"")
             .unwrap_err()
             .to_string();
         assert!(
-            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`, `rabbitmq_4_2`, `rabbitmq_4_3`, `nats_jetstream`, `redis_streams`"),
+            e.starts_with("unknown variant `sqs`, expected one of `textbook`, `sqs_standard`, `sqs_fifo`, `azure_service_bus`, `google_pubsub`, `rabbitmq_4_2`, `rabbitmq_4_3`, `nats_jetstream`, `redis_streams`, `bullmq`, `celery_redis`, `celery_sqs`"),
             "{e}"
         );
         let e = serde_json::from_str::<StaleDelete>("\"loose\"")

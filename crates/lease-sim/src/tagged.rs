@@ -122,6 +122,8 @@ pub(crate) struct DistFields {
     buckets: Option<Option<Vec<[f64; 2]>>>,
     #[serde(default, deserialize_with = "explicit_null")]
     attempt_jitter: Option<Option<f64>>,
+    #[serde(default, deserialize_with = "explicit_null")]
+    cpu_bound: Option<Option<bool>>,
 }
 
 impl TryFrom<DistFields> for Dist {
@@ -169,9 +171,14 @@ impl TryFrom<DistFields> for Work {
             None => 0.0,
             Some(j) => needed(Some(j), "attempt_jitter", "work")?,
         };
+        let cpu_bound = match f.cpu_bound.take() {
+            None => false,
+            Some(b) => needed(Some(b), "cpu_bound", "work")?,
+        };
         Ok(Work {
             dist: Dist::try_from(f)?,
             attempt_jitter,
+            cpu_bound,
         })
     }
 }

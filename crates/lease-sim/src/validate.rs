@@ -219,6 +219,9 @@ pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
         Preset::GooglePubsub => 10_000,
         Preset::Rabbitmq42 | Preset::Rabbitmq43 => RABBITMQ_CONSUMER_TIMEOUT_MS,
         Preset::NatsJetstream => JETSTREAM_ACK_WAIT_MS,
+        Preset::Bullmq => crate::resolve::BULLMQ_LOCK_DURATION_MS,
+        Preset::CeleryRedis => crate::resolve::CELERY_REDIS_VISIBILITY_TIMEOUT_MS,
+        Preset::CelerySqs => crate::resolve::CELERY_SQS_VISIBILITY_TIMEOUT_MS,
     }
 }
 
@@ -379,6 +382,26 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
     }
     if let Some(steps) = &b.lease_steps_ms {
         check_lease_steps(s, steps)?;
+    }
+    if let Some(n) = b.expiry_check_passes {
+        if !(1..=2).contains(&n) {
+            return Err(invalid(
+                "broker.expiry_check_passes",
+                n,
+                "must be 1 (a check takes back what is past its deadline) or 2 \
+                 (BullMQ's stalled checker: marked on one check, moved on the next)",
+            ));
+        }
+        if n == 2 && resolve(s).expiry_check_ms.is_none() {
+            return Err(invalid(
+                "broker.expiry_check_passes",
+                n,
+                "needs a periodic check: set broker.expiry_check_ms",
+            ));
+        }
+    }
+    if let Some(Some(n)) = b.max_expiries {
+        check_count("broker.max_expiries", n.into(), 0, MAX_RECEIVE_COUNT.into())?;
     }
     Ok(())
 }
@@ -731,6 +754,7 @@ fn check_downstream(s: &Scenario) -> Result<(), SimError> {
 
 fn check_arrivals(s: &Scenario) -> Result<(), SimError> {
     let a = &s.arrivals;
+    check_ms("arrivals.eta_ms", a.eta_ms, 0, MAX_DURATION_MS)?;
     if a.backlog > MAX_BACKLOG {
         return Err(invalid(
             "arrivals.backlog",
@@ -994,7 +1018,9 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     };
     let count = u64::from(s.workers.count);
     let concurrency = u64::from(s.workers.concurrency);
-    let prefetch = u64::from(s.workers.prefetch.unwrap_or(s.workers.concurrency));
+    // The resolved prefetch: Celery's presets prefetch four per handler.
+    let cfg = resolve(s);
+    let prefetch = u64::from(cfg.prefetch);
     // A crash leaves the old leases running while the fresh worker takes new
     // ones: each fault can add one worker's worth of slots for a while.
     // A run override stops no worker: it leaves no ghost slots.
@@ -1006,11 +1032,15 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
     let ghosts = 1 + worker_faults;
     let slots = count.saturating_mul(prefetch).saturating_mul(ghosts);
     let mut by_slots = slots.saturating_mul(s.duration_ms / cycle + 1);
+    // Messages held until their ETA sit outside the prefetch: every
+    // message may be delivered again each lease while it waits.
+    if cfg.eta_ms > 0 {
+        by_slots = by_slots.saturating_add(messages.saturating_mul(s.duration_ms / cycle + 1));
+    }
     // A closed channel takes back what its worker holds besides the
     // expired delivery, and a late ack closes it again: allow each slot's
     // deliveries once more (a rough allowance, not a proven bound;
     // the engine's budget stops a run that goes past it).
-    let cfg = resolve(s);
     if cfg.expiry_takes == ExpiryTakes::Channel || cfg.late_ack == LateAck::ChannelError {
         by_slots = by_slots.saturating_mul(2);
     }
@@ -1049,6 +1079,11 @@ fn estimate_parts(s: &Scenario) -> (Estimate, Parts) {
                 None => by_slot,
             }
         }
+        // BullMQ's lock renewal, every half lock, when the file has none.
+        None if s.broker.preset == Preset::Bullmq => count
+            .saturating_mul(concurrency)
+            .saturating_mul(ghosts)
+            .saturating_mul(s.duration_ms / (cfg.visibility_timeout_ms / 2).max(1) + 1),
         // Pub/Sub's lease manager heartbeats every 5 s when the file has none.
         None if s.broker.preset == Preset::GooglePubsub => count
             .saturating_mul(concurrency)

@@ -129,6 +129,7 @@ prop_compose! {
         switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
         late_ack in proptest::option::of(proptest::sample::select(LateAck::ALL.to_vec())),
         rules in broker_rules(),
+        frame in (proptest::option::of(1u32..3), proptest::option::of(proptest::option::of(0u32..4))),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -147,6 +148,8 @@ prop_compose! {
             expiry_counts: rules.2,
             // No longer than a limit of 1 allows: the draws' smallest.
             lease_steps_ms: rules.3,
+            expiry_check_passes: frame.0,
+            max_expiries: frame.1,
         }
     }
 }
@@ -191,6 +194,12 @@ prop_compose! {
         faults in proptest::collection::vec(fault(workers), 0..3),
         duration in 1_000u64..240_000,
         seed in any::<u64>(),
+        workers_frame in (
+            proptest::option::of(proptest::sample::select(Renewal::ALL.to_vec())),
+            proptest::option::of(proptest::sample::select(AckAt::ALL.to_vec())),
+            any::<bool>(),
+            prop_oneof![Just(0u64), 1u64..60_000],
+        ),
     ) -> Scenario {
         Scenario {
             name: "prop".into(),
@@ -207,8 +216,14 @@ prop_compose! {
                 error_rate,
                 hang_rate,
                 on_error: if expire_on_error { OnError::Expire } else { OnError::Release },
+                renewal: workers_frame.0,
+                ack_at: workers_frame.1,
             },
-            work: Work { dist, attempt_jitter: jitter },
+            work: Work {
+                dist,
+                attempt_jitter: jitter,
+                cpu_bound: workers_frame.2,
+            },
             downstream: Downstream {
                 capacity,
                 slowdowns: slowdowns.into_iter().map(|(f, w, x)| Slowdown { from_ms: f, to_ms: f + w, factor: x }).collect(),
@@ -218,6 +233,7 @@ prop_compose! {
                 rate_per_s: rate,
                 process: if poisson { Process::Poisson } else { Process::Fixed },
                 surges: surges.into_iter().map(|(f, w, r)| Surge { from_ms: f, to_ms: f + w, rate_per_s: r }).collect(),
+                eta_ms: workers_frame.3,
             },
             store: Store { fence },
             faults,

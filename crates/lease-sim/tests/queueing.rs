@@ -40,12 +40,14 @@ fn mmc(c: u32, rate_per_s: f64, mean_ms: f64, seed: u64) -> Run {
         work: Work {
             dist: Dist::Exponential { mean_ms },
             attempt_jitter: 0.0,
+            cpu_bound: false,
         },
         arrivals: Arrivals {
             backlog: 0,
             rate_per_s,
             process: Process::Poisson,
             surges: vec![],
+            eta_ms: 0,
         },
         ..Scenario::default()
     };

@@ -52,6 +52,7 @@ fn small(name: &str, backlog: u64, work_ms: u64, timeout_ms: u64, workers: u32) 
         work: Work {
             dist: Dist::Constant { ms: work_ms },
             attempt_jitter: 0.0,
+            cpu_bound: false,
         },
         arrivals: lease_sim::scenario::Arrivals {
             backlog,

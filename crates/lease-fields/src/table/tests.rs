@@ -297,3 +297,43 @@ fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
     assert_eq!(target.broker.expiry_check_ms, None);
     assert_eq!(target.broker.lease_steps_ms, None);
 }
+
+#[test]
+fn every_job_framework_field_goes_through_a_link_and_reads_back() {
+    let base = shipped::find("clip-surge").unwrap().scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::Broker, &Value::Word("bullmq")).unwrap();
+    set(&mut target, Field::ExpiryCheck, &Value::Num(30_000)).unwrap();
+    set(&mut target, Field::CheckPasses, &Value::Num(2)).unwrap();
+    set(&mut target, Field::MaxExpiries, &Value::Num(3)).unwrap();
+    set(&mut target, Field::Renewal, &Value::Word("event_loop")).unwrap();
+    set(&mut target, Field::AckAt, &Value::Word("before_work")).unwrap();
+    set(&mut target, Field::CpuBound, &Value::Word("true")).unwrap();
+    set(&mut target, Field::Eta, &Value::Num(7_200_000)).unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.expiry_check_passes, Some(2));
+    assert_eq!(target.broker.max_expiries, Some(Some(3)));
+    assert!(target.work.cpu_bound);
+    assert_eq!(target.arrivals.eta_ms, 7_200_000);
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    for n in [
+        "broker",
+        "check_passes",
+        "max_expiries",
+        "renewal",
+        "ack_at",
+        "cpu_bound",
+        "eta",
+    ] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    assert_eq!(Field::MaxExpiries.spec().parse("none"), Ok(Value::Off));
+    assert!(Field::CheckPasses.spec().parse("3").is_err());
+    assert_eq!(Field::Eta.spec().parse("2h"), Ok(Value::Num(7_200_000)));
+    // Choosing a broker resets the framework's settings to the preset's.
+    set(&mut target, Field::Broker, &Value::Word("celery_redis")).unwrap();
+    assert_eq!(target.broker.max_expiries, None);
+    assert_eq!(target.workers.renewal, None);
+    assert_eq!(target.workers.ack_at, None);
+}

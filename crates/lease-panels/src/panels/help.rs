@@ -11,7 +11,7 @@ use crate::shortcut_list::SHORTCUTS;
 /// How the presets differ from Textbook rules where it matters most: a
 /// late ack with an old receipt (docs/MODEL.md, "Broker presets"): each
 /// preset's short name and its rules, in `Preset::ALL`'s order.
-pub const PRESET_RULES: [(&str, &str); 9] = [
+pub const PRESET_RULES: [(&str, &str); 12] = [
     (
         "Textbook rules",
         ": an ack with an old receipt is rejected; 30 s; no redrive unless set.",
@@ -44,6 +44,18 @@ pub const PRESET_RULES: [(&str, &str); 9] = [
     (
         "Redis Streams",
         ": no timer: an entry stays pending until a claimer takes it (XAUTOCLAIM, min-idle-time, on its own schedule); XACK names no consumer, so a late XACK removes what another worker claimed.",
+    ),
+    (
+        "BullMQ",
+        ": a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; the stalled checker (every 30 s, in two passes) moves the job back; the second stall fails it outright, skipping its retries; the first run is not stopped.",
+    ),
+    (
+        "Celery on Redis",
+        ": a 1 h visibility timeout, restored on the transport's sweep (about every 100 s); acked as the task starts unless acks_late; 4 prefetched per handler, and a task waiting for its ETA is restored and run again by another worker; any copy's ack settles it.",
+    ),
+    (
+        "Celery on SQS",
+        ": SQS's visibility timeout at kombu's 30 min; acked as the task starts unless acks_late; 4 prefetched per handler.",
     ),
 ];
 

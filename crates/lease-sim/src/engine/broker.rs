@@ -43,6 +43,14 @@ impl Sim<'_> {
             CountAt::Receive if uncounted => m.dlq_count = m.dlq_count.saturating_sub(1),
             _ => {}
         }
+        // BullMQ: past `maxStalledCount` stalls the job fails at once,
+        // skipping its retries (`attempts`).
+        let stalled_out = cause == DeadLetterCause::Expired
+            && self.cfg.max_expiries.is_some_and(|n| m.expiries > n);
+        if stalled_out {
+            self.dead_letter(id, cause);
+            return;
+        }
         let exhausted = max.is_some_and(|n| m.dlq_count >= n);
         if !exhausted {
             self.make_available(id);
@@ -110,6 +118,7 @@ impl Sim<'_> {
         let receipt = m.receive_count;
         m.state = State::InFlight;
         m.expires_at = now + timeout;
+        m.lease_set_at = now;
         let prev = m.current;
         m.current = ix;
         let need = attempt_need(
@@ -140,6 +149,8 @@ impl Sim<'_> {
             } else {
                 0
             },
+            eta_wait: false,
+            acked_at_start: false,
         });
         self.handlers_alive += 1;
         self.rec.delivery(now, receipt > 1);
@@ -151,8 +162,9 @@ impl Sim<'_> {
     /// When the broker takes a lease back (docs/MODEL.md "Expiry noticed
     /// on a periodic check"); `u64::MAX`: never.
     fn taken_back_at(&self, d: u32, deadline: u64) -> u64 {
+        let set_at = self.msgs[self.deliveries[d as usize].message as usize].lease_set_at;
         self.cfg
-            .taken_back_at(self.live[d as usize].checks_from, deadline)
+            .taken_back_at(self.live[d as usize].checks_from, deadline, set_at)
     }
 
     fn schedule_expiry(&mut self, d: u32, message: u32, receipt: u32, deadline: u64) {
@@ -197,7 +209,8 @@ impl Sim<'_> {
     /// The broker ends the message's current lease without an ack: back to
     /// the queue (`redelivered`), or to the dead-letter queue.
     fn take_back(&mut self, id: u32) {
-        let m = &self.msgs[id as usize];
+        let m = &mut self.msgs[id as usize];
+        m.expiries += 1;
         let receipt = m.receive_count;
         let del = &mut self.deliveries[m.current as usize];
         del.lease_end = LeaseEnd::Expired;
@@ -266,7 +279,11 @@ impl Sim<'_> {
         // its deadline still holds until the check.
         m.state == State::InFlight
             && m.receive_count == d.receipt
-            && self.now < self.taken_back_at(delivery, m.expires_at)
+            && self.cfg.lease_holds_at(
+                self.now,
+                self.taken_back_at(delivery, m.expires_at),
+                m.expires_at,
+            )
     }
 
     fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
@@ -284,6 +301,7 @@ impl Sim<'_> {
             let m = &mut self.msgs[id as usize];
             // A reset from now, as SQS does, not an addition.
             m.expires_at = self.now + extend_by;
+            m.lease_set_at = self.now;
             self.schedule_expiry(delivery, id, receipt, self.now + extend_by);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);

@@ -116,6 +116,7 @@ impl Sim<'_> {
                 .flatten()
                 .copied()
                 .chain(wk.buffer.iter().copied())
+                .chain(wk.eta_held.iter().copied())
                 .collect()
         };
         for d in held {
@@ -179,12 +180,62 @@ impl Sim<'_> {
             return;
         }
         wk.paused = false;
-        let inbox = std::mem::take(&mut wk.inbox);
-        let slots: Vec<u32> = wk.slots.iter().flatten().copied().collect();
         self.worker_mark(w, WorkerMarkKind::Resume);
         self.log(EventKind::Resume, NONE, w, NONE);
+        self.wake(w);
+    }
+
+    /// A CPU-bound run blocks its worker's event loop: the worker's other
+    /// running handlers stop where they are, and nothing else of the
+    /// worker happens until the run ends (docs/MODEL.md "Job frameworks").
+    pub(crate) fn block_loop(&mut self, w: u32, d: u32) {
+        let others: Vec<u32> = self.workers[w as usize]
+            .slots
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&o| o != d)
+            .collect();
+        for o in others {
+            if self.live[o as usize].phase == Phase::Running {
+                self.stop_work(o);
+                self.live[o as usize].phase = Phase::Paused;
+            }
+        }
+        self.workers[w as usize].blocked_by = Some(d);
+    }
+
+    /// The blocking run has ended: the event loop runs again, unless a
+    /// pause still holds the whole worker.
+    pub(crate) fn unblock_loop(&mut self, w: u32, d: u32) {
+        let wk = &mut self.workers[w as usize];
+        if wk.blocked_by != Some(d) {
+            return;
+        }
+        wk.blocked_by = None;
+        if wk.alive && !wk.paused {
+            self.wake(w);
+        }
+    }
+
+    /// The worker runs again after a pause or a blocked event loop: its
+    /// stopped handlers go on (only the blocking run, while the loop is
+    /// still blocked), missed heartbeats collapse into one now, and the
+    /// replies that waited are handled.
+    fn wake(&mut self, w: u32) {
+        let wk = &mut self.workers[w as usize];
+        let blocker = wk.blocked_by;
+        let inbox = if blocker.is_none() {
+            std::mem::take(&mut wk.inbox)
+        } else {
+            Vec::new()
+        };
+        let slots: Vec<u32> = wk.slots.iter().flatten().copied().collect();
         let now = self.now;
         for d in slots {
+            if blocker.is_some_and(|b| b != d) {
+                continue;
+            }
             let l = &mut self.live[d as usize];
             if l.phase == Phase::Paused {
                 l.phase = Phase::Running;
@@ -194,9 +245,11 @@ impl Sim<'_> {
                 self.pool_dirty = true;
             }
             let l = &mut self.live[d as usize];
-            if l.tick_missed {
+            if l.tick_missed && blocker.is_none() {
                 l.tick_missed = false;
-                if self.cfg.client != crate::resolve::ClientPolicy::None {
+                if !matches!(l.phase, Phase::Running | Phase::Hung) {
+                    // Its work ended meanwhile: nothing to renew.
+                } else if self.cfg.client != crate::resolve::ClientPolicy::None {
                     // The library's missed step happens now.
                     self.client_tick(d);
                 } else if let Some(h) = self.cfg.heartbeat.clone() {

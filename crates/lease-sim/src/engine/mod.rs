@@ -47,6 +47,10 @@ pub(crate) struct Msg {
     /// expiry/abandon, as `count_at` says.
     pub dlq_count: u32,
     pub expires_at: u64,
+    /// When the current lease was granted or last extended.
+    pub lease_set_at: u64,
+    /// Leases of this message the broker took back by time.
+    pub expiries: u32,
     /// `on_next_receive`: exhausted, waiting for the receive that moves it;
     /// the cause is how its last lease ended.
     pub exhausted: Option<DeadLetterCause>,
@@ -92,6 +96,10 @@ pub(crate) struct Live {
     /// Where the broker's periodic expiry checks of this lease start: its
     /// channel's opening (RabbitMQ's channel tick), else t = 0.
     pub checks_from: u64,
+    /// Held aside until its ETA (Celery's countdown); its `Tick` is the ETA.
+    pub eta_wait: bool,
+    /// Acked as its handler started (`ack_at: before_work`).
+    pub acked_at_start: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -112,6 +120,10 @@ pub(crate) struct Worker {
     /// When the worker's current channel opened: at its start, at a
     /// restart, or when the broker last closed it.
     pub channel_opened_at: u64,
+    /// The CPU-bound run blocking this worker's event loop, if one is.
+    pub blocked_by: Option<DeliveryIx>,
+    /// Messages held aside until their ETA, outside the prefetch.
+    pub eta_held: Vec<DeliveryIx>,
 }
 
 impl Worker {
@@ -127,6 +139,8 @@ impl Worker {
             inbox: Vec::new(),
             ack_seconds: Vec::new(),
             channel_opened_at: 0,
+            blocked_by: None,
+            eta_held: Vec::new(),
         }
     }
 }
@@ -548,7 +562,7 @@ impl<'a> Sim<'a> {
                 let w = &mut self.workers[worker as usize];
                 if w.epoch != epoch || !w.alive {
                     self.lost_reply(reply);
-                } else if w.paused {
+                } else if w.paused || w.blocked_by.is_some() {
                     w.inbox.push(reply);
                 } else {
                     self.worker_reply(worker, reply);
@@ -615,6 +629,8 @@ impl<'a> Sim<'a> {
             receive_count: 0,
             dlq_count: 0,
             expires_at: 0,
+            lease_set_at: 0,
+            expiries: 0,
             exhausted: None,
             current: NONE,
             store: StoreRow::default(),

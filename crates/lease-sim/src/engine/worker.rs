@@ -7,14 +7,14 @@ use crate::resolve::{
     pubsub_extension_ms, service_bus_renew_before_ms, ClientPolicy, PUBSUB_MAX_EXTENSION_MS,
 };
 use crate::run::{Effect, EventKind, MarkKind, Outcome};
-use crate::scenario::{Fence, OnError, OnReject, RunOutcome};
+use crate::scenario::{AckAt, Fence, OnError, OnReject, Renewal, RunOutcome};
 use crate::work::finish_draw;
 
 impl Sim<'_> {
     /// Start what the free slots allow, then ask for more if there is room.
     pub(crate) fn worker_try(&mut self, w: u32) {
         let wk = &self.workers[w as usize];
-        if !wk.alive || wk.paused {
+        if !wk.alive || wk.paused || wk.blocked_by.is_some() {
             return;
         }
         loop {
@@ -27,6 +27,10 @@ impl Sim<'_> {
             };
             wk.slots[slot] = Some(d);
             self.start(w, slot as u32, d);
+            // A CPU-bound run on an event loop: nothing else starts.
+            if self.workers[w as usize].blocked_by.is_some() {
+                return;
+            }
         }
         let wk = &mut self.workers[w as usize];
         if !wk.polling && wk.alive && !wk.paused && wk.held < self.cfg.prefetch {
@@ -87,10 +91,46 @@ impl Sim<'_> {
                     .schedule(now + h.interval_ms, Ev::Tick { delivery: d });
             }
         }
+        if self.cfg.ack_at == AckAt::BeforeWork {
+            // Celery's `acks_late=False`: acked as the task starts.
+            self.live[d as usize].acked_at_start = true;
+            self.note_ack_delay(w, d);
+            self.send_call(w, Call::Ack { delivery: d });
+        }
+        if self.cfg.cpu_bound && self.cfg.renewal == Renewal::EventLoop {
+            self.block_loop(w, d);
+        }
+    }
+
+    /// True while a CPU-bound run blocks the worker's event loop: its
+    /// renewals wait.
+    fn loop_blocked(&self, d: u32) -> bool {
+        self.workers[self.live[d as usize].worker as usize]
+            .blocked_by
+            .is_some()
+    }
+
+    /// A held message's ETA has come: it joins the worker's buffer.
+    fn eta_due(&mut self, d: u32) {
+        let l = &mut self.live[d as usize];
+        l.eta_wait = false;
+        if l.phase != Phase::Buffered {
+            return;
+        }
+        let w = l.worker;
+        let wk = &mut self.workers[w as usize];
+        wk.eta_held.retain(|&x| x != d);
+        wk.held += 1;
+        wk.buffer.push_back(d);
+        self.worker_try(w);
     }
 
     /// A heartbeat is due on the grid `start + k * interval`.
     pub(crate) fn tick(&mut self, d: u32) {
+        if self.live[d as usize].eta_wait {
+            self.eta_due(d);
+            return;
+        }
         if self.cfg.client != ClientPolicy::None {
             self.client_tick(d);
             return;
@@ -98,12 +138,13 @@ impl Sim<'_> {
         let Some(h) = self.cfg.heartbeat.clone() else {
             return;
         };
+        let blocked = self.loop_blocked(d);
         let l = &mut self.live[d as usize];
         l.tick_pending = false;
         match l.phase {
-            Phase::Running | Phase::Hung => {}
-            Phase::Paused => {
-                // Collapses into one at resume.
+            Phase::Running | Phase::Hung if !blocked => {}
+            Phase::Running | Phase::Hung | Phase::Paused => {
+                // Collapses into one at resume (or when the loop is free).
                 l.tick_missed = true;
                 return;
             }
@@ -153,14 +194,15 @@ impl Sim<'_> {
 
     /// A client library's step for one handler: extend, renew, or kill.
     pub(crate) fn client_tick(&mut self, d: u32) {
+        let blocked = self.loop_blocked(d);
         let l = &mut self.live[d as usize];
         l.tick_pending = false;
         let lambda = matches!(self.cfg.client, ClientPolicy::SqsLambda { .. });
         match l.phase {
-            Phase::Running | Phase::Hung => {}
             // Lambda's timer runs outside the handler's process.
-            Phase::Paused if lambda => {}
-            Phase::Paused => {
+            Phase::Running | Phase::Hung | Phase::Paused if lambda => {}
+            Phase::Running | Phase::Hung if !blocked => {}
+            Phase::Running | Phase::Hung | Phase::Paused => {
                 l.tick_missed = true;
                 return;
             }
@@ -251,6 +293,15 @@ impl Sim<'_> {
     }
 
     fn finish(&mut self, d: u32) {
+        let w = self.deliveries[d as usize].worker;
+        self.finish_run(d);
+        // The event loop is free again, unless the run hangs on it.
+        if self.live[d as usize].phase != Phase::Hung {
+            self.unblock_loop(w, d);
+        }
+    }
+
+    fn finish_run(&mut self, d: u32) {
         let now = self.now;
         let del = &mut self.deliveries[d as usize];
         let (id, receipt, w) = (del.message, del.receipt, del.worker);
@@ -281,6 +332,11 @@ impl Sim<'_> {
             del.ended_at = Some(now);
             self.rec.error();
             self.log(EventKind::Error, id, w, receipt);
+            if self.live[d as usize].acked_at_start {
+                // Acked before the work: the broker has nothing to release.
+                self.handler_done(w, d);
+                return;
+            }
             match self.cfg.on_error {
                 OnError::Release => {
                     self.live[d as usize].phase = Phase::Settling;
@@ -316,6 +372,11 @@ impl Sim<'_> {
         self.rec.commit(now, effect);
         self.mark(d, MarkKind::Commit);
         self.log(kind, id, w, receipt);
+        if self.live[d as usize].acked_at_start {
+            // The ack went as the run started.
+            self.handler_done(w, d);
+            return;
+        }
         if forced == Some(RunOutcome::LoseAck) {
             // The delete is lost on its way: the broker hears nothing, the
             // lease runs out; the client gives up on the call and frees the slot.
@@ -344,12 +405,23 @@ impl Sim<'_> {
     pub(crate) fn worker_reply(&mut self, w: u32, reply: Reply) {
         match reply {
             Reply::Received { first, count } => {
-                let wk = &mut self.workers[w as usize];
-                wk.polling = false;
-                wk.held += count;
+                self.workers[w as usize].polling = false;
                 for d in first..first + count {
-                    wk.buffer.push_back(d);
                     self.live[d as usize].phase = Phase::Buffered;
+                    let arrived =
+                        self.msgs[self.deliveries[d as usize].message as usize].arrived_at;
+                    let due = arrived.saturating_add(self.cfg.eta_ms);
+                    let wk = &mut self.workers[w as usize];
+                    if self.cfg.eta_ms > 0 && due > self.now {
+                        // Celery holds an ETA task in memory, outside its
+                        // prefetch, and keeps fetching; its lease runs on.
+                        wk.eta_held.push(d);
+                        self.live[d as usize].eta_wait = true;
+                        self.clock.schedule(due, Ev::Tick { delivery: d });
+                    } else {
+                        wk.held += 1;
+                        wk.buffer.push_back(d);
+                    }
                 }
                 self.worker_try(w);
             }
@@ -369,7 +441,10 @@ impl Sim<'_> {
                         Outcome::AckRejected
                     };
                 }
-                self.handler_done(w, delivery);
+                // An ack sent as the run started leaves the run going.
+                if self.live[delivery as usize].phase == Phase::Settling {
+                    self.handler_done(w, delivery);
+                }
             }
             Reply::Released { delivery } => self.handler_done(w, delivery),
         }
@@ -388,6 +463,7 @@ impl Sim<'_> {
         let (id, receipt) = (del.message, del.receipt);
         self.log(EventKind::Abort, id, w, receipt);
         self.handler_done(w, d);
+        self.unblock_loop(w, d);
     }
 
     /// Take a running or paused handler out of the pool, recording its work done.

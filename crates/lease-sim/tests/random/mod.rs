@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use lease_sim::scenario::{
-    Client, CountAt, Dist, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnReject, Preset,
-    Scenario, StaleDelete,
+    AckAt, Client, CountAt, Dist, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnReject,
+    Preset, Renewal, Scenario, StaleDelete,
 };
 use lease_sim::{estimate, shipped, validate};
 use rand::{RngExt, SeedableRng};
@@ -23,12 +23,18 @@ pub const FROM_DATA: usize = 24;
 /// acks accepted always or closing the channel, uncounted expiries, lists
 /// of leases.
 pub const BROKERS: usize = 24;
+/// How many of the fourth, which draws the job frameworks (BullMQ, Celery)
+/// and their rules: a renewal on the event loop with CPU-bound work, the
+/// stalled checker's two passes, a stall limit, the ack before the work,
+/// messages held until their ETA.
+pub const FRAMEWORKS: usize = 24;
 /// All the scenarios, the first generator's first.
-pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS;
+pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS + FRAMEWORKS;
 /// The generators' seeds; change one and regenerate the pinned hashes.
 pub const SEED: u64 = 20_261_203;
 pub const SEED_FROM_DATA: u64 = 20_261_206;
 pub const SEED_BROKERS: u64 = 20_261_207;
+pub const SEED_FRAMEWORKS: u64 = 20_261_208;
 /// The presets the first two generators draw from: the cloud services. They
 /// draw from these alone so that their scenarios, and their pinned hashes,
 /// stay as they were when more presets came.
@@ -39,6 +45,8 @@ const CLOUD_PRESETS: &[Preset] = &[
     Preset::AzureServiceBus,
     Preset::GooglePubsub,
 ];
+/// The job frameworks' presets, which the fourth generator draws.
+const FRAMEWORK_PRESETS: &[Preset] = &[Preset::Bullmq, Preset::CeleryRedis, Preset::CelerySqs];
 /// The presets of the brokers one runs, which the third generator draws.
 const RUN_PRESETS: &[Preset] = &[
     Preset::Rabbitmq42,
@@ -53,6 +61,7 @@ pub fn scenarios() -> Vec<Scenario> {
     let mut out = classic();
     out.extend(from_data());
     out.extend(brokers());
+    out.extend(frameworks());
     out
 }
 
@@ -290,6 +299,91 @@ fn brokers() -> Vec<Scenario> {
         s.work.dist = Dist::Uniform {
             min_ms: rng.random_range(1..20_000),
             max_ms: rng.random_range(20_000..150_000),
+        };
+        s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
+        s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
+        s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The job frameworks and their switches, each drawn on its own or left to
+/// the preset, over the shipped bases.
+fn frameworks() -> Vec<Scenario> {
+    let mut rng = Pcg64Mcg::seed_from_u64(SEED_FRAMEWORKS);
+    let bases = shipped::all();
+    let mut out = Vec::with_capacity(FRAMEWORKS);
+    while out.len() < FRAMEWORKS {
+        let base = &bases[rng.random_range(0..bases.len())];
+        let mut s = base.scenario.clone();
+        s.name = format!("random-framework-{}", out.len());
+        s.seed = rng.random();
+        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+        s.broker = Default::default();
+        s.broker.preset = FRAMEWORK_PRESETS[out.len() % FRAMEWORK_PRESETS.len()];
+        s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
+        s.broker.max_receive_count = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(1..6))),
+        };
+        s.broker.expiry_check_ms = match rng.random_range(0..3) {
+            0 => None,
+            _ => Some(Some(rng.random_range(1_000..60_000))),
+        };
+        s.broker.expiry_check_passes = rng.random_bool(0.3).then(|| rng.random_range(1..3));
+        if s.broker.expiry_check_passes == Some(2) && s.broker.preset == Preset::CelerySqs {
+            s.broker.expiry_check_ms = Some(Some(rng.random_range(1_000..60_000)));
+        }
+        s.broker.max_expiries = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(0..4))),
+        };
+        s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
+            0
+        } else {
+            rng.random_range(1..500)
+        });
+        s.workers.client = None;
+        s.workers.count = rng.random_range(1..6);
+        s.workers.concurrency = rng.random_range(1..4);
+        s.workers.prefetch = rng
+            .random_bool(0.5)
+            .then(|| s.workers.concurrency + rng.random_range(0..6));
+        s.workers.heartbeat = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(Heartbeat {
+                interval_ms: rng.random_range(500..30_000),
+                extend_by_ms: None,
+                max_extensions: Some(rng.random_range(0..20)),
+                on_reject: OnReject::Continue,
+            })),
+        };
+        s.workers.renewal = rng
+            .random_bool(0.5)
+            .then(|| Renewal::ALL[rng.random_range(0..Renewal::ALL.len())]);
+        s.workers.ack_at = rng
+            .random_bool(0.5)
+            .then(|| AckAt::ALL[rng.random_range(0..AckAt::ALL.len())]);
+        s.workers.error_rate = if rng.random_bool(0.5) {
+            0.0
+        } else {
+            rng.random_range(0.0..0.2)
+        };
+        s.work.dist = Dist::Uniform {
+            min_ms: rng.random_range(1..20_000),
+            max_ms: rng.random_range(20_000..150_000),
+        };
+        s.work.cpu_bound = rng.random_bool(0.5);
+        s.arrivals.eta_ms = if rng.random_bool(0.4) {
+            rng.random_range(1_000..200_000)
+        } else {
+            0
         };
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));

@@ -1,0 +1,384 @@
+//! The rules the job frameworks need (BullMQ, Celery), one test per rule of
+//! docs/MODEL.md "Job frameworks", and each preset's documented defaults.
+//! Expected times are worked out by hand from the rules (comments show the
+//! arithmetic); every run also checks every invariant after every event.
+
+mod common;
+
+use common::{of, run, run_checked, times};
+use lease_sim::resolve::{resolve, HeartbeatConfig};
+use lease_sim::run::{DeadLetterCause, EventKind as K, Fate};
+use lease_sim::scenario::{AckAt, DlqTiming, LateAck, OnReject, Preset, Renewal, Scenario};
+use serde_json::json;
+
+/// A scenario from JSON alone, without the rule tests' base (whose timeout
+/// and redrive would hide the preset's), run with every invariant checked.
+fn bare(v: serde_json::Value) -> lease_sim::Run {
+    let s = lease_sim::parse_scenario(&v.to_string())
+        .unwrap_or_else(|e| panic!("bad test scenario: {e}"));
+    run_checked(&s)
+}
+
+// ---- Renewal that stops when the handler hogs the worker -------------------
+
+/// BullMQ's defaults but a 1 s lock and checks every 1 s, two workers, and
+/// message 0's first run 4 s of work.
+fn stall_run(renewal: &str) -> lease_sim::Run {
+    run(json!({
+        "broker": {"preset": "bullmq", "visibility_timeout_ms": 1000,
+                   "expiry_check_ms": 1000, "max_receive_count": 1},
+        "workers": {"count": 2, "heartbeat": {"interval_ms": 500},
+                    "renewal": renewal},
+        "work": {"dist": "constant", "ms": 500, "cpu_bound": true},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 4000}],
+        "duration_ms": 9000
+    }))
+}
+
+#[test]
+fn a_cpu_bound_run_on_an_event_loop_renews_nothing_and_its_lock_runs_out() {
+    // Received at 0, lock until 1000, never renewed: the check at 1000 marks
+    // it (it was taken at 0, before that check), the check at 2000 finds the
+    // lock gone and moves it back; worker 1 runs it 2000..2500.
+    let r = stall_run("event_loop");
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1)]);
+    assert!(of(&r, K::ExtendOk).is_empty());
+    assert_eq!(of(&r, K::Receive)[1], (2000, 0, 1, 2));
+    assert_eq!(of(&r, K::AckOk), vec![(2500, 0, 1, 2)]);
+    // Nobody stops the first run; its completion finds the lock gone.
+    assert_eq!(of(&r, K::AckRejected), vec![(4000, 0, 0, 1)]);
+}
+
+#[test]
+fn a_renewal_on_a_background_thread_goes_on_through_cpu_bound_work() {
+    // Renewed every 500 ms by 1 s: the lock holds to the end of the work.
+    let r = stall_run("background");
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(times(&r, K::ExtendOk).first(), Some(&500));
+    assert_eq!(of(&r, K::AckOk), vec![(4000, 0, 0, 1)]);
+}
+
+#[test]
+fn a_cpu_bound_run_blocks_the_other_handlers_on_its_event_loop() {
+    // One worker of two handlers takes both messages at 0; message 0 blocks
+    // the loop for 4 s, so message 1 starts only at 4000.
+    let on = |renewal: &str| {
+        run(json!({
+            "broker": {"preset": "bullmq", "receive_batch": 2},
+            "workers": {"concurrency": 2, "renewal": renewal},
+            "work": {"dist": "constant", "ms": 500, "cpu_bound": true},
+            "arrivals": {"backlog": 2},
+            "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 4000}],
+            "duration_ms": 9000
+        }))
+    };
+    let r = on("event_loop");
+    assert_eq!(of(&r, K::Start), vec![(0, 0, 0, 1), (4000, 1, 0, 1)]);
+    assert_eq!(times(&r, K::AckOk), vec![4000, 4500]);
+    let r = on("background");
+    assert_eq!(of(&r, K::Start), vec![(0, 0, 0, 1), (0, 1, 0, 1)]);
+}
+
+// ---- The stalled checker's two passes --------------------------------------
+
+#[test]
+fn bullmq_stall_checker_takes_a_lock_back_on_the_check_after_the_one_that_marked_it() {
+    // Lock 1 s, checks every 3 s, no renewal: one pass takes it back at the
+    // first check past the deadline, 3000; two passes need a check after
+    // the receive to mark it (3000) and the next to move it (6000).
+    let with = |passes: u32| {
+        run(json!({
+            "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 3000,
+                       "expiry_check_passes": passes},
+            "workers": {"count": 2},
+            "work": {"dist": "constant", "ms": 10000}, "duration_ms": 7000
+        }))
+    };
+    assert_eq!(times(&with(1), K::Expire), vec![3000, 6000]);
+    assert_eq!(times(&with(2), K::Expire), vec![6000]);
+}
+
+#[test]
+fn under_two_passes_the_lock_ends_at_its_deadline_though_the_job_returns_on_the_check() {
+    // The 1.5 s run's completion at 1500 comes after the 1 s lock ran out:
+    // rejected ("Missing lock"), though the job goes back only at 6000.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 3000,
+                   "expiry_check_passes": 2},
+        "work": {"dist": "constant", "ms": 1500}, "duration_ms": 7000
+    }));
+    assert_eq!(of(&r, K::AckRejected), vec![(1500, 0, 0, 1)]);
+    assert_eq!(times(&r, K::Expire), vec![6000]);
+    // On one pass the same completion is in time: the lease holds until the check.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 3000},
+        "work": {"dist": "constant", "ms": 1500}, "duration_ms": 7000
+    }));
+    assert_eq!(of(&r, K::AckOk), vec![(1500, 0, 0, 1)]);
+}
+
+// ---- Past the limit: fail outright ------------------------------------------
+
+#[test]
+fn bullmq_fails_a_job_stalled_more_than_max_stalled_count() {
+    // Every run takes 1.5 s against a 1 s lock, never renewed. First stall:
+    // received 0, marked at 3000, moved at 6000. Second: received 6000,
+    // marked at 9000, moved at 12000: past maxStalledCount 1, so the job
+    // fails there, whatever its attempts (5) allow.
+    let r = run(json!({
+        "broker": {"preset": "bullmq", "visibility_timeout_ms": 1000,
+                   "expiry_check_ms": 3000, "max_receive_count": 5},
+        "workers": {"heartbeat": null},
+        "work": {"dist": "constant", "ms": 1500}, "duration_ms": 20000
+    }));
+    assert_eq!(times(&r, K::Expire), vec![6000, 12000]);
+    assert_eq!(times(&r, K::DeadLetterExpired), vec![12000]);
+    assert_eq!(times(&r, K::Receive), vec![0, 6000]);
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::DeadLettered {
+            at: 12000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+}
+
+#[test]
+fn a_thrown_error_fails_a_bullmq_job_at_once_and_a_stall_does_not_count_toward_its_attempts() {
+    // attempts 1 (the default): the first run throws, and the job fails.
+    let r = bare(json!({
+        "broker": {"preset": "bullmq"},
+        "work": {"dist": "constant", "ms": 1000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "outcome": "fail"}]
+    }));
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![1000]);
+    // A stall first (lock 1 s, 1.5 s of work, checks every 3 s: moved at
+    // 6000), then a throw 0.5 s into the second run, inside its lock: the
+    // stall left the one attempt unspent, so the throw fails it at 6500.
+    let r = bare(json!({
+        "broker": {"preset": "bullmq", "visibility_timeout_ms": 1000,
+                   "expiry_check_ms": 3000},
+        "workers": {"count": 1, "heartbeat": null},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "work": {"dist": "constant", "ms": 1500},
+        "faults": [{"kind": "run", "message": 0, "receipt": 2, "outcome": "fail",
+                    "work_ms": 500}],
+        "duration_ms": 20000
+    }));
+    assert_eq!(times(&r, K::Expire), vec![6000]);
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![6500]);
+}
+
+// ---- When the ack is sent ----------------------------------------------------
+
+/// Celery on Redis with a 2 s visibility timeout restored every 1 s, two
+/// workers, message 0's first run 8 s long.
+fn celery_long_run(ack_at: &str, crash: bool) -> lease_sim::Run {
+    let faults = if crash {
+        json!([{"kind": "run", "message": 0, "receipt": 1, "work_ms": 8000},
+               {"kind": "crash", "worker": 0, "at_ms": 1000}])
+    } else {
+        json!([{"kind": "run", "message": 0, "receipt": 1, "work_ms": 8000}])
+    };
+    run(json!({
+        "broker": {"preset": "celery_redis", "visibility_timeout_ms": 2000,
+                   "expiry_check_ms": 1000},
+        "workers": {"count": 2, "ack_at": ack_at},
+        "work": {"dist": "constant", "ms": 500},
+        "faults": faults,
+        "duration_ms": 15000
+    }))
+}
+
+#[test]
+fn an_ack_before_the_work_is_never_redelivered() {
+    // acks_late=False: acked at 0 as the task starts; nothing to restore.
+    let r = celery_long_run("before_work", false);
+    assert_eq!(of(&r, K::AckOk), vec![(0, 0, 0, 1)]);
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(times(&r, K::Receive), vec![0]);
+    // The run still goes to its end and commits.
+    assert_eq!(times(&r, K::CommitApplied), vec![8000]);
+}
+
+#[test]
+fn an_ack_before_the_work_loses_the_message_when_the_worker_crashes() {
+    // At most once: the crash at 1000 takes the run, and the message is gone.
+    let r = celery_long_run("before_work", true);
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 0 });
+    assert_eq!(r.report.totals.effects, 0);
+    assert_eq!(times(&r, K::Receive), vec![0]);
+}
+
+#[test]
+fn an_ack_after_the_work_is_redelivered_while_the_run_goes_on() {
+    // acks_late=True: the deadline 2000 falls on a sweep; worker 1 runs it
+    // 2000..2500 while worker 0's run goes on to 8000.
+    let r = celery_long_run("after_work", false);
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (2000, 0, 1, 2));
+    assert_eq!(r.report.totals.overlapping_runs, 1);
+}
+
+// ---- Time in an ETA buffer uses the lease -------------------------------------
+
+#[test]
+fn a_task_waiting_for_its_eta_is_restored_and_run_again() {
+    // Countdown 6 s, visibility 2 s restored every 1 s, two workers: the
+    // task waits in worker 0's memory from 0; restored at 2000 and taken
+    // by worker 1; at 4000 by worker 0; at 6000 by worker 1, its ETA come.
+    // At 6000 each worker runs one copy, at 6500 the other: four runs.
+    let r = run(json!({
+        "broker": {"preset": "celery_redis", "visibility_timeout_ms": 2000,
+                   "expiry_check_ms": 1000},
+        "workers": {"count": 2, "ack_at": "after_work"},
+        "work": {"dist": "constant", "ms": 500},
+        "arrivals": {"backlog": 1, "eta_ms": 6000},
+        "duration_ms": 15000
+    }));
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![
+            (0, 0, 0, 1),
+            (2000, 0, 1, 2),
+            (4000, 0, 0, 3),
+            (6000, 0, 1, 4)
+        ]
+    );
+    assert_eq!(
+        of(&r, K::Start),
+        vec![
+            (6000, 0, 0, 1),
+            (6000, 0, 1, 2),
+            (6500, 0, 0, 3),
+            (6500, 0, 1, 4)
+        ]
+    );
+    // The first copy's ack settles the message (the delivery tag is the
+    // message's own); the others find it gone.
+    assert_eq!(of(&r, K::AckOk), vec![(6500, 0, 0, 1)]);
+    // Worker 1's first copy starts beside worker 0's; at 6500 the second
+    // copies start one after the other, the later beside the earlier.
+    assert_eq!(r.report.totals.overlapping_runs, 2);
+}
+
+#[test]
+fn a_message_held_for_its_eta_is_outside_the_prefetch() {
+    // One worker of prefetch 1 takes all three ETA tasks at once.
+    let r = run(json!({
+        "broker": {"preset": "celery_redis"},
+        "workers": {"prefetch": 1},
+        "arrivals": {"backlog": 3, "eta_ms": 5000}
+    }));
+    assert_eq!(times(&r, K::Receive), vec![0, 0, 0]);
+    assert_eq!(times(&r, K::Start), vec![5000, 6000, 7000]);
+}
+
+// ---- The presets' documented defaults ----------------------------------------
+
+#[test]
+fn each_job_framework_preset_sets_its_documented_defaults() {
+    let of_preset = |p: Preset| {
+        let mut s = Scenario::default();
+        s.broker.preset = p;
+        s.workers.concurrency = 2;
+        resolve(&s)
+    };
+    // BullMQ: lockDuration 30 s renewed every lockRenewTime (15 s) on the
+    // event loop, stalledInterval 30 s in two passes, maxStalledCount 1,
+    // attempts 1, a completion without its lock rejected.
+    let c = of_preset(Preset::Bullmq);
+    assert_eq!(
+        (
+            c.visibility_timeout_ms,
+            c.expiry_check_ms,
+            c.expiry_check_passes
+        ),
+        (30_000, Some(30_000), 2)
+    );
+    assert_eq!((c.max_expiries, c.max_receive_count), (Some(1), Some(1)));
+    assert!(!c.expiry_counts);
+    assert_eq!(
+        (c.late_ack, c.renewal, c.ack_at),
+        (LateAck::Rejected, Renewal::EventLoop, AckAt::AfterWork)
+    );
+    assert_eq!(
+        c.heartbeat,
+        Some(HeartbeatConfig {
+            interval_ms: 15_000,
+            extend_by_ms: 30_000,
+            max_extensions: None,
+            on_reject: OnReject::Continue
+        })
+    );
+    assert_eq!(c.prefetch, 2);
+    // Celery on Redis: visibility_timeout 1 h, the restore sweep every
+    // 10 s x 10, acks_late False, worker_prefetch_multiplier 4.
+    let c = of_preset(Preset::CeleryRedis);
+    assert_eq!(
+        (
+            c.visibility_timeout_ms,
+            c.expiry_check_ms,
+            c.expiry_check_passes
+        ),
+        (3_600_000, Some(100_000), 1)
+    );
+    assert_eq!(
+        (c.late_ack, c.ack_at, c.prefetch),
+        (LateAck::AcceptedAlways, AckAt::BeforeWork, 8)
+    );
+    assert_eq!(
+        (c.max_receive_count, c.max_expiries, c.heartbeat.is_some()),
+        (None, None, false)
+    );
+    // Celery on SQS: kombu's 30 min, SQS standard's rules.
+    let c = of_preset(Preset::CelerySqs);
+    assert_eq!(
+        (c.visibility_timeout_ms, c.expiry_check_ms),
+        (1_800_000, None)
+    );
+    assert_eq!(
+        (c.late_ack, c.dlq_timing),
+        (LateAck::AcceptedIfNotRedelivered, DlqTiming::OnNextReceive)
+    );
+    assert_eq!(
+        (c.ack_at, c.prefetch, c.max_lease_lifetime_ms),
+        (AckAt::BeforeWork, 8, Some(43_200_000))
+    );
+}
+
+#[test]
+fn celery_redis_redelivers_a_task_running_past_its_hour_on_the_sweep_after_it() {
+    // Celery's docs: a task not acknowledged within the visibility timeout
+    // (1 h) "will be redelivered to another worker and executed". With
+    // acks_late, a 2 h task received at 0 is restored by the sweep at
+    // 3,600 s (a multiple of 100 s) and run again by the other worker.
+    let r = bare(json!({
+        "broker": {"preset": "celery_redis"},
+        "workers": {"count": 2, "ack_at": "after_work"},
+        "work": {"dist": "constant", "ms": 7_200_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 4_000_000
+    }));
+    assert_eq!(of(&r, K::Expire), vec![(3_600_000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (3_600_000, 0, 1, 2));
+}
+
+#[test]
+fn a_bad_check_passes_or_stall_limit_names_its_field() {
+    let bad = |b: serde_json::Value| {
+        let mut v = common::base();
+        common::patch(&mut v, json!({ "broker": b }));
+        lease_sim::parse_scenario(&v.to_string())
+            .map(|_| ())
+            .unwrap_err()
+            .to_string()
+    };
+    let e = bad(json!({"expiry_check_passes": 3}));
+    assert!(e.contains("broker.expiry_check_passes"), "{e}");
+    let e = bad(json!({"expiry_check_passes": 2}));
+    assert!(e.contains("expiry_check_ms"), "{e}");
+    let e = bad(json!({"max_expiries": 5000}));
+    assert!(e.contains("broker.max_expiries"), "{e}");
+}
