@@ -31,7 +31,7 @@ pub struct ControlsProps {
 // words; `labels_follow_the_words_order` holds them to it): arrays that
 // one non-generic select reads, rather than a label function and a copy
 // of the select's list-building per enum.
-const PRESET_LABELS: [&str; 9] = [
+const PRESET_LABELS: [&str; 12] = [
     "Textbook rules",
     "Amazon SQS standard",
     "Amazon SQS FIFO (one group)",
@@ -41,6 +41,9 @@ const PRESET_LABELS: [&str; 9] = [
     "RabbitMQ 4.3+ (quorum queues)",
     "NATS JetStream",
     "Redis Streams",
+    "Temporal activity",
+    "Google Cloud Tasks (HTTP target)",
+    "Sidekiq Pro (super_fetch)",
 ];
 
 const CLIENT_LABELS: [&str; 4] = [
@@ -559,6 +562,9 @@ mod tests {
             (Preset::Rabbitmq43, "RabbitMQ 4.3+ (quorum queues)"),
             (Preset::NatsJetstream, "NATS JetStream"),
             (Preset::RedisStreams, "Redis Streams"),
+            (Preset::TemporalActivity, "Temporal activity"),
+            (Preset::CloudTasks, "Google Cloud Tasks (HTTP target)"),
+            (Preset::SidekiqPro, "Sidekiq Pro (super_fetch)"),
         ];
         same_order(&PRESET_LABELS, &presets);
         let clients = [

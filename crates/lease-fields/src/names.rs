@@ -43,7 +43,10 @@ mod tests {
                 "rabbitmq_4_2",
                 "rabbitmq_4_3",
                 "nats_jetstream",
-                "redis_streams"
+                "redis_streams",
+                "temporal_activity",
+                "cloud_tasks",
+                "sidekiq_pro"
             ]
         );
         for p in Preset::ALL {

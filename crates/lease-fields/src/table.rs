@@ -24,8 +24,8 @@ use lease_sim::scenario::{
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
     MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_FUNCTION_TIMEOUT_MS, MAX_LEASE_LIFETIME_MS,
-    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS,
-    MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
+    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RETRY_DOUBLINGS,
+    MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 
 use crate::edit::{
@@ -460,6 +460,9 @@ pub enum Field {
     ExpiryCheck,
     ExpiryCounts,
     LeaseSteps,
+    RetryMin,
+    RetryMax,
+    RetryDoublings,
     Workers,
     Conc,
     Prefetch,
@@ -488,7 +491,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 45] = [
+    pub const ALL: [Field; 48] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -509,6 +512,9 @@ impl Field {
         Field::ExpiryCheck,
         Field::ExpiryCounts,
         Field::LeaseSteps,
+        Field::RetryMin,
+        Field::RetryMax,
+        Field::RetryDoublings,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -700,7 +706,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 45] = [
+pub static FIELDS: [Spec; 48] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1081,6 +1087,59 @@ pub static FIELDS: [Spec; 45] = [
                 Value::List(l) => Ok(l.iter().map(|&x| x as u64).collect()),
                 _ => Err("must be a list of durations".into()),
             })?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_min",
+        aliases: &["retry_min_ms", "min_backoff", "initial_interval"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        // `none`: redelivered at once.
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.retry_min_ms, |x| x),
+        write: |s, v| {
+            s.broker.retry_min_ms = nullable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_max",
+        aliases: &["retry_max_ms", "max_backoff", "maximum_interval"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| s.broker.retry_max_ms.map_or(Value::Default, Value::Num),
+        write: |s, v| {
+            s.broker.retry_max_ms = defaultable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_doublings",
+        aliases: &["max_doublings"],
+        kind: Kind::Count {
+            lo: 0,
+            hi: MAX_RETRY_DOUBLINGS as u64,
+        },
+        default_ok: true,
+        // `none`: the delay doubles without end (Temporal).
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.retry_doublings, u64::from),
+        write: |s, v| {
+            s.broker.retry_doublings = nullable(v, num_u32)?;
             Ok(())
         },
         work: false,

@@ -129,6 +129,7 @@ prop_compose! {
         switches in (any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>(), any::<Option<bool>>()),
         late_ack in proptest::option::of(proptest::sample::select(LateAck::ALL.to_vec())),
         rules in broker_rules(),
+        retry in retry_rules(),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -147,8 +148,22 @@ prop_compose! {
             expiry_counts: rules.2,
             // No longer than a limit of 1 allows: the draws' smallest.
             lease_steps_ms: rules.3,
+            retry_min_ms: retry.0,
+            retry_max_ms: retry.1,
+            retry_doublings: retry.2,
         }
     }
+}
+
+/// A delay before redelivery, each part drawn or left to the preset; the
+/// maximum drawn at least the minimum, as validation asks.
+#[allow(clippy::type_complexity)]
+fn retry_rules() -> impl Strategy<Value = (Option<Option<u64>>, Option<u64>, Option<Option<u32>>)> {
+    (
+        proptest::option::of(proptest::option::of(1u64..5_000)),
+        proptest::option::of(5_000u64..60_000),
+        proptest::option::of(proptest::option::of(0u32..20)),
+    )
 }
 
 /// The brokers' rules, each drawn or left to the preset.

@@ -267,3 +267,37 @@ fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
     assert_eq!(target.broker.expiry_check_ms, None);
     assert_eq!(target.broker.lease_steps_ms, None);
 }
+
+#[test]
+fn every_retry_delay_field_goes_through_a_link_and_reads_back() {
+    let base = shipped::find("clip-surge").unwrap().scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::Broker, &Value::Word("cloud_tasks")).unwrap();
+    set(&mut target, Field::Timeout, &Value::Num(15_000)).unwrap();
+    set(&mut target, Field::RetryMin, &Value::Num(10_000)).unwrap();
+    set(&mut target, Field::RetryMax, &Value::Num(300_000)).unwrap();
+    set(&mut target, Field::RetryDoublings, &Value::Num(3)).unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.retry_min_ms, Some(Some(10_000)));
+    assert_eq!(target.broker.retry_max_ms, Some(300_000));
+    assert_eq!(target.broker.retry_doublings, Some(Some(3)));
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    for n in ["broker", "retry_min", "retry_max", "retry_doublings"] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    // `none`: redelivered at once; doubling without end.
+    assert_eq!(Field::RetryMin.spec().parse("none"), Ok(Value::Off));
+    assert_eq!(Field::RetryMin.spec().parse("0.1s"), Ok(Value::Num(100)));
+    assert_eq!(Field::RetryDoublings.spec().parse("none"), Ok(Value::Off));
+    assert!(Field::RetryDoublings.spec().parse("63").is_err());
+    // Choosing a broker brings its own retry delay back.
+    set(
+        &mut target,
+        Field::Broker,
+        &Value::Word("temporal_activity"),
+    )
+    .unwrap();
+    assert_eq!(target.broker.retry_min_ms, None);
+    assert_eq!(target.broker.retry_doublings, None);
+}
