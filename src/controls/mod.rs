@@ -29,7 +29,7 @@ pub struct ControlsProps {
 // The selects' labels, in each enum's `Named` order (the scenario file's
 // words; `labels_follow_the_words_order` holds them to it): the select
 // pairs each word with the label at its place.
-const PRESET_LABELS: [&str; 12] = [
+const PRESET_LABELS: [&str; 15] = [
     "Textbook rules",
     "Amazon SQS standard",
     "Amazon SQS FIFO (one group)",
@@ -42,6 +42,9 @@ const PRESET_LABELS: [&str; 12] = [
     "BullMQ",
     "Celery on Redis",
     "Celery on SQS",
+    "Temporal activity",
+    "Google Cloud Tasks (HTTP target)",
+    "Sidekiq Pro (super_fetch)",
 ];
 
 const CLIENT_LABELS: [&str; 4] = [
@@ -563,6 +566,9 @@ mod tests {
             (Preset::Bullmq, "BullMQ"),
             (Preset::CeleryRedis, "Celery on Redis"),
             (Preset::CelerySqs, "Celery on SQS"),
+            (Preset::TemporalActivity, "Temporal activity"),
+            (Preset::CloudTasks, "Google Cloud Tasks (HTTP target)"),
+            (Preset::SidekiqPro, "Sidekiq Pro (super_fetch)"),
         ];
         same_order(&PRESET_LABELS, &presets);
         let clients = [

@@ -36,6 +36,8 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
     let c = resolve(s);
     let mut parts: Vec<String> = Vec::new();
     match c.expiry_check_ms {
+        // Under `orphans` the check is the orphan check, said below.
+        _ if c.expiry_takes == ExpiryTakes::Orphans => {}
         Some(p) if c.expiry_check_passes >= 2 => parts.push(format!(
             "a lock ends at its deadline and the stalled checker (every {}) moves it back \
              on the check after the one that marked it",
@@ -76,6 +78,17 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
         ExpiryTakes::Nothing => {
             parts.push("no broker timer: a delivery stays pending until it is acked".into())
         }
+        ExpiryTakes::Orphans => parts.push(format!(
+            "no lease while a worker lives: a crashed worker's deliveries come back at a later \
+             worker start, once its heartbeat has expired ({} after the crash) and the orphan \
+             check is due ({})",
+            duration(c.visibility_timeout_ms),
+            c.expiry_check_ms
+                .map_or("at every start".into(), |p| format!(
+                    "at most once every {}",
+                    duration(p)
+                ))
+        )),
         ExpiryTakes::Delivery => {}
     }
     match c.late_ack {
@@ -97,7 +110,22 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
             steps.join(", ")
         ));
     }
+    if let Some(r) = c.retry {
+        parts.push(retry_words(&r));
+    }
+    if c.attempt_cap {
+        parts.push("the timeout caps each attempt, whatever its heartbeats".into());
+    }
     (!parts.is_empty()).then(|| format!("broker: {}", parts.join("; ")))
+}
+
+/// The delay before redelivery in words: its first retries and its cap.
+fn retry_words(r: &lease_sim::resolve::RetryDelay) -> String {
+    let first: Vec<String> = (0..4).map(|k| duration(r.delay_ms(k))).collect();
+    let cap = r
+        .max_ms
+        .map_or("no cap".to_string(), |m| format!("at most {}", duration(m)));
+    format!("a redelivery waits {}, ... ({cap})", first.join(", "))
 }
 
 pub fn render(run: &Run) -> String {

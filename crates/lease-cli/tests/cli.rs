@@ -960,3 +960,58 @@ fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
         stderr(&o)
     );
 }
+
+#[test]
+fn run_sweep_and_recommend_take_each_managed_service_by_preset_name() {
+    for (preset, says) in [
+        ("temporal_activity", "the timeout caps each attempt"),
+        (
+            "cloud_tasks",
+            "a redelivery waits 100 ms, 200 ms, 400 ms, 800 ms",
+        ),
+        ("sidekiq_pro", "no lease while a worker lives"),
+    ] {
+        let p = temp_file(
+            &format!("{preset}.json"),
+            &format!(
+                r#"{{"name":"b","duration_ms":600000,"broker":{{"preset":"{preset}",
+                    "visibility_timeout_ms":20000}},
+                    "work":{{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}}}"#
+            ),
+        );
+        let file = p.to_str().unwrap();
+        let o = lease_sim(&["run", file]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert!(stdout(&o).contains(says), "{preset}: {}", stdout(&o));
+        // Cloud Tasks' dispatch deadline starts at 15 s.
+        let o = lease_sim(&[
+            "sweep", file, "--param", "timeout", "--from", "20s", "--to", "60s", "--steps", "3",
+        ]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert_eq!(sweep_rows(&stdout(&o)).len(), 3, "{preset}: {}", stdout(&o));
+        let o = lease_sim(&[
+            "recommend",
+            file,
+            "--max-redelivery-rate",
+            "0.05",
+            "--seeds",
+            "3",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        assert!(
+            json_of(&o)["points"]
+                .as_array()
+                .is_some_and(|p| !p.is_empty()),
+            "{preset}"
+        );
+    }
+    // Temporal's StartToClose has no default: the file must give it.
+    let p = temp_file(
+        "no-start-to-close.json",
+        r#"{"broker":{"preset":"temporal_activity"}}"#,
+    );
+    let o = lease_sim(&["run", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("StartToClose"), "{}", stderr(&o));
+}

@@ -93,6 +93,7 @@ pub fn set_heartbeat_on(s: &mut Scenario, on: bool) {
 /// Choosing a broker: the preset brings its broker's own defaults (timeout,
 /// redrive, switches), so the fields it fills are reset.
 pub fn choose_preset(s: &mut Scenario, p: Preset) {
+    let timeout_before = effective_visibility_timeout_ms(s);
     s.broker.preset = p;
     s.broker.visibility_timeout_ms = None;
     s.broker.max_receive_count = None;
@@ -109,6 +110,24 @@ pub fn choose_preset(s: &mut Scenario, p: Preset) {
     s.broker.max_expiries = None;
     s.workers.renewal = None;
     s.workers.ack_at = None;
+    choose_service(s, p, timeout_before);
+}
+
+/// The managed services' own part of choosing them (docs/MODEL.md
+/// "Managed services"): their retry delay is the preset's again; Temporal
+/// has no default StartToClose, so the timeout the person had stays as
+/// it; Cloud Tasks and Sidekiq Pro have no call that extends a lease, so a
+/// heartbeat goes.
+fn choose_service(s: &mut Scenario, p: Preset, timeout_before: u64) {
+    s.broker.retry_min_ms = None;
+    s.broker.retry_max_ms = None;
+    s.broker.retry_doublings = None;
+    if p == Preset::TemporalActivity {
+        s.broker.visibility_timeout_ms = Some(timeout_before);
+    }
+    if !lease_sim::services::has_renewal(p) && matches!(s.workers.heartbeat, Some(Some(_))) {
+        s.workers.heartbeat = None;
+    }
 }
 
 /// Choosing a client library (docs/MODEL.md "Client libraries"): the
@@ -229,5 +248,25 @@ mod tests {
         assert_eq!(round2(1.17), 1.2);
         assert_eq!(round2(1.93).to_string(), "1.9");
         assert_eq!(round2(0.0123).to_string(), "0.012");
+    }
+
+    #[test]
+    fn choosing_temporal_keeps_the_timeout_as_its_start_to_close() {
+        // Temporal has no default StartToClose: the timeout the scenario
+        // ran with stays, explicit, and the scenario still runs.
+        let mut s = shipped::find("ninety-second-message").unwrap().scenario;
+        let before = effective_visibility_timeout_ms(&s);
+        choose_preset(&mut s, Preset::TemporalActivity);
+        assert_eq!(s.broker.visibility_timeout_ms, Some(before));
+        assert!(lease_sim::validate(&s).is_ok());
+    }
+
+    #[test]
+    fn choosing_a_service_without_a_lease_call_drops_the_heartbeat() {
+        let mut s = shipped::find("clip-surge-heartbeat").unwrap().scenario;
+        assert!(heartbeat(&s).is_some());
+        choose_preset(&mut s, Preset::CloudTasks);
+        assert_eq!(s.workers.heartbeat, None);
+        assert!(lease_sim::validate(&s).is_ok());
     }
 }

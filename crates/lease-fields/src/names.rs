@@ -46,7 +46,10 @@ mod tests {
                 "redis_streams",
                 "bullmq",
                 "celery_redis",
-                "celery_sqs"
+                "celery_sqs",
+                "temporal_activity",
+                "cloud_tasks",
+                "sidekiq_pro"
             ]
         );
         for p in Preset::ALL {

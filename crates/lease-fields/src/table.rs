@@ -24,8 +24,8 @@ use lease_sim::scenario::{
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
     MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_FUNCTION_TIMEOUT_MS, MAX_LEASE_LIFETIME_MS,
-    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RPC_LATENCY_MS,
-    MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
+    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RETRY_DOUBLINGS,
+    MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 
 use crate::edit::{
@@ -78,6 +78,8 @@ pub enum Choice {
     Shape(Shape),
     Process(Process),
     Fence(Fence),
+    Renewal(Renewal),
+    AckAt(AckAt),
 }
 
 impl Choice {
@@ -97,6 +99,8 @@ impl Choice {
             Choice::Shape(x) => name(&x),
             Choice::Process(x) => name(&x),
             Choice::Fence(x) => name(&x),
+            Choice::Renewal(x) => name(&x),
+            Choice::AckAt(x) => name(&x),
         }
     }
 }
@@ -142,7 +146,9 @@ chosen!(
     OnError,
     Shape,
     Process,
-    Fence
+    Fence,
+    Renewal,
+    AckAt
 );
 
 impl From<Choice> for Value {
@@ -564,6 +570,9 @@ pub enum Field {
     LeaseSteps,
     CheckPasses,
     MaxExpiries,
+    RetryMin,
+    RetryMax,
+    RetryDoublings,
     Workers,
     Conc,
     Prefetch,
@@ -596,7 +605,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 51] = [
+    pub const ALL: [Field; 54] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -619,6 +628,9 @@ impl Field {
         Field::LeaseSteps,
         Field::CheckPasses,
         Field::MaxExpiries,
+        Field::RetryMin,
+        Field::RetryMax,
+        Field::RetryDoublings,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -802,7 +814,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 51] = [
+pub static FIELDS: [Spec; 54] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1225,6 +1237,59 @@ pub static FIELDS: [Spec; 51] = [
         control: None,
     },
     Spec {
+        name: "retry_min",
+        aliases: &["retry_min_ms", "min_backoff", "initial_interval"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        // `none`: redelivered at once.
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.retry_min_ms, |x| x),
+        write: |s, v| {
+            s.broker.retry_min_ms = nullable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_max",
+        aliases: &["retry_max_ms", "max_backoff", "maximum_interval"],
+        kind: Kind::Ms {
+            lo: 1,
+            hi: MAX_DURATION_MS,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| s.broker.retry_max_ms.map_or(Value::Default, Value::Num),
+        write: |s, v| {
+            s.broker.retry_max_ms = defaultable(v, num)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_doublings",
+        aliases: &["max_doublings"],
+        kind: Kind::Count {
+            lo: 0,
+            hi: MAX_RETRY_DOUBLINGS as u64,
+        },
+        default_ok: true,
+        // `none`: the delay doubles without end (Temporal).
+        off: Some("none"),
+        read: |s| nullable_read(s.broker.retry_doublings, u64::from),
+        write: |s, v| {
+            s.broker.retry_doublings = nullable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
         name: "workers",
         aliases: &["count"],
         kind: Kind::Count {
@@ -1514,12 +1579,12 @@ pub static FIELDS: [Spec; 51] = [
     Spec {
         name: "renewal",
         aliases: &[],
-        kind: Kind::Words(words::<Renewal>),
+        kind: Kind::Words(words::<Renewal>, pick::<Renewal>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.workers.renewal),
         write: |s, v| {
-            s.workers.renewal = defaultable(v, word)?;
+            s.workers.renewal = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -1528,12 +1593,12 @@ pub static FIELDS: [Spec; 51] = [
     Spec {
         name: "ack_at",
         aliases: &[],
-        kind: Kind::Words(words::<AckAt>),
+        kind: Kind::Words(words::<AckAt>, pick::<AckAt>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.workers.ack_at),
         write: |s, v| {
-            s.workers.ack_at = defaultable(v, word)?;
+            s.workers.ack_at = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,
@@ -1542,12 +1607,12 @@ pub static FIELDS: [Spec; 51] = [
     Spec {
         name: "cpu_bound",
         aliases: &[],
-        kind: Kind::Words(yes_no),
+        kind: Kind::Words(yes_no, |i| Choice::Yes(i == 0)),
         default_ok: false,
         off: None,
-        read: |s| Value::Word(yes_no()[usize::from(!s.work.cpu_bound)]),
+        read: |s| Value::Choice(Choice::Yes(s.work.cpu_bound)),
         write: |s, v| {
-            s.work.cpu_bound = word_index(v, yes_no())? == 0;
+            s.work.cpu_bound = yes(v)?;
             Ok(())
         },
         work: false,

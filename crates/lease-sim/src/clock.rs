@@ -9,7 +9,8 @@
 //!    order they were sent. Before crashes, so a call sent exactly
 //!    `rpc_latency` earlier arrives ("less than rpc_latency earlier never
 //!    arrives").
-//! 2. `Arrival` of a new message.
+//! 2. `Arrival` of a new message, or `Ready`: a message's delay before
+//!    redelivery is over (in the order they were scheduled).
 //! 3. `RateChange`: a slowdown starts or ends.
 //! 4. `Finish`: the next handler's work completes.
 //! 5. `Tick`: a heartbeat, or a held message's ETA, is due.
@@ -78,6 +79,10 @@ pub enum Ev {
         call: Call,
     },
     Arrival,
+    /// A message's delay before redelivery is over: it joins the queue.
+    Ready {
+        message: u32,
+    },
     RateChange,
     /// `generation` invalidates superseded finish events.
     Finish {
@@ -112,7 +117,7 @@ impl Ev {
         match self {
             Ev::Expiry { .. } => 0,
             Ev::Call { .. } => 1,
-            Ev::Arrival => 2,
+            Ev::Arrival | Ev::Ready { .. } => 2,
             Ev::RateChange => 3,
             Ev::Finish { .. } => 4,
             Ev::Tick { .. } => 5,

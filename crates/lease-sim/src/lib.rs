@@ -23,6 +23,7 @@ pub mod report;
 pub mod resolve;
 pub mod run;
 pub mod scenario;
+pub mod services;
 pub mod shipped;
 pub mod store;
 pub mod summarise;

@@ -49,6 +49,12 @@ pub struct Config {
     pub cpu_bound: bool,
     /// Celery's countdown: a message may start this long after it arrived.
     pub eta_ms: u64,
+    /// The delay before a message whose lease ended is handed out again
+    /// (docs/MODEL.md "A delay before redelivery"); `None`: at once.
+    pub retry: Option<RetryDelay>,
+    /// Temporal: the timeout caps each attempt whatever its heartbeats, and
+    /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
+    pub attempt_cap: bool,
     /// SQS FIFO with one message group: nothing is handed out while any
     /// message is in flight, and the queue is ordered by arrival.
     pub single_group_fifo: bool,
@@ -66,7 +72,16 @@ pub struct Config {
     pub fence: Fence,
 }
 
-struct PresetDefaults {
+/// A delay before redelivery: the minimum doubling `doublings` times
+/// (`None`: without end), then growing linearly, at most `max_ms`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryDelay {
+    pub min_ms: u64,
+    pub max_ms: Option<u64>,
+    pub doublings: Option<u32>,
+}
+
+pub(crate) struct PresetDefaults {
     timeout: u64,
     lifetime: Option<u64>,
     max_receive_count: Option<u32>,
@@ -144,6 +159,7 @@ pub const JETSTREAM_ACK_WAIT_MS: u64 = 30_000;
 
 fn preset_defaults(p: Preset) -> PresetDefaults {
     match p {
+        Preset::TemporalActivity | Preset::CloudTasks | Preset::SidekiqPro => service_defaults(p),
         // Textbook rules: 30 s (SQS's default), no lifetime cap,
         // no redrive unless the file sets one.
         Preset::Textbook => PresetDefaults {
@@ -361,6 +377,66 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
     }
 }
 
+/// Temporal (StartToClose left to the file, unlimited attempts, a timed-out
+/// attempt's completion refused), Cloud Tasks (dispatch deadline 10 min,
+/// 100 attempts, deleted past them) and Sidekiq Pro (no timer; a dead
+/// process's jobs at a later process start): docs/MODEL.md "Managed services".
+fn service_defaults(p: Preset) -> PresetDefaults {
+    use crate::services::*;
+    let (timeout, max_receive_count, expiry_takes, expiry_check) = match p {
+        // Never run: validation refuses a Temporal file without its StartToClose.
+        Preset::TemporalActivity => (30_000, None, ExpiryTakes::Delivery, None),
+        Preset::CloudTasks => (
+            CLOUD_TASKS_DISPATCH_DEADLINE_MS,
+            Some(CLOUD_TASKS_MAX_ATTEMPTS),
+            ExpiryTakes::Delivery,
+            None,
+        ),
+        _ => (
+            SIDEKIQ_HEARTBEAT_EXPIRY_MS,
+            None,
+            ExpiryTakes::Orphans,
+            Some(SIDEKIQ_ORPHAN_CHECK_MS),
+        ),
+    };
+    PresetDefaults {
+        timeout,
+        lifetime: None,
+        max_receive_count,
+        dlq_timing: DlqTiming::OnExpiry,
+        late_ack: LateAck::Rejected,
+        count_at: CountAt::Receive,
+        fifo: false,
+        client_heartbeat: None,
+        expiry_takes,
+        expiry_check,
+        expiry_counts: true,
+        frame: PLAIN,
+    }
+}
+
+/// A managed service's timeout when the file leaves it out.
+pub(crate) fn service_timeout_ms(p: Preset) -> u64 {
+    service_defaults(p).timeout
+}
+
+/// The file's retry delay over the preset's: `retry_min_ms: null` turns it
+/// off; a maximum or a number of doublings left out is the preset's.
+fn retry(s: &Scenario) -> Option<RetryDelay> {
+    let b = &s.broker;
+    let d = crate::services::retry_default(b.preset);
+    let min_ms = match b.retry_min_ms {
+        Some(None) => return None,
+        Some(Some(m)) => m,
+        None => d?.min_ms,
+    };
+    Some(RetryDelay {
+        min_ms,
+        max_ms: b.retry_max_ms.or(d.and_then(|d| d.max_ms)),
+        doublings: b.retry_doublings.unwrap_or(d.and_then(|d| d.doublings)),
+    })
+}
+
 /// Resolve a (validated) scenario into the engine's configuration.
 pub fn resolve(s: &Scenario) -> Config {
     let b = &s.broker;
@@ -391,7 +467,8 @@ pub fn resolve(s: &Scenario) -> Config {
             extend_by_ms: h.extend_by_ms.unwrap_or(timeout),
             max_extensions: h.max_extensions,
             on_reject: h.on_reject,
-        }),
+        })
+        .map(|h| crate::services::throttled(b.preset, h)),
     };
     Config {
         visibility_timeout_ms: timeout,
@@ -413,6 +490,8 @@ pub fn resolve(s: &Scenario) -> Config {
         ack_at: s.workers.ack_at.unwrap_or(d.frame.ack_at),
         cpu_bound: s.work.cpu_bound,
         eta_ms: s.arrivals.eta_ms,
+        retry: retry(s),
+        attempt_cap: crate::services::caps_attempts(b.preset),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,
@@ -449,7 +528,10 @@ impl Config {
     /// `set_at` (which marks it); never (`u64::MAX`) when expiry takes
     /// nothing back.
     pub fn taken_back_at(&self, origin: u64, deadline: u64, set_at: u64) -> u64 {
-        if self.expiry_takes == ExpiryTakes::Nothing {
+        if matches!(
+            self.expiry_takes,
+            ExpiryTakes::Nothing | ExpiryTakes::Orphans
+        ) {
             return u64::MAX;
         }
         match self.expiry_check_ms {

@@ -98,10 +98,17 @@ pub enum Preset {
     CeleryRedis,
     /// Celery on Amazon SQS.
     CelerySqs,
+    /// Temporal: an activity's StartToClose, HeartbeatTimeout and retry policy.
+    TemporalActivity,
+    /// Google Cloud Tasks, HTTP targets: the dispatch deadline and RetryConfig.
+    CloudTasks,
+    /// Sidekiq Pro's `super_fetch`: no lease; a dead process's jobs come back
+    /// at a later process start.
+    SidekiqPro,
 }
 
 impl Preset {
-    pub const ALL: [Preset; 12] = [
+    pub const ALL: [Preset; 15] = [
         Preset::Textbook,
         Preset::SqsStandard,
         Preset::SqsFifo,
@@ -114,6 +121,9 @@ impl Preset {
         Preset::Bullmq,
         Preset::CeleryRedis,
         Preset::CelerySqs,
+        Preset::TemporalActivity,
+        Preset::CloudTasks,
+        Preset::SidekiqPro,
     ];
 }
 
@@ -161,13 +171,19 @@ pub enum ExpiryTakes {
     /// Nothing: the broker has no timer (Redis Streams without a claimer);
     /// a delivery stays pending until it is acked.
     Nothing,
+    /// Nothing while the worker's process lives; a crashed process's
+    /// deliveries come back at a later process start, once its heartbeat has
+    /// expired (the timeout) and the orphan check is due (`expiry_check_ms`
+    /// since the last): Sidekiq Pro's `super_fetch`.
+    Orphans,
 }
 
 impl ExpiryTakes {
-    pub const ALL: [ExpiryTakes; 3] = [
+    pub const ALL: [ExpiryTakes; 4] = [
         ExpiryTakes::Delivery,
         ExpiryTakes::Channel,
         ExpiryTakes::Nothing,
+        ExpiryTakes::Orphans,
     ];
 }
 
@@ -242,6 +258,25 @@ pub struct Broker {
         skip_serializing_if = "Option::is_none"
     )]
     pub max_expiries: Option<Option<u32>>,
+    /// The delay before a message whose lease ended (expiry or release) is
+    /// handed out again: the first retry's (docs/MODEL.md "A delay before
+    /// redelivery"). Absent: the preset's; `Some(None)`: explicit `null`, none.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub retry_min_ms: Option<Option<u64>>,
+    /// The longest retry delay; absent: the preset's, or no cap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_max_ms: Option<u64>,
+    /// How many times the delay doubles before it grows linearly (Cloud
+    /// Tasks' `max_doublings`; 0 is linear). `Some(None)`: explicit `null`,
+    /// it doubles without end (Temporal). Absent: the preset's.
+    #[serde(
+        deserialize_with = "explicit_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub retry_doublings: Option<Option<u32>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -689,12 +724,12 @@ fn variant_index(s: &str, words: &[&str]) -> Result<usize, String> {
     Err(format!("unknown variant `{s}`, expected {expected}"))
 }
 
-named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream", RedisStreams = "redis_streams", Bullmq = "bullmq", CeleryRedis = "celery_redis", CelerySqs = "celery_sqs" });
+named_variants!(Preset { Textbook = "textbook", SqsStandard = "sqs_standard", SqsFifo = "sqs_fifo", AzureServiceBus = "azure_service_bus", GooglePubsub = "google_pubsub", Rabbitmq42 = "rabbitmq_4_2", Rabbitmq43 = "rabbitmq_4_3", NatsJetstream = "nats_jetstream", RedisStreams = "redis_streams", Bullmq = "bullmq", CeleryRedis = "celery_redis", CelerySqs = "celery_sqs", TemporalActivity = "temporal_activity", CloudTasks = "cloud_tasks", SidekiqPro = "sidekiq_pro" });
 named_variants!(Renewal { Background = "background", EventLoop = "event_loop" });
 named_variants!(AckAt { AfterWork = "after_work", BeforeWork = "before_work" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
-named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing" });
+named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });

@@ -49,6 +49,8 @@ pub const MAX_FAULTS: usize = 1_000;
 /// A run override names a delivery up to this number.
 pub const MAX_OVERRIDE_RECEIPT: u32 = 1_000_000;
 pub const MAX_NAME_CHARS: usize = 200;
+/// A retry delay doubles at most this many times (2^62 ms is far past any run).
+pub const MAX_RETRY_DOUBLINGS: u32 = 62;
 /// JetStream's `BackOff` list: no more steps than this.
 pub const MAX_LEASE_STEPS: usize = 100;
 
@@ -222,6 +224,9 @@ pub fn preset_visibility_timeout_ms(p: Preset) -> u64 {
         Preset::Bullmq => crate::resolve::BULLMQ_LOCK_DURATION_MS,
         Preset::CeleryRedis => crate::resolve::CELERY_REDIS_VISIBILITY_TIMEOUT_MS,
         Preset::CelerySqs => crate::resolve::CELERY_SQS_VISIBILITY_TIMEOUT_MS,
+        Preset::TemporalActivity | Preset::CloudTasks | Preset::SidekiqPro => {
+            crate::resolve::service_timeout_ms(p)
+        }
     }
 }
 
@@ -403,7 +408,28 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
     if let Some(Some(n)) = b.max_expiries {
         check_count("broker.max_expiries", n.into(), 0, MAX_RECEIVE_COUNT.into())?;
     }
-    Ok(())
+    check_retry(s)
+}
+
+/// The delay before redelivery and the managed services' own limits
+/// (docs/MODEL.md "Managed services").
+fn check_retry(s: &Scenario) -> Result<(), SimError> {
+    let b = &s.broker;
+    if let Some(Some(m)) = b.retry_min_ms {
+        check_ms("broker.retry_min_ms", m, 1, MAX_DURATION_MS)?;
+    }
+    if let Some(m) = b.retry_max_ms {
+        check_ms("broker.retry_max_ms", m, 1, MAX_DURATION_MS)?;
+    }
+    if let Some(Some(d)) = b.retry_doublings {
+        check_count(
+            "broker.retry_doublings",
+            d.into(),
+            0,
+            MAX_RETRY_DOUBLINGS.into(),
+        )?;
+    }
+    crate::services::check(s).map_err(|(field, value, allowed)| invalid(field, value, allowed))
 }
 
 /// JetStream's `BackOff`: one to a hundred leases, each a valid timeout,

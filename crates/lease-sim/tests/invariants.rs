@@ -130,6 +130,7 @@ prop_compose! {
         late_ack in proptest::option::of(proptest::sample::select(LateAck::ALL.to_vec())),
         rules in broker_rules(),
         frame in (proptest::option::of(1u32..3), proptest::option::of(proptest::option::of(0u32..4))),
+        retry in retry_rules(),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -150,8 +151,22 @@ prop_compose! {
             lease_steps_ms: rules.3,
             expiry_check_passes: frame.0,
             max_expiries: frame.1,
+            retry_min_ms: retry.0,
+            retry_max_ms: retry.1,
+            retry_doublings: retry.2,
         }
     }
+}
+
+/// A delay before redelivery, each part drawn or left to the preset; the
+/// maximum drawn at least the minimum, as validation asks.
+#[allow(clippy::type_complexity)]
+fn retry_rules() -> impl Strategy<Value = (Option<Option<u64>>, Option<u64>, Option<Option<u32>>)> {
+    (
+        proptest::option::of(proptest::option::of(1u64..5_000)),
+        proptest::option::of(5_000u64..60_000),
+        proptest::option::of(proptest::option::of(0u32..20)),
+    )
 }
 
 /// The brokers' rules, each drawn or left to the preset.

@@ -302,13 +302,13 @@ fn every_broker_rule_field_goes_through_a_link_and_reads_back() {
 fn every_job_framework_field_goes_through_a_link_and_reads_back() {
     let base = shipped::find("clip-surge").unwrap().scenario;
     let mut target = base.clone();
-    set(&mut target, Field::Broker, &Value::Word("bullmq")).unwrap();
+    set(&mut target, Field::Broker, &Preset::Bullmq.into()).unwrap();
     set(&mut target, Field::ExpiryCheck, &Value::Num(30_000)).unwrap();
     set(&mut target, Field::CheckPasses, &Value::Num(2)).unwrap();
     set(&mut target, Field::MaxExpiries, &Value::Num(3)).unwrap();
-    set(&mut target, Field::Renewal, &Value::Word("event_loop")).unwrap();
-    set(&mut target, Field::AckAt, &Value::Word("before_work")).unwrap();
-    set(&mut target, Field::CpuBound, &Value::Word("true")).unwrap();
+    set(&mut target, Field::Renewal, &Renewal::EventLoop.into()).unwrap();
+    set(&mut target, Field::AckAt, &AckAt::BeforeWork.into()).unwrap();
+    set(&mut target, Field::CpuBound, &Choice::Yes(true).into()).unwrap();
     set(&mut target, Field::Eta, &Value::Num(7_200_000)).unwrap();
     lease_sim::validate(&target).unwrap();
     assert_eq!(target.broker.expiry_check_passes, Some(2));
@@ -332,8 +332,37 @@ fn every_job_framework_field_goes_through_a_link_and_reads_back() {
     assert!(Field::CheckPasses.spec().parse("3").is_err());
     assert_eq!(Field::Eta.spec().parse("2h"), Ok(Value::Num(7_200_000)));
     // Choosing a broker resets the framework's settings to the preset's.
-    set(&mut target, Field::Broker, &Value::Word("celery_redis")).unwrap();
+    set(&mut target, Field::Broker, &Preset::CeleryRedis.into()).unwrap();
     assert_eq!(target.broker.max_expiries, None);
     assert_eq!(target.workers.renewal, None);
     assert_eq!(target.workers.ack_at, None);
+}
+
+#[test]
+fn every_retry_delay_field_goes_through_a_link_and_reads_back() {
+    let base = shipped::find("clip-surge").unwrap().scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::Broker, &Preset::CloudTasks.into()).unwrap();
+    set(&mut target, Field::Timeout, &Value::Num(15_000)).unwrap();
+    set(&mut target, Field::RetryMin, &Value::Num(10_000)).unwrap();
+    set(&mut target, Field::RetryMax, &Value::Num(300_000)).unwrap();
+    set(&mut target, Field::RetryDoublings, &Value::Num(3)).unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.retry_min_ms, Some(Some(10_000)));
+    assert_eq!(target.broker.retry_max_ms, Some(300_000));
+    assert_eq!(target.broker.retry_doublings, Some(Some(3)));
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    for n in ["broker", "retry_min", "retry_max", "retry_doublings"] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    // `none`: redelivered at once; doubling without end.
+    assert_eq!(Field::RetryMin.spec().parse("none"), Ok(Value::Off));
+    assert_eq!(Field::RetryMin.spec().parse("0.1s"), Ok(Value::Num(100)));
+    assert_eq!(Field::RetryDoublings.spec().parse("none"), Ok(Value::Off));
+    assert!(Field::RetryDoublings.spec().parse("63").is_err());
+    // Choosing a broker brings its own retry delay back.
+    set(&mut target, Field::Broker, &Preset::TemporalActivity.into()).unwrap();
+    assert_eq!(target.broker.retry_min_ms, None);
+    assert_eq!(target.broker.retry_doublings, None);
 }

@@ -11,7 +11,7 @@ use crate::shortcut_list::SHORTCUTS;
 /// How the presets differ from Textbook rules where it matters most: a
 /// late ack with an old receipt (docs/MODEL.md, "Broker presets"): each
 /// preset's short name and its rules, in `Preset::ALL`'s order.
-pub const PRESET_RULES: [(&str, &str); 12] = [
+pub const PRESET_RULES: [(&str, &str); 15] = [
     (
         "Textbook rules",
         ": an ack with an old receipt is rejected; 30 s; no redrive unless set.",
@@ -56,6 +56,18 @@ pub const PRESET_RULES: [(&str, &str); 12] = [
     (
         "Celery on SQS",
         ": SQS's visibility timeout at kombu's 30 min; acked as the task starts unless acks_late; 4 prefetched per handler.",
+    ),
+    (
+        "Temporal activity",
+        ": StartToClose (set it: no default) caps each attempt and a timed-out attempt keeps running, its effects landing; a HeartbeatTimeout is reset by heartbeats, sent at most every 0.8 of it; a retry waits 1 s, doubling to at most 100 s; attempts unlimited.",
+    ),
+    (
+        "Cloud Tasks",
+        ": a dispatch deadline (10 min, 15 s to 30 min) that nothing extends; a retry waits 0.1 s, doubling 16 times to at most 1 h; past 100 attempts the task is deleted.",
+    ),
+    (
+        "Sidekiq Pro",
+        ": no lease: a slow job is never run twice; a crashed process's jobs come back only when a later process starts, its heartbeat expired (60 s) and the hourly orphan check due.",
     ),
 ];
 

@@ -15,6 +15,67 @@ impl Sim<'_> {
         self.available_count += 1;
     }
 
+    /// A delay before redelivery (docs/MODEL.md "A delay before
+    /// redelivery"): the message is in the queue, counted in its depth, but
+    /// no receive hands it out until the delay is over.
+    fn make_available_after(&mut self, id: u32, delay: u64) {
+        self.msgs[id as usize].state = State::Available;
+        self.available_count += 1;
+        self.clock
+            .schedule(self.now.saturating_add(delay), Ev::Ready { message: id });
+    }
+
+    /// The delay is over: the message joins the queue, unless a late ack
+    /// deleted it meanwhile.
+    pub(crate) fn ready(&mut self, id: u32) {
+        if self.msgs[id as usize].state == State::Available {
+            self.available.push(self.now, id);
+        }
+    }
+
+    /// A process starts (a restart): under `expiry_takes: orphans`, if the
+    /// orphan check is due (`expiry_check_ms` since the last one), it takes
+    /// back every delivery a crashed process held whose heartbeat has
+    /// expired (the timeout since the crash). Sidekiq Pro's `super_fetch`.
+    pub(crate) fn orphan_check(&mut self) {
+        if self.cfg.expiry_takes != ExpiryTakes::Orphans {
+            return;
+        }
+        let due = self
+            .cfg
+            .expiry_check_ms
+            .is_none_or(|p| self.now >= self.last_orphan_check.saturating_add(p));
+        if !due {
+            return;
+        }
+        self.last_orphan_check = self.now;
+        let expiry = self.cfg.visibility_timeout_ms;
+        let now = self.now;
+        let (ripe, left): (Vec<_>, Vec<_>) = std::mem::take(&mut self.orphans)
+            .into_iter()
+            .partition(|o| o.since.saturating_add(expiry) <= now);
+        self.orphans = left;
+        for o in ripe {
+            let m = &self.msgs[o.message as usize];
+            if m.state == State::InFlight && m.receive_count == o.receipt {
+                self.take_back(o.message);
+            }
+        }
+    }
+
+    /// A crashed process's delivery waits for an orphan check.
+    pub(crate) fn orphaned(&mut self, d: u32) {
+        if self.cfg.expiry_takes != ExpiryTakes::Orphans {
+            return;
+        }
+        let del = &self.deliveries[d as usize];
+        self.orphans.push(super::Orphan {
+            since: self.now,
+            message: del.message,
+            receipt: del.receipt,
+        });
+    }
+
     fn dead_letter(&mut self, id: u32, cause: DeadLetterCause) {
         let m = &mut self.msgs[id as usize];
         m.state = State::DeadLettered;
@@ -53,7 +114,12 @@ impl Sim<'_> {
         }
         let exhausted = max.is_some_and(|n| m.dlq_count >= n);
         if !exhausted {
-            self.make_available(id);
+            // The retry index: 0 after the first delivery.
+            let k = m.receive_count.saturating_sub(1);
+            match self.cfg.retry.map(|r| r.delay_ms(k)) {
+                Some(delay) if delay > 0 => self.make_available_after(id, delay),
+                _ => self.make_available(id),
+            }
             return;
         }
         match self.cfg.dlq_timing {
@@ -110,7 +176,12 @@ impl Sim<'_> {
         let now = self.now;
         let ix = self.deliveries.len() as u32;
         let m = &mut self.msgs[id as usize];
-        let timeout = self.cfg.lease_ms(m.receive_count + 1);
+        let mut timeout = self.cfg.lease_ms(m.receive_count + 1);
+        // Temporal: with a HeartbeatTimeout the first heartbeat is due
+        // within it, so the attempt's first lease is the shorter of the two.
+        if let (true, Some(h)) = (self.cfg.attempt_cap, &self.cfg.heartbeat) {
+            timeout = timeout.min(h.extend_by_ms);
+        }
         m.receive_count += 1;
         if self.cfg.count_at == CountAt::Receive {
             m.dlq_count += 1;
@@ -298,11 +369,16 @@ impl Sim<'_> {
         let d = &mut self.deliveries[delivery as usize];
         if ok {
             d.extensions_ok += 1;
+            // A reset from now, as SQS does, not an addition; under
+            // Temporal never past the attempt's StartToClose.
+            let mut until = self.now + extend_by;
+            if self.cfg.attempt_cap {
+                until = until.min(d.received_at + self.cfg.lease_ms(receipt));
+            }
             let m = &mut self.msgs[id as usize];
-            // A reset from now, as SQS does, not an addition.
-            m.expires_at = self.now + extend_by;
+            m.expires_at = until;
             m.lease_set_at = self.now;
-            self.schedule_expiry(delivery, id, receipt, self.now + extend_by);
+            self.schedule_expiry(delivery, id, receipt, until);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);
             self.log(EventKind::ExtendOk, id, worker, receipt);

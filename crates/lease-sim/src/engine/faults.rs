@@ -129,6 +129,7 @@ impl Sim<'_> {
             del.outcome = Outcome::Crashed;
             self.live[d as usize].phase = Phase::Done;
             self.handlers_alive -= 1;
+            self.orphaned(d);
         }
         let epoch = self.workers[w as usize].epoch + 1;
         let mut dead = Worker::fresh(self.cfg.concurrency, epoch);
@@ -151,6 +152,7 @@ impl Sim<'_> {
         wk.channel_opened_at = self.now;
         self.worker_mark(w, WorkerMarkKind::Restart);
         self.log(EventKind::Restart, NONE, w, NONE);
+        self.orphan_check();
         self.worker_try(w);
     }
 

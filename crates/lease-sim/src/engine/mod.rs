@@ -126,6 +126,15 @@ pub(crate) struct Worker {
     pub eta_held: Vec<DeliveryIx>,
 }
 
+/// A delivery a crashed process held (`expiry_takes: orphans`): since when,
+/// which message and receipt.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Orphan {
+    pub since: u64,
+    pub message: u32,
+    pub receipt: u32,
+}
+
 impl Worker {
     fn fresh(concurrency: u32, epoch: u32) -> Self {
         Worker {
@@ -200,6 +209,10 @@ pub(crate) struct Sim<'a> {
     pub steps: u64,
     /// Why the run was stopped early (`Report::stopped`).
     pub stopped: Option<String>,
+    /// Deliveries crashed processes held, not yet taken back (Sidekiq Pro).
+    pub orphans: Vec<Orphan>,
+    /// The last orphan check: every process starts, and checks, at t = 0.
+    pub last_orphan_check: u64,
 }
 
 /// The engine's side of the work budget: a run whose log outgrows
@@ -373,6 +386,8 @@ impl<'a> Sim<'a> {
             progress_every: options.progress_every.unwrap_or(PROGRESS_EVERY).max(1),
             steps: 0,
             stopped: None,
+            orphans: Vec::new(),
+            last_orphan_check: 0,
             cfg,
         }
     }
@@ -541,6 +556,7 @@ impl<'a> Sim<'a> {
                 self.arrive();
                 self.schedule_next_arrival();
             }
+            Ev::Ready { message } => self.ready(message),
             Ev::RateChange => {
                 self.pool.advance(self.now);
                 self.slowdown = self.slowdown_at(self.now);

@@ -493,6 +493,7 @@ impl Sim<'_> {
                 self.deliveries[d as usize].outcome = Outcome::Crashed;
                 self.live[d as usize].phase = Phase::Done;
                 self.handlers_alive -= 1;
+                self.orphaned(d);
             }
         }
     }

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use lease_sim::scenario::{
-    AckAt, Client, CountAt, Dist, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnReject,
+    AckAt, Client, CountAt, Dist, ExpiryTakes, Fault, Fence, Heartbeat, LateAck, Library, OnReject,
     Preset, Renewal, Scenario, StaleDelete,
 };
 use lease_sim::{estimate, shipped, validate};
@@ -28,13 +28,20 @@ pub const BROKERS: usize = 24;
 /// stalled checker's two passes, a stall limit, the ack before the work,
 /// messages held until their ETA.
 pub const FRAMEWORKS: usize = 24;
+/// How many of the fifth, which draws the managed services (Temporal,
+/// Cloud Tasks, Sidekiq Pro) and their rules: delays before redelivery,
+/// attempts capped whatever their heartbeats, jobs taken back at a later
+/// process start.
+pub const SERVICES: usize = 12;
 /// All the scenarios, the first generator's first.
-pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS + FRAMEWORKS;
+pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS + FRAMEWORKS + SERVICES;
 /// The generators' seeds; change one and regenerate the pinned hashes.
 pub const SEED: u64 = 20_261_203;
 pub const SEED_FROM_DATA: u64 = 20_261_206;
 pub const SEED_BROKERS: u64 = 20_261_207;
 pub const SEED_FRAMEWORKS: u64 = 20_261_208;
+/// The fifth generator's seed.
+pub const SEED_SERVICES: u64 = 20_261_209;
 /// The presets the first two generators draw from: the cloud services. They
 /// draw from these alone so that their scenarios, and their pinned hashes,
 /// stay as they were when more presets came.
@@ -54,6 +61,19 @@ const RUN_PRESETS: &[Preset] = &[
     Preset::NatsJetstream,
     Preset::RedisStreams,
 ];
+/// What expiry takes back, as the third generator draws it: the rules it
+/// was pinned with, so that later rules leave its scenarios as they were.
+const RUN_EXPIRY_TAKES: &[ExpiryTakes] = &[
+    ExpiryTakes::Delivery,
+    ExpiryTakes::Channel,
+    ExpiryTakes::Nothing,
+];
+/// The managed services, which the fifth generator draws.
+const SERVICE_PRESETS: &[Preset] = &[
+    Preset::TemporalActivity,
+    Preset::CloudTasks,
+    Preset::SidekiqPro,
+];
 /// Keeps each run small, so the check runs in seconds in the browser.
 const MAX_EVENTS: u64 = 200_000;
 
@@ -62,6 +82,7 @@ pub fn scenarios() -> Vec<Scenario> {
     out.extend(from_data());
     out.extend(brokers());
     out.extend(frameworks());
+    out.extend(services());
     out
 }
 
@@ -254,7 +275,7 @@ fn brokers() -> Vec<Scenario> {
         };
         s.broker.expiry_takes = rng
             .random_bool(0.5)
-            .then(|| ExpiryTakes::ALL[rng.random_range(0..ExpiryTakes::ALL.len())]);
+            .then(|| RUN_EXPIRY_TAKES[rng.random_range(0..RUN_EXPIRY_TAKES.len())]);
         s.broker.late_ack = rng
             .random_bool(0.5)
             .then(|| LateAck::ALL[rng.random_range(0..LateAck::ALL.len())]);
@@ -388,6 +409,89 @@ fn frameworks() -> Vec<Scenario> {
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
         s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// The managed services and their rules, each drawn on its own or left to
+/// the preset, over the first generator's shipped bases; crashes with
+/// restarts, so that Sidekiq Pro's orphan checks run.
+fn services() -> Vec<Scenario> {
+    let mut rng = Pcg64Mcg::seed_from_u64(SEED_SERVICES);
+    let bases = shipped::all();
+    let mut out = Vec::with_capacity(SERVICES);
+    while out.len() < SERVICES {
+        let base = &bases[rng.random_range(0..bases.len())];
+        let mut s = base.scenario.clone();
+        s.name = format!("random-service-{}", out.len());
+        s.seed = rng.random();
+        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+        let preset = SERVICE_PRESETS[out.len() % SERVICE_PRESETS.len()];
+        s.broker = Default::default();
+        s.broker.preset = preset;
+        // Cloud Tasks' dispatch deadline is at least 15 s.
+        s.broker.visibility_timeout_ms = Some(rng.random_range(15_000..120_000));
+        s.broker.max_receive_count = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(2..8))),
+        };
+        s.broker.retry_min_ms = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(1..5_000))),
+        };
+        s.broker.retry_max_ms = rng
+            .random_bool(0.5)
+            .then(|| rng.random_range(5_000..120_000));
+        s.broker.retry_doublings = match rng.random_range(0..3) {
+            0 => None,
+            1 => Some(None),
+            _ => Some(Some(rng.random_range(0..8))),
+        };
+        if preset == Preset::SidekiqPro {
+            s.broker.expiry_check_ms = Some(Some(rng.random_range(10_000..300_000)));
+        }
+        s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
+            0
+        } else {
+            rng.random_range(1..500)
+        });
+        s.workers.client = None;
+        s.workers.count = rng.random_range(1..6);
+        s.workers.concurrency = rng.random_range(1..4);
+        s.workers.prefetch = Some(s.workers.concurrency + rng.random_range(0..4));
+        // Only Temporal's activities can heartbeat.
+        s.workers.heartbeat = Some(
+            (preset == Preset::TemporalActivity && rng.random_bool(0.5)).then(|| Heartbeat {
+                interval_ms: rng.random_range(500..30_000),
+                extend_by_ms: Some(rng.random_range(1_000..60_000)),
+                max_extensions: Some(rng.random_range(0..20)),
+                on_reject: OnReject::Continue,
+            }),
+        );
+        s.workers.error_rate = if rng.random_bool(0.5) {
+            0.0
+        } else {
+            rng.random_range(0.0..0.2)
+        };
+        s.work.dist = Dist::Uniform {
+            min_ms: rng.random_range(1..20_000),
+            max_ms: rng.random_range(20_000..150_000),
+        };
+        s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
+        s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
+        s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        s.faults = (0..rng.random_range(0..3))
+            .map(|_| Fault::Crash {
+                worker: rng.random_range(0..s.workers.count),
+                at_ms: rng.random_range(0..s.duration_ms),
+                restart_after_ms: Some(rng.random_range(1_000..120_000)),
+            })
+            .collect();
         if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
             out.push(s);
         }
