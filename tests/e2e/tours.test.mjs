@@ -157,7 +157,7 @@ test('a stale ack is described per broker: the tour does not say rejected for al
     /^NATS JetStream: a late ack is accepted whenever and settles the message/,
     /^Redis Streams: no timer: an entry stays pending until a claimer takes it/,
     /^BullMQ: a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; .* the second stall fails it outright/,
-    /^Celery on Redis: a 1 h visibility timeout, restored on the transport's sweep .*; a task waiting for its ETA is restored and run again by another worker/,
+    /^Celery on Redis: a 1 h visibility timeout, restored on the transport's sweep .*, and a task waiting for its ETA is restored and run again by another worker/,
     /^Celery on SQS: SQS's visibility timeout at kombu's 30 min; acked as the task starts unless acks_late/,
   ];
   assert.equal(lines.length, want.length, 'every preset line is checked');
