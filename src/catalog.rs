@@ -41,6 +41,8 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "order-confirmation-email", menu: "Email: crash after send", title: "The order-confirmation email: a crash after sending", variant_of: None },
     Entry { name: "gc-pause-starves-heartbeat", menu: "GC pause starves heartbeat", title: "A stop-the-world pause starves the heartbeat", variant_of: None },
     Entry { name: "sub-second-work", menu: "Sub-second work", title: "Reliably sub-second work: a static timeout is enough", variant_of: None },
+    Entry { name: "celery-task-runs-four-times", menu: "Celery task runs 4 times", title: "A Celery task runs four times at once", variant_of: None },
+    Entry { name: "bullmq-stalled-more-than-allowable-limit", menu: "BullMQ: stalled too often", title: "Stalled more than allowable limit", variant_of: None },
     Entry { name: "clip-surge-heartbeat", menu: "Clip surge fix 1: heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-smaller-steps", menu: "Clip surge fix 2: smaller steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-redrive", menu: "Clip surge fix 3: DLQ", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
@@ -51,6 +53,8 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "order-confirmation-email-idempotent", menu: "Email fix: idempotent", title: "The email with an idempotent receiver", variant_of: Some("order-confirmation-email") },
     Entry { name: "gc-pause-starves-heartbeat-fencing-token", menu: "GC pause fix: fencing token", title: "The GC pause against a fencing-token store", variant_of: Some("gc-pause-starves-heartbeat") },
     Entry { name: "sub-second-work-heartbeat", menu: "Sub-second: heartbeat added", title: "Sub-second work with heartbeat renewal added", variant_of: Some("sub-second-work") },
+    Entry { name: "celery-task-runs-four-times-visibility-timeout", menu: "Celery: timeout past the ETA", title: "The fix: a visibility timeout beyond the longest countdown", variant_of: Some("celery-task-runs-four-times") },
+    Entry { name: "bullmq-stalled-sandboxed-processor", menu: "BullMQ: sandboxed processor", title: "The fix: a sandboxed processor, so the lock renewal keeps running", variant_of: Some("bullmq-stalled-more-than-allowable-limit") },
 ];
 
 pub fn entry(name: &str) -> Option<&'static Entry> {

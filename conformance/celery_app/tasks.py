@@ -8,7 +8,7 @@ import time
 
 import redis
 from celery import Celery
-from celery.signals import task_postrun
+from celery.signals import task_postrun, task_received
 
 CASE = json.loads(os.environ["CONFORMANCE_CASE"])
 app = Celery("conformance", broker=CASE["broker_url"])
@@ -32,9 +32,21 @@ def say(**kv):
     log.rpush(CASE["queue"] + ":events", json.dumps(dict(kv, t=time.time() * 1000)))
 
 
+@task_received.connect
+def received(request=None, **_):
+    """The worker has the message (before any ETA wait or a free thread):
+    the delivery. Its number rides on the request to the run."""
+    message = request.args[0]
+    receipt = log.incr(f"{CASE['queue']}:deliveries:{message}")
+    request._request_dict["conformance_receipt"] = receipt
+    say(ev="receive", message=message, receipt=receipt, worker=request.hostname)
+
+
 @app.task(bind=True)
 def work(self, message):
-    receipt = log.incr(f"{CASE['queue']}:deliveries:{message}")
+    receipt = getattr(self.request, "conformance_receipt", None)
+    if receipt is None:
+        receipt = log.incr(f"{CASE['queue']}:deliveries:{message}")
     info = self.request.delivery_info or {}
     say(ev="start", message=message, receipt=receipt, worker=self.request.hostname,
         redelivered=bool(info.get("redelivered")))

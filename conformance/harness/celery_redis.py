@@ -4,8 +4,10 @@
 `visibility_timeout` from the case's lease, `task_acks_late` when the
 case's `workers.ack_at` is `after_work` (the `celery_redis` preset's
 `before_work` is Celery's default), and the case's `arrivals.eta_ms` as
-each task's countdown. Each task run records its start and finish in a Redis
-list; its delivery number is a per-message counter."""
+each task's countdown. Each delivery records its receive (Celery's
+`task_received`, before any ETA wait), and each run its start and finish,
+in a Redis list; the delivery number is a per-message counter counted at
+the receive."""
 
 import json
 import os
@@ -70,11 +72,18 @@ def run_case(endpoint, case, unique):
     for e in events:
         t = round(e["t"] - t0)
         key = (e.get("message"), e.get("receipt"))
-        if e["ev"] == "start":
+        if e["ev"] == "receive":
+            # The worker took the message: before its ETA and a free thread.
             wi = workers.setdefault(e["worker"], len(workers))
             deliveries[key] = {"message": key[0], "receipt": key[1], "worker": wi, "received": t,
-                               "redelivered": e["redelivered"], "started": t, "finished": None,
+                               "redelivered": key[1] > 1, "started": None, "finished": None,
                                "ack": None}
+        elif e["ev"] == "start":
+            wi = workers.setdefault(e["worker"], len(workers))
+            d = deliveries.setdefault(key, {"message": key[0], "receipt": key[1], "worker": wi,
+                                            "received": t, "finished": None, "ack": None})
+            d["started"] = t
+            d["redelivered"] = e["redelivered"]
         elif e["ev"] == "finish" and key in deliveries:
             deliveries[key]["finished"] = t
             # The Redis transport's ack removes the entry from its unacked

@@ -318,6 +318,26 @@ pub fn long_tailed(s: &Scenario) -> bool {
 /// - otherwise predictable work: a static timeout above p99.
 pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
     let cfg = &facts.config;
+    if cfg.eta_ms > 0 && facts.buffer_expiries > facts.mid_run_expiries {
+        // Celery: a message held for its ETA sits outside the prefetch, so
+        // a smaller prefetch changes nothing; the timeout has to outlast
+        // the wait and the run (Celery's Redis docs).
+        let ms = timeout_above_p99(s, facts)
+            .max(ceil_to_second(
+                (cfg.eta_ms as f64 + work_p99_ms(&s.work.dist)) * TIMEOUT_HEADROOM,
+            ))
+            .min(MAX_VISIBILITY_TIMEOUT_MS);
+        return (
+            Fix::Timeout { ms },
+            format!(
+                "Most expired leases ({} of {}) ran out while their message waited for its ETA ({}) in a worker: set the visibility timeout beyond the longest ETA and run ({}).",
+                facts.buffer_expiries,
+                facts.expiries(),
+                lease_format::display::duration(cfg.eta_ms),
+                lease_format::display::duration(ms)
+            ),
+        );
+    }
     if facts.buffer_expiries > facts.mid_run_expiries && cfg.prefetch > cfg.concurrency {
         return (
             Fix::Prefetch {

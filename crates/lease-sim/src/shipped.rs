@@ -49,6 +49,14 @@ const FILES: &[(&str, &str)] = &[
         "sub-second-work",
         include_str!("../../../scenarios/sub-second-work.json"),
     ),
+    (
+        "celery-task-runs-four-times",
+        include_str!("../../../scenarios/celery-task-runs-four-times.json"),
+    ),
+    (
+        "bullmq-stalled-more-than-allowable-limit",
+        include_str!("../../../scenarios/bullmq-stalled-more-than-allowable-limit.json"),
+    ),
     // Variants: the fixes and comparisons, grouped after the main list.
     (
         "clip-surge-heartbeat",
@@ -90,10 +98,18 @@ const FILES: &[(&str, &str)] = &[
         "sub-second-work-heartbeat",
         include_str!("../../../scenarios/sub-second-work-heartbeat.json"),
     ),
+    (
+        "celery-task-runs-four-times-visibility-timeout",
+        include_str!("../../../scenarios/celery-task-runs-four-times-visibility-timeout.json"),
+    ),
+    (
+        "bullmq-stalled-sandboxed-processor",
+        include_str!("../../../scenarios/bullmq-stalled-sandboxed-processor.json"),
+    ),
 ];
 
 /// How many of the shipped files are main scenarios (the rest are variants).
-pub const MAIN_COUNT: usize = 10;
+pub const MAIN_COUNT: usize = 12;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShippedScenario {

@@ -524,3 +524,80 @@ fn scenario_2_clip_surge_a_review_takes_nearly_a_minute_in_the_surge() {
     }
     assert!((50_000.0..=60_000.0).contains(&mean(&surge)), "{surge:?}");
 }
+
+#[test]
+fn scenario_11_a_celery_task_runs_four_times_at_once() {
+    // Three report tasks (at 15, 30 and 45 min) with a 3.5 h countdown under
+    // the 1 h visibility timeout: each is restored every hour while it waits
+    // and taken by the next worker, so at its ETA four workers hold a copy
+    // and all four start together. Measured the same on seeds 1 to 20.
+    for (seed, r) in (1..).zip(runs_over_seeds("celery-task-runs-four-times")) {
+        let t = &r.report.totals;
+        assert_eq!(t.arrived, 3, "seed {seed}");
+        assert_eq!(r.report.receive_counts.get("4"), Some(&3), "seed {seed}");
+        assert_eq!(
+            (t.overlapping_runs, t.duplicate_effects),
+            (9, 9),
+            "seed {seed}"
+        );
+        for m in 0..3u32 {
+            let starts: Vec<u64> = r
+                .deliveries
+                .iter()
+                .filter(|d| d.message == m)
+                .filter_map(|d| d.started_at)
+                .collect();
+            let eta = r.messages[m as usize].arrived_at + 12_600_000;
+            assert_eq!(starts, vec![eta; 4], "seed {seed} message {m}");
+        }
+    }
+    // The fix: a 5 h visibility timeout outlasts the countdown.
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "celery-task-runs-four-times-visibility-timeout",
+    )) {
+        let t = &r.report.totals;
+        assert_eq!((t.deliveries, t.redeliveries), (3, 0), "seed {seed}");
+        assert_eq!(
+            (t.overlapping_runs, t.duplicate_effects),
+            (0, 0),
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn scenario_12_stalled_more_than_allowable_limit() {
+    // 24 CPU-bound report jobs (median 1 min, p99 10 min) on BullMQ's
+    // defaults: only jobs under the 30 s lock complete; every other job is
+    // stalled twice and failed, after two runs that each built its report.
+    // Measured over seeds 1 to 20: 15 to 22 failed, 18.3 on average.
+    let failed: Vec<u64> = runs_over_seeds("bullmq-stalled-more-than-allowable-limit")
+        .iter()
+        .zip(1..)
+        .map(|(r, seed)| {
+            let t = &r.report.totals;
+            assert_eq!(t.deleted + t.dead_lettered_expired, 24, "seed {seed}");
+            assert_eq!(t.dead_lettered_failed, 0, "seed {seed}");
+            // Two runs, two reports, per failed job; every run of it is told
+            // "Missing lock".
+            assert_eq!(t.deliveries, 24 + t.dead_lettered_expired, "seed {seed}");
+            assert_eq!(t.duplicate_effects, t.dead_lettered_expired, "seed {seed}");
+            assert_eq!(t.acks_rejected, 2 * t.dead_lettered_expired, "seed {seed}");
+            t.dead_lettered_expired
+        })
+        .collect();
+    assert!(failed.iter().all(|f| (15..=22).contains(f)), "{failed:?}");
+    let mean = failed.iter().sum::<u64>() as f64 / failed.len() as f64;
+    assert!((mean - 18.3).abs() < 0.01, "{mean}");
+    // The fix: the lock renewal runs beside the processor; every job
+    // completes once.
+    for (seed, r) in (1..).zip(runs_over_seeds("bullmq-stalled-sandboxed-processor")) {
+        let t = &r.report.totals;
+        assert_eq!(
+            (t.deleted, t.deliveries, t.expiries),
+            (24, 24, 0),
+            "seed {seed}"
+        );
+        assert_eq!(t.duplicate_effects, 0, "seed {seed}");
+    }
+}
