@@ -527,7 +527,7 @@ fn scenario_2_clip_surge_a_review_takes_nearly_a_minute_in_the_surge() {
 
 #[test]
 fn scenario_11_a_celery_task_runs_four_times_at_once() {
-    // Three report tasks (at 15, 30 and 45 min) with a 3.5 h countdown under
+    // Three report tasks (one every 1,000 s) with a 3.5 h countdown under
     // the 1 h visibility timeout: each is restored every hour while it waits
     // and taken by the next worker, so at its ETA four workers hold a copy
     // and all four start together. Measured the same on seeds 1 to 20.

@@ -59,11 +59,11 @@ pub const PRESET_RULES: [(&str, &str); 15] = [
     ),
     (
         "Temporal activity",
-        ": StartToClose (set it: no default) caps each attempt and a timed-out attempt keeps running, its effects landing; a HeartbeatTimeout is reset by heartbeats, sent at most every 0.8 of it; a retry waits 1 s, doubling to at most 100 s; attempts unlimited.",
+        ": StartToClose (set it: no default) caps each attempt and a timed-out attempt keeps running, its effects landing; a HeartbeatTimeout is reset by heartbeats, sent at most every 0.8 of it; a retry waits 1 s, doubling to at most 100 s, with no limit on retries.",
     ),
     (
         "Cloud Tasks",
-        ": a dispatch deadline (10 min, 15 s to 30 min) that nothing extends; a retry waits 0.1 s, doubling 16 times to at most 1 h; past 100 attempts the task is deleted.",
+        ": a dispatch deadline (10 min, 15 s to 30 min) that nothing extends; a retry waits 0.1 s, doubling 16 times to at most 1 h; 100 attempts, then the task is deleted.",
     ),
     (
         "Sidekiq Pro",
