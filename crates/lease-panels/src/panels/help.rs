@@ -47,7 +47,7 @@ pub const PRESET_RULES: [(&str, &str); 12] = [
     ),
     (
         "BullMQ",
-        ": a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; the stalled checker (every 30 s, in two passes) moves the job back; the second stall fails it outright, skipping its retries; the first run is not stopped.",
+        ": a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; the stalled checker (every 30 s, in two passes) moves the job back; the second stall fails it outright, skipping its retries; 1 attempt for a thrown error (job attempts); the first run is not stopped.",
     ),
     (
         "Celery on Redis",
