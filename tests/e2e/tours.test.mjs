@@ -156,8 +156,8 @@ test('a stale ack is described per broker: the tour does not say rejected for al
     /^RabbitMQ 4\.3\+: a consumer timeout .* returns only the timed-out message/,
     /^NATS JetStream: a late ack is accepted whenever and settles the message/,
     /^Redis Streams: no timer: an entry stays pending until a claimer takes it/,
-    /^Temporal activity: StartToClose .* caps each attempt and a timed-out attempt keeps running/,
-    /^Cloud Tasks: a dispatch deadline \(10 min, 15 s to 30 min\) that nothing extends; .* past 100 attempts the task is deleted\.$/,
+    /^Temporal activity: StartToClose .* caps each attempt, and a timed-out attempt keeps running/,
+    /^Cloud Tasks: a dispatch deadline \(10 min, 15 s to 30 min\) that nothing extends; .*; 100 attempts, then the task is deleted\.$/,
     /^Sidekiq Pro: no lease: a slow job is never run twice; a crashed process's jobs come back only when a later process starts/,
   ];
   assert.equal(lines.length, want.length, 'every preset line is checked');
