@@ -4,8 +4,8 @@
 
 use crate::scenario::{
     Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject, Preset,
-    Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR,
-    PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
+    ReceiveOrder, Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
+    LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
 };
 
 /// SQS: 12 hours from the receive, not reset by extensions.
@@ -41,6 +41,7 @@ pub struct Config {
     /// The delay before a message whose lease ended is handed out again
     /// (docs/MODEL.md "A delay before redelivery"); `None`: at once.
     pub retry: Option<RetryDelay>,
+    pub receive_order: ReceiveOrder,
     /// Temporal: the timeout caps each attempt whatever its heartbeats, and
     /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
     pub attempt_cap: bool,
@@ -346,6 +347,7 @@ pub fn resolve(s: &Scenario) -> Config {
         lease_steps_ms: b.lease_steps_ms.clone().unwrap_or_default(),
         retry: retry(s),
         attempt_cap: crate::services::caps_attempts(b.preset),
+        receive_order: b.receive_order.unwrap_or_default(),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,

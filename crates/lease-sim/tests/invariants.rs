@@ -130,6 +130,7 @@ prop_compose! {
         late_ack in proptest::option::of(proptest::sample::select(LateAck::ALL.to_vec())),
         rules in broker_rules(),
         retry in retry_rules(),
+        receive_order in proptest::option::of(proptest::sample::select(ReceiveOrder::ALL.to_vec())),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -151,6 +152,7 @@ prop_compose! {
             retry_min_ms: retry.0,
             retry_max_ms: retry.1,
             retry_doublings: retry.2,
+            receive_order,
         }
     }
 }

@@ -631,11 +631,11 @@ fn scenario_11_two_attempts_of_the_same_activity_run_at_once_and_both_land() {
         overlaps.push(a.overlapping as f64);
         dups.push(a.duplicates as f64);
     }
-    // Over seeds 1 to 20: 0.227 of the activities, 30.5 overlapping runs
-    // and 24.4 duplicate effects an hour.
-    assert!((0.20..=0.26).contains(&mean(&shares)), "{shares:?}");
-    assert!((26.0..=35.0).contains(&mean(&overlaps)), "{overlaps:?}");
-    assert!((20.0..=29.0).contains(&mean(&dups)), "{dups:?}");
+    // Over seeds 1 to 20: 0.215 of the activities, 37.9 overlapping runs
+    // and 45.9 duplicate effects an hour.
+    assert!((0.19..=0.24).contains(&mean(&shares)), "{shares:?}");
+    assert!((33.0..=43.0).contains(&mean(&overlaps)), "{overlaps:?}");
+    assert!((40.0..=52.0).contains(&mean(&dups)), "{dups:?}");
 }
 
 #[test]
@@ -651,7 +651,7 @@ fn scenario_11_fix_heartbeat_timeout_runs_each_activity_once_and_finds_a_crash_i
         assert!(a.retry_waits.is_empty(), "seed {seed}: {:?}", a.retry_waits);
         assert_eq!(r.report.totals.extensions_rejected, 0, "seed {seed}");
         // Only the crashed worker's activities run again: within the 30 s
-        // HeartbeatTimeout and the 1 s retry of the crash, not 5 minutes.
+        // HeartbeatTimeout and the 1 s retry of the crash, not 2.5 minutes.
         let again = r.messages.iter().filter(|m| m.receive_count >= 2).count();
         assert!(again <= 2, "seed {seed}: {again} run again");
         assert!(
@@ -661,6 +661,6 @@ fn scenario_11_fix_heartbeat_timeout_runs_each_activity_once_and_finds_a_crash_i
         );
         found += usize::from(a.crash_to_retry > 0);
     }
-    // On most seeds the crashed worker held an activity.
-    assert!(found >= 15, "{found} of 20");
+    // On 11 of the 20 seeds the crashed worker held an activity.
+    assert!(found >= 10, "{found} of 20");
 }
