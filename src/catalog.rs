@@ -1,5 +1,5 @@
 //! The shipped scenarios as the page holds them. The default one is in the
-//! page's wasm; the other nineteen are fetched from
+//! page's wasm; the others are fetched from
 //! `scenarios/NAME.json` the first time the menu, a link, a tour or an
 //! imported file's `variant_of` asks for one, and kept for the visit. A
 //! command that needs a scenario the page does not hold yet waits for it
@@ -28,7 +28,7 @@ pub struct Entry {
     pub variant_of: Option<&'static str>,
 }
 
-/// In `lease_sim::shipped`'s order: the ten main scenarios, then the variants.
+/// In `lease_sim::shipped`'s order: the main scenarios, then the variants.
 #[rustfmt::skip]
 pub const ENTRIES: &[Entry] = &[
     Entry { name: "ninety-second-message", menu: "90 s message, 60 s timeout", title: "A 90-second message against a 60-second timeout", variant_of: None },
@@ -43,6 +43,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "sub-second-work", menu: "Sub-second work", title: "Reliably sub-second work: a static timeout is enough", variant_of: None },
     Entry { name: "celery-task-runs-four-times", menu: "Celery task runs 4 times", title: "A Celery task runs four times at once", variant_of: None },
     Entry { name: "bullmq-stalled-more-than-allowable-limit", menu: "BullMQ: stalled too often", title: "Stalled more than allowable limit", variant_of: None },
+    Entry { name: "two-attempts-of-the-same-activity", menu: "Temporal: two attempts at once", title: "Two attempts of the same activity", variant_of: None },
     Entry { name: "clip-surge-heartbeat", menu: "Clip surge fix 1: heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-smaller-steps", menu: "Clip surge fix 2: smaller steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-redrive", menu: "Clip surge fix 3: DLQ", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
@@ -55,6 +56,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "sub-second-work-heartbeat", menu: "Sub-second: heartbeat added", title: "Sub-second work with heartbeat renewal added", variant_of: Some("sub-second-work") },
     Entry { name: "celery-task-runs-four-times-visibility-timeout", menu: "Celery: timeout past the ETA", title: "The fix: a visibility timeout beyond the longest countdown", variant_of: Some("celery-task-runs-four-times") },
     Entry { name: "bullmq-stalled-sandboxed-processor", menu: "BullMQ: sandboxed processor", title: "The fix: a sandboxed processor, so the lock renewal keeps running", variant_of: Some("bullmq-stalled-more-than-allowable-limit") },
+    Entry { name: "two-attempts-of-the-same-activity-heartbeat", menu: "Temporal fix: heartbeat timeout", title: "Two attempts, fixed: a StartToClose longer than the work, and a heartbeat timeout", variant_of: Some("two-attempts-of-the-same-activity") },
 ];
 
 pub fn entry(name: &str) -> Option<&'static Entry> {

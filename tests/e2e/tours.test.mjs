@@ -159,7 +159,7 @@ test('a stale ack is described per broker: the tour does not say rejected for al
     /^BullMQ: a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; .* the second stall fails it outright/,
     /^Celery on Redis: a 1 h visibility timeout, restored on the transport's sweep .*, and a task waiting for its ETA is restored and run again by another worker/,
     /^Celery on SQS: SQS's visibility timeout at kombu's 30 min; acked as the task starts unless acks_late/,
-    /^Temporal activity: StartToClose .* caps each attempt and a timed-out attempt keeps running/,
+    /^Temporal activity: StartToClose .* caps each attempt, and a timed-out attempt keeps running/,
     /^Cloud Tasks: a dispatch deadline \(10 min, 15 s to 30 min\) that nothing extends; .*; 100 attempts, then the task is deleted\.$/,
     /^Sidekiq Pro: no lease: a slow job is never run twice; a crashed process's jobs come back only when a later process starts/,
   ];

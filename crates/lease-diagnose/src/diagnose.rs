@@ -631,7 +631,19 @@ fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
     let short = crate::fix::SHORT_TIMEOUT_MS
         .min(c.facts.timeout_ms / 2)
         .max(1);
-    let fix = crate::fix::capped_heartbeat(c.scenario, &c.facts, Some(short));
+    // Under Temporal a short StartToClose would time out the work itself:
+    // the heartbeat timeout is what finds the crash.
+    let fixed = if c.facts.config.attempt_cap {
+        crate::fix::temporal_lease_fix(c.scenario, &c.facts)
+    } else {
+        (
+            crate::fix::capped_heartbeat(c.scenario, &c.facts, Some(short)),
+            format!(
+                "Keep the lease short ({}) and renew it while working: the timeout then says how long you will wait after a crash, not how long the work takes, and the stall after a deploy shrinks to it.",
+                display::duration(short)
+            ),
+        )
+    };
     Some(finding(
         "post-deploy-drain-stall",
         evidence,
@@ -639,13 +651,7 @@ fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
         t,
         Some(end),
         None,
-        Some((
-            fix,
-            format!(
-                "Keep the lease short ({}) and renew it while working: the timeout then says how long you will wait after a crash, not how long the work takes, and the stall after a deploy shrinks to it.",
-                display::duration(short)
-            ),
-        )),
+        Some(fixed),
     ))
 }
 

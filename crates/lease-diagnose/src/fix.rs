@@ -355,6 +355,9 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
     let t = timeout_above_p99(s, facts);
     let p99 = work_p99_ms(&s.work.dist);
     let median = work_median_ms(&s.work.dist);
+    if cfg.attempt_cap {
+        return temporal_lease_fix(s, facts);
+    }
     if cfg.heartbeat.is_some() {
         return (
             Fix::Timeout { ms: t },
@@ -403,10 +406,72 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
     )
 }
 
+/// Under Temporal (`attempt_cap`): the StartToClose above the work's p99
+/// and a HeartbeatTimeout, whatever the finding (a lost lease or a stall
+/// after a crash): see `temporal_fix`.
+pub(crate) fn temporal_lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
+    let t = timeout_above_p99(s, facts);
+    temporal_fix(
+        facts.config.visibility_timeout_ms.max(t),
+        work_p99_ms(&s.work.dist),
+    )
+}
+
+/// Temporal's HeartbeatTimeout in the fix: 30 s, a crash found that soon.
+pub const TEMPORAL_FIX_HEARTBEAT_TIMEOUT_MS: u64 = 30_000;
+
+/// Under Temporal a heartbeat cannot carry an attempt past StartToClose
+/// (docs/MODEL.md "Managed services"): the fix is a StartToClose above the
+/// work (`start_to_close`) and a HeartbeatTimeout with heartbeats, which
+/// still finds a crashed worker within it.
+fn temporal_fix(start_to_close: u64, p99: f64) -> (Fix, String) {
+    let ht = TEMPORAL_FIX_HEARTBEAT_TIMEOUT_MS.min(start_to_close);
+    let d = lease_format::display::duration;
+    (
+        Fix::Heartbeat {
+            interval_ms: (ht / 3).max(1),
+            extend_by_ms: ht,
+            // StartToClose caps every attempt, heartbeats or not.
+            max_extensions: None,
+            timeout_ms: Some(start_to_close),
+        },
+        format!(
+            "Temporal does not stop a timed-out attempt, and a heartbeat cannot carry an attempt past its StartToClose: raise StartToClose above the work's p99 ({}) to {}, and set a HeartbeatTimeout of {} with a heartbeat every {} (the SDK sends one every {}), so that a crashed worker's activity is still tried again within {} rather than after StartToClose.",
+            d(p99 as u64),
+            d(start_to_close),
+            d(ht),
+            d((ht / 3).max(1)),
+            d(lease_sim::services::temporal_throttle_ms(ht)),
+            d(ht)
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testing::shipped_scenario as scenario;
+
+    #[test]
+    fn under_temporal_the_fix_is_a_longer_start_to_close_and_a_heartbeat_timeout() {
+        let s = scenario("two-attempts-of-the-same-activity");
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let facts = crate::stats::LeaseFacts::new(&s, &run);
+        let (fix, why) = lease_fix(&s, &facts);
+        let Fix::Heartbeat {
+            extend_by_ms,
+            timeout_ms: Some(stc),
+            max_extensions: None,
+            ..
+        } = fix
+        else {
+            panic!("{fix:?}")
+        };
+        assert_eq!(extend_by_ms, 30_000);
+        // Above the work's stated p99 (6 min).
+        assert!(stc > 360_000, "{stc}");
+        assert!(why.contains("StartToClose"), "{why}");
+    }
 
     #[test]
     fn labels_read_as_settings_in_words() {

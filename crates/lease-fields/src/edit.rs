@@ -45,9 +45,15 @@ fn near_whole(t: f64) -> f64 {
     }
 }
 
-/// The heartbeat the scenario runs with, Pub/Sub's client default included.
+/// The heartbeat the scenario runs with, Pub/Sub's client default included,
+/// at the interval the file asks: under Temporal the SDK's throttle
+/// (docs/MODEL.md "Managed services") is the engine's, not the slider's.
 pub fn heartbeat(s: &Scenario) -> Option<HeartbeatConfig> {
-    resolve(s).heartbeat
+    let mut h = resolve(s).heartbeat?;
+    if let Some(Some(asked)) = &s.workers.heartbeat {
+        h.interval_ms = asked.interval_ms.max(1);
+    }
+    Some(h)
 }
 
 /// Make the heartbeat explicit in the file so that a slider (or a share
@@ -122,6 +128,7 @@ fn choose_service(s: &mut Scenario, p: Preset, timeout_before: u64) {
     s.broker.retry_min_ms = None;
     s.broker.retry_max_ms = None;
     s.broker.retry_doublings = None;
+    s.broker.receive_order = None;
     if p == Preset::TemporalActivity {
         s.broker.visibility_timeout_ms = Some(timeout_before);
     }

@@ -19,7 +19,7 @@ use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
-    OnReject, Preset, Process, Renewal, Scenario, StaleDelete,
+    OnReject, Preset, Process, ReceiveOrder, Renewal, Scenario, StaleDelete,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
@@ -573,6 +573,7 @@ pub enum Field {
     RetryMin,
     RetryMax,
     RetryDoublings,
+    ReceiveOrder,
     Workers,
     Conc,
     Prefetch,
@@ -605,7 +606,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 54] = [
+    pub const ALL: [Field; 55] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -631,6 +632,7 @@ impl Field {
         Field::RetryMin,
         Field::RetryMax,
         Field::RetryDoublings,
+        Field::ReceiveOrder,
         Field::Workers,
         Field::Conc,
         Field::Prefetch,
@@ -814,7 +816,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 54] = [
+pub static FIELDS: [Spec; 55] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1284,6 +1286,20 @@ pub static FIELDS: [Spec; 54] = [
         read: |s| nullable_read(s.broker.retry_doublings, u64::from),
         write: |s, v| {
             s.broker.retry_doublings = nullable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "receive_order",
+        aliases: &["order"],
+        kind: Kind::Words(words::<ReceiveOrder>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.receive_order),
+        write: |s, v| {
+            s.broker.receive_order = defaultable(v, word)?;
             Ok(())
         },
         work: false,

@@ -4,7 +4,7 @@
 
 use crate::scenario::{
     AckAt, Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject,
-    Preset, Renewal, Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
+    Preset, ReceiveOrder, Renewal, Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
     LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
 };
 
@@ -52,6 +52,7 @@ pub struct Config {
     /// The delay before a message whose lease ended is handed out again
     /// (docs/MODEL.md "A delay before redelivery"); `None`: at once.
     pub retry: Option<RetryDelay>,
+    pub receive_order: ReceiveOrder,
     /// Temporal: the timeout caps each attempt whatever its heartbeats, and
     /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
     pub attempt_cap: bool,
@@ -492,6 +493,7 @@ pub fn resolve(s: &Scenario) -> Config {
         eta_ms: s.arrivals.eta_ms,
         retry: retry(s),
         attempt_cap: crate::services::caps_attempts(b.preset),
+        receive_order: b.receive_order.unwrap_or_default(),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,

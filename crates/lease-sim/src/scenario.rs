@@ -187,6 +187,23 @@ impl ExpiryTakes {
     ];
 }
 
+/// Which visible message a receive hands out (docs/MODEL.md "Which
+/// visible message a receive hands out").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum ReceiveOrder {
+    /// By the time each became visible, then by id.
+    #[default]
+    Oldest,
+    /// SQS standard's best effort: a pick among the visible messages, each
+    /// as likely as any other, drawn from the scenario's seed.
+    Random,
+}
+
+impl ReceiveOrder {
+    pub const ALL: [ReceiveOrder; 2] = [ReceiveOrder::Oldest, ReceiveOrder::Random];
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", try_from = "String")]
 pub enum CountAt {
@@ -277,6 +294,9 @@ pub struct Broker {
         skip_serializing_if = "Option::is_none"
     )]
     pub retry_doublings: Option<Option<u32>>,
+    /// Absent: `oldest`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub receive_order: Option<ReceiveOrder>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -730,6 +750,7 @@ named_variants!(AckAt { AfterWork = "after_work", BeforeWork = "before_work" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
 named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans" });
+named_variants!(ReceiveOrder { Oldest = "oldest", Random = "random" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });
@@ -766,6 +787,7 @@ mod named_variant_tests {
         same::<LateAck>();
         same::<ExpiryTakes>();
         same::<CountAt>();
+        same::<ReceiveOrder>();
         same::<OnReject>();
         same::<OnError>();
         same::<Process>();

@@ -1,6 +1,6 @@
 //! The scenarios the playground ships (docs/MODEL.md, "Scenarios the playground
 //! ships"), embedded in the binary so the page and the command line need no
-//! file access (wasm32 has none). The ten main scenarios come first, in
+//! file access (wasm32 has none). The main scenarios come first, in
 //! docs/MODEL.md's order, then the fixes and comparisons, each naming the scenario
 //! it varies in `variant_of`.
 
@@ -56,6 +56,8 @@ const FILES: &[(&str, &str)] = &[
     (
         "bullmq-stalled-more-than-allowable-limit",
         include_str!("../../../scenarios/bullmq-stalled-more-than-allowable-limit.json"),
+        "two-attempts-of-the-same-activity",
+        include_str!("../../../scenarios/two-attempts-of-the-same-activity.json"),
     ),
     // Variants: the fixes and comparisons, grouped after the main list.
     (
@@ -105,11 +107,13 @@ const FILES: &[(&str, &str)] = &[
     (
         "bullmq-stalled-sandboxed-processor",
         include_str!("../../../scenarios/bullmq-stalled-sandboxed-processor.json"),
+        "two-attempts-of-the-same-activity-heartbeat",
+        include_str!("../../../scenarios/two-attempts-of-the-same-activity-heartbeat.json"),
     ),
 ];
 
 /// How many of the shipped files are main scenarios (the rest are variants).
-pub const MAIN_COUNT: usize = 12;
+pub const MAIN_COUNT: usize = 13;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShippedScenario {
@@ -199,7 +203,7 @@ mod tests {
     }
 
     #[test]
-    fn ten_main_scenarios_come_first_then_variants_of_them() {
+    fn the_main_scenarios_come_first_then_variants_of_them() {
         let all = all();
         assert!(all[..MAIN_COUNT].iter().all(|s| s.variant_of.is_none()));
         let mains: Vec<&str> = all[..MAIN_COUNT].iter().map(|s| s.name).collect();

@@ -429,6 +429,15 @@ fn check_retry(s: &Scenario) -> Result<(), SimError> {
             MAX_RETRY_DOUBLINGS.into(),
         )?;
     }
+    if b.receive_order == Some(crate::scenario::ReceiveOrder::Random) && b.preset == Preset::SqsFifo
+    {
+        return Err(invalid(
+            "broker.receive_order",
+            "random",
+            "must be oldest or left out under sqs_fifo: a FIFO queue's one message group \
+             is handed out in order",
+        ));
+    }
     crate::services::check(s).map_err(|(field, value, allowed)| invalid(field, value, allowed))
 }
 

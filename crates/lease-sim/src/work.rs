@@ -21,6 +21,8 @@ pub const TAG_ARRIVALS: u64 = 0xA441_7A15;
 pub const TAG_WORK: u64 = 0x3047_4B00;
 pub const TAG_JITTER: u64 = 0x1177_E400;
 pub const TAG_OUTCOME: u64 = 0x0C7C_0E00;
+/// The receives' picks under `receive_order: random`: one stream for the run.
+pub const TAG_RECEIVE_ORDER: u64 = 0x5EC7_0D00;
 
 /// Mix a key into one 64-bit seed (the splitmix64 finalizer: a hash of the
 /// key, not a generator; the generator is rand_pcg's `Pcg64Mcg`).

@@ -131,6 +131,7 @@ prop_compose! {
         rules in broker_rules(),
         frame in (proptest::option::of(1u32..3), proptest::option::of(proptest::option::of(0u32..4))),
         retry in retry_rules(),
+        receive_order in proptest::option::of(proptest::sample::select(ReceiveOrder::ALL.to_vec())),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -154,6 +155,7 @@ prop_compose! {
             retry_min_ms: retry.0,
             retry_max_ms: retry.1,
             retry_doublings: retry.2,
+            receive_order,
         }
     }
 }

@@ -600,4 +600,143 @@ fn scenario_12_stalled_more_than_allowable_limit() {
         );
         assert_eq!(t.duplicate_effects, 0, "seed {seed}");
     }
+
+/// What one run of the Temporal scenario shows: the share of activities
+/// run more than once, overlapping runs, duplicate effects, the most
+/// attempts of one activity running at once, each wait from a timed-out
+/// (not crashed) attempt's timeout to the next attempt with that attempt's
+/// number, and the longest wait from the crash to the next attempt of an
+/// activity the crashed worker held.
+struct Activities {
+    retried_share: f64,
+    overlapping: u64,
+    duplicates: u64,
+    most_at_once: usize,
+    retry_waits: Vec<(u32, u64)>,
+    crash_to_retry: u64,
+}
+
+fn activities(r: &Run, crash_at: u64) -> Activities {
+    use lease_sim::run::Outcome;
+    let t = &r.report.totals;
+    let retried = r.messages.iter().filter(|m| m.receive_count >= 2).count();
+    let mut most_at_once = 0;
+    let mut retry_waits = Vec::new();
+    let mut crash_to_retry = 0;
+    for m in &r.messages {
+        let ds: Vec<_> = m
+            .deliveries
+            .iter()
+            .map(|&i| &r.deliveries[i as usize])
+            .collect();
+        for (a, b) in ds.iter().zip(ds.iter().skip(1)) {
+            // Held at the crash (a timed-out attempt that crashed later is
+            // a timeout like any other).
+            if a.outcome == Outcome::Crashed && a.lease_ended_at >= crash_at {
+                crash_to_retry = crash_to_retry.max(b.received_at - crash_at);
+            } else if a.lease_end == LeaseEnd::Expired {
+                retry_waits.push((a.receipt, b.received_at - a.lease_ended_at));
+            }
+        }
+        // Attempts of this activity running at each attempt's start.
+        for d in &ds {
+            let Some(s) = d.started_at else { continue };
+            let at_once = ds
+                .iter()
+                .filter(|o| {
+                    o.started_at.is_some_and(|os| os <= s) && o.ended_at.is_none_or(|e| e > s)
+                })
+                .count();
+            most_at_once = most_at_once.max(at_once);
+        }
+    }
+    Activities {
+        retried_share: retried as f64 / r.messages.len() as f64,
+        overlapping: t.overlapping_runs,
+        duplicates: t.duplicate_effects,
+        most_at_once,
+        retry_waits,
+        crash_to_retry,
+    }
+}
+
+/// The worker crashes at 20 minutes in both Temporal scenarios.
+const ACTIVITY_CRASH_MS: u64 = 1_200_000;
+
+#[test]
+fn scenario_13_two_attempts_of_the_same_activity_run_at_once_and_both_land() {
+    let (mut shares, mut overlaps, mut dups) = (Vec::new(), Vec::new(), Vec::new());
+    for (seed, r) in (1..).zip(runs_over_seeds("two-attempts-of-the-same-activity")) {
+        let a = activities(&r, ACTIVITY_CRASH_MS);
+        // About one activity in five runs more than once ...
+        assert!(
+            (0.10..=0.40).contains(&a.retried_share),
+            "seed {seed}: {:.3} retried",
+            a.retried_share
+        );
+        // ... the later attempts beside the timed-out one, both landing ...
+        assert!(
+            a.overlapping >= 5,
+            "seed {seed}: {} overlapping",
+            a.overlapping
+        );
+        assert!(
+            a.duplicates >= 5,
+            "seed {seed}: {} duplicates",
+            a.duplicates
+        );
+        assert!(
+            (2..=5).contains(&a.most_at_once),
+            "seed {seed}: {}",
+            a.most_at_once
+        );
+        // ... each after the retry policy's own interval: attempt n's
+        // timeout is followed by attempt n + 1 after min(1 s x 2^(n-1), 100 s).
+        assert!(!a.retry_waits.is_empty());
+        for &(n, wait) in &a.retry_waits {
+            let policy = (1_000u64 << (n - 1).min(20)).min(100_000);
+            assert_eq!(wait, policy, "seed {seed}: after attempt {n}");
+        }
+        // The crashed worker's activities wait out StartToClose (5 min).
+        assert!(
+            a.crash_to_retry <= 301_000,
+            "seed {seed}: {}",
+            a.crash_to_retry
+        );
+        shares.push(a.retried_share);
+        overlaps.push(a.overlapping as f64);
+        dups.push(a.duplicates as f64);
+    }
+    // Over seeds 1 to 20: 0.215 of the activities, 37.9 overlapping runs
+    // and 45.9 duplicate effects an hour.
+    assert!((0.19..=0.24).contains(&mean(&shares)), "{shares:?}");
+    assert!((33.0..=43.0).contains(&mean(&overlaps)), "{overlaps:?}");
+    assert!((40.0..=52.0).contains(&mean(&dups)), "{dups:?}");
+}
+
+#[test]
+fn scenario_13_fix_heartbeat_timeout_runs_each_activity_once_and_finds_a_crash_in_half_a_minute() {
+    let mut found = 0;
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "two-attempts-of-the-same-activity-heartbeat",
+    )) {
+        let a = activities(&r, ACTIVITY_CRASH_MS);
+        // No attempt times out while it works: no second attempt beside it.
+        assert_eq!(a.overlapping, 0, "seed {seed}");
+        assert_eq!(a.duplicates, 0, "seed {seed}");
+        assert!(a.retry_waits.is_empty(), "seed {seed}: {:?}", a.retry_waits);
+        assert_eq!(r.report.totals.extensions_rejected, 0, "seed {seed}");
+        // Only the crashed worker's activities run again: within the 30 s
+        // HeartbeatTimeout and the 1 s retry of the crash, not 2.5 minutes.
+        let again = r.messages.iter().filter(|m| m.receive_count >= 2).count();
+        assert!(again <= 2, "seed {seed}: {again} run again");
+        assert!(
+            a.crash_to_retry <= 31_000,
+            "seed {seed}: {}",
+            a.crash_to_retry
+        );
+        found += usize::from(a.crash_to_retry > 0);
+    }
+    // On 11 of the 20 seeds the crashed worker held an activity.
+    assert!(found >= 10, "{found} of 20");
 }

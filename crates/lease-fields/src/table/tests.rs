@@ -339,7 +339,7 @@ fn every_job_framework_field_goes_through_a_link_and_reads_back() {
 }
 
 #[test]
-fn every_retry_delay_field_goes_through_a_link_and_reads_back() {
+fn every_retry_delay_field_and_the_receive_order_go_through_a_link_and_read_back() {
     let base = shipped::find("clip-surge").unwrap().scenario;
     let mut target = base.clone();
     set(&mut target, Field::Broker, &Preset::CloudTasks.into()).unwrap();
@@ -347,13 +347,24 @@ fn every_retry_delay_field_goes_through_a_link_and_reads_back() {
     set(&mut target, Field::RetryMin, &Value::Num(10_000)).unwrap();
     set(&mut target, Field::RetryMax, &Value::Num(300_000)).unwrap();
     set(&mut target, Field::RetryDoublings, &Value::Num(3)).unwrap();
+    set(&mut target, Field::ReceiveOrder, &Value::Word("random")).unwrap();
     lease_sim::validate(&target).unwrap();
+    assert_eq!(
+        target.broker.receive_order,
+        Some(lease_sim::scenario::ReceiveOrder::Random)
+    );
     assert_eq!(target.broker.retry_min_ms, Some(Some(10_000)));
     assert_eq!(target.broker.retry_max_ms, Some(300_000));
     assert_eq!(target.broker.retry_doublings, Some(Some(3)));
     assert_eq!(through_a_link(&base, &target), target);
     let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
-    for n in ["broker", "retry_min", "retry_max", "retry_doublings"] {
+    for n in [
+        "broker",
+        "retry_min",
+        "retry_max",
+        "retry_doublings",
+        "receive_order",
+    ] {
         assert!(names.contains(&n), "{names:?}");
     }
     // `none`: redelivered at once; doubling without end.

@@ -59,15 +59,15 @@ pub const PRESET_RULES: [(&str, &str); 15] = [
     ),
     (
         "Temporal activity",
-        ": StartToClose (set it: no default) caps each attempt and a timed-out attempt keeps running, its effects landing; a HeartbeatTimeout is reset by heartbeats, sent at most every 0.8 of it; a retry waits 1 s, doubling to at most 100 s, with no limit on retries.",
+        ": StartToClose (no default: set it) caps each attempt, and a timed-out attempt keeps running, its effects landing; a HeartbeatTimeout is reset by heartbeats, sent at most every 0.8 of it; a retry waits 1 s, doubling up to 100 s, with no limit on retries.",
     ),
     (
         "Cloud Tasks",
-        ": a dispatch deadline (10 min, 15 s to 30 min) that nothing extends; a retry waits 0.1 s, doubling 16 times to at most 1 h; 100 attempts, then the task is deleted.",
+        ": a dispatch deadline (10 min, 15 s to 30 min) that nothing extends; a retry waits 0.1 s, doubling 16 times up to 1 h; 100 attempts, then the task is deleted.",
     ),
     (
         "Sidekiq Pro",
-        ": no lease: a slow job is never run twice; a crashed process's jobs come back only when a later process starts, its heartbeat expired (60 s) and the hourly orphan check due.",
+        ": no lease: a slow job is never run twice; a crashed process's jobs come back only when a later process starts, once its heartbeat has expired (60 s) and the hourly orphan check is due.",
     ),
 ];
 

@@ -358,7 +358,19 @@ impl<'a> Sim<'a> {
             check: options.check_invariants,
             clock: Clock::with_capacity(1024),
             msgs: Vec::with_capacity(messages),
-            available: queue::Available::new(cfg.single_group_fifo),
+            // SQS FIFO's one group keeps its order whatever the switch says.
+            available: if cfg.receive_order == crate::scenario::ReceiveOrder::Random
+                && !cfg.single_group_fifo
+            {
+                queue::Available::random(crate::work::stream(
+                    seed,
+                    crate::work::TAG_RECEIVE_ORDER,
+                    0,
+                    0,
+                ))
+            } else {
+                queue::Available::new(cfg.single_group_fifo)
+            },
             available_count: 0,
             in_flight_count: 0,
             deleted_count: 0,

@@ -1,6 +1,7 @@
 //! The available messages, oldest first: by the time each last became
 //! available, then by id (docs/MODEL.md, "Oldest first"); or by arrival for SQS FIFO's
-//! single message group.
+//! single message group; or, SQS standard's best effort, a seeded pick
+//! among them, each as likely as any other.
 //!
 //! Messages only ever become available "now", and time never goes back, so
 //! in time order the queue is a deque: a push lands at the back, behind at
@@ -12,10 +13,15 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
+use rand::RngExt;
+use rand_pcg::Pcg64Mcg;
+
 #[derive(Debug)]
 pub(crate) enum Available {
     ByTime(VecDeque<(u64, u32)>),
     ByArrival(BinaryHeap<Reverse<u32>>),
+    /// Any entry, picked by the run's own stream of draws.
+    Random(Vec<u32>, Box<Pcg64Mcg>),
 }
 
 impl Available {
@@ -25,6 +31,11 @@ impl Available {
         } else {
             Available::ByTime(VecDeque::new())
         }
+    }
+
+    /// A pick among the entries, each as likely, drawn from `rng`.
+    pub fn random(rng: Pcg64Mcg) -> Self {
+        Available::Random(Vec::new(), Box::new(rng))
     }
 
     pub fn push(&mut self, now: u64, id: u32) {
@@ -37,6 +48,7 @@ impl Available {
                 q.insert(at, (now, id));
             }
             Available::ByArrival(h) => h.push(Reverse(id)),
+            Available::Random(v, _) => v.push(id),
         }
     }
 
@@ -44,6 +56,15 @@ impl Available {
         match self {
             Available::ByTime(q) => q.pop_front().map(|e| e.1),
             Available::ByArrival(h) => h.pop().map(|e| e.0),
+            // A stale entry picked is skipped by the caller, which picks
+            // again: still each remaining entry as likely.
+            Available::Random(v, rng) => {
+                if v.is_empty() {
+                    return None;
+                }
+                let i = rng.random_range(0..v.len());
+                Some(v.swap_remove(i))
+            }
         }
     }
 }
