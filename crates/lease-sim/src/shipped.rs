@@ -56,6 +56,8 @@ const FILES: &[(&str, &str)] = &[
     (
         "bullmq-stalled-more-than-allowable-limit",
         include_str!("../../../scenarios/bullmq-stalled-more-than-allowable-limit.json"),
+    ),
+    (
         "two-attempts-of-the-same-activity",
         include_str!("../../../scenarios/two-attempts-of-the-same-activity.json"),
     ),
@@ -107,6 +109,8 @@ const FILES: &[(&str, &str)] = &[
     (
         "bullmq-stalled-sandboxed-processor",
         include_str!("../../../scenarios/bullmq-stalled-sandboxed-processor.json"),
+    ),
+    (
         "two-attempts-of-the-same-activity-heartbeat",
         include_str!("../../../scenarios/two-attempts-of-the-same-activity-heartbeat.json"),
     ),
