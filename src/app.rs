@@ -72,6 +72,7 @@ pub fn app() -> Html {
         }))
         .clone()
     };
+    crate::rehearsal::use_rehearsal(state.clone());
     // The effect that follows a change made by any other path (the first
     // load, a scenario fetched): run what the reducer marked as wanted.
     {

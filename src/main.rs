@@ -21,6 +21,7 @@ mod memo;
 mod panel_host;
 mod panel_view;
 mod playback;
+mod rehearsal;
 mod run_handle;
 mod run_status;
 mod scenario_info;

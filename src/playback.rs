@@ -7,7 +7,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use yew::prelude::*;
 
 use crate::command::Command;
-use crate::controls::scale::fmt_ms;
+use lease_format::display::duration_about;
 
 pub const SPEEDS: [f64; 7] = [1.0, 3.0, 10.0, 30.0, 100.0, 300.0, 1000.0];
 
@@ -168,8 +168,8 @@ pub fn playback(props: &PlaybackProps) -> Html {
                 value={props.playhead_ms.to_string()} oninput={scrub} />
             <output id="playhead" for="ctl-playhead">{format!(
                 "{} of {}",
-                fmt_ms(props.playhead_ms as f64),
-                fmt_ms(end as f64),
+                duration_about(props.playhead_ms as f64),
+                duration_about(end as f64),
             )}</output>
         </section>
     }

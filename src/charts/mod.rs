@@ -61,14 +61,13 @@ fn text_widths(texts: &[String]) -> Vec<f64> {
         .collect()
 }
 
-/// Labels along the x axis, `(x, text)` in order, thinned by their measured
-/// widths so that none overlaps the next, within `[left, right]`.
-/// One line of a chart's SVG: a function, not `html!` at each of its
-/// places, so that the page holds the element's building once.
+/// One line of a chart's SVG: an axis, the playhead or the cursor.
 fn svg_line(class: &'static str, x1: f64, x2: f64, y1: f64, y2: f64) -> Html {
     html! { <line class={class} x1={x1.to_string()} x2={x2.to_string()} y1={y1.to_string()} y2={y2.to_string()} /> }
 }
 
+/// Labels along the x axis, `(x, text)` in order, thinned by their measured
+/// widths so that none overlaps the next, within `[left, right]`.
 fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
     let texts: Vec<String> = at.iter().map(|(_, t)| t.clone()).collect();
     let wanted: Vec<(f64, f64)> = at

@@ -17,7 +17,7 @@ use yew::prelude::*;
 
 use crate::command::Command;
 use crate::panel::Panel;
-use scale::{fmt_ms, Scale, STEPS};
+use scale::{Scale, STEPS};
 
 #[derive(PartialEq)]
 pub struct ControlsProps {
@@ -78,15 +78,15 @@ fn client_note(s: &Scenario) -> Html {
         ClientPolicy::None => "The heartbeat settings extend the lease.".to_string(),
         ClientPolicy::Pubsub { max_lease_ms } => format!(
             "Extends by the p99 of this worker's ack delays (10 s to 10 min), for up to {} after the receive.",
-            fmt_ms(max_lease_ms as f64)
+            display::duration_about(max_lease_ms as f64)
         ),
         ClientPolicy::ServiceBus { max_renewal_ms } => format!(
             "Renews the lock before it expires, for up to {} after the receive; then the lock is lost.",
-            fmt_ms(max_renewal_ms as f64)
+            display::duration_about(max_renewal_ms as f64)
         ),
         ClientPolicy::SqsLambda { function_timeout_ms } => format!(
             "The function timeout ({}) kills the handler: no ack. Choosing it sets the visibility timeout to 6 × the function timeout (AWS's advice).",
-            fmt_ms(function_timeout_ms as f64)
+            display::duration_about(function_timeout_ms as f64)
         ),
     };
     html! { <p class="dist-summary" id="client-note">{note}</p> }
@@ -112,7 +112,7 @@ fn show(unit: Unit, x: f64) -> String {
     match unit {
         // Exact, as the link writes it: 135 s, not 2.2 min.
         Unit::Ms if x.is_finite() && x >= 0.0 => display::duration(x.round() as u64),
-        Unit::Ms => fmt_ms(x),
+        Unit::Ms => display::duration_about(x),
         Unit::Count => x.round().to_string(),
         Unit::Ratio => format!("{x:.2}"),
         Unit::Percent => format!("{:.0}%", x * 100.0),
@@ -521,8 +521,8 @@ pub fn controls(props: &ControlsProps) -> Html {
                         {dist.clone()}
                         <p class="dist-summary" id="dist-summary">{format!(
                             "p50 {}, p99 {}",
-                            fmt_ms(m),
-                            fmt_ms(q),
+                            display::duration_about(m),
+                            display::duration_about(q),
                         )}</p>
                         {open_button(cb, "open-latency", Panel::Latency, "Use your data…")}
                     }

@@ -7,7 +7,7 @@ use lease_diagnose::stats::work_quantile_ms;
 use lease_sim::scenario::Dist;
 use yew::prelude::*;
 
-use super::scale::fmt_ms;
+use lease_format::display::duration_about;
 
 const W: f64 = 260.0;
 /// The plot's bottom edge, with room for the strokes below it.
@@ -43,7 +43,7 @@ pub fn share_past(d: &Dist, timeout: f64) -> f64 {
 /// The share (in percent) of the work (at full speed) longer than the
 /// visibility timeout, in words.
 pub fn longer_than_timeout(share: f64, timeout_ms: u64) -> String {
-    let timeout = fmt_ms(timeout_ms as f64);
+    let timeout = duration_about(timeout_ms as f64);
     if share < 0.05 {
         format!("Almost no message needs longer than the {timeout} timeout.")
     } else {

@@ -2,7 +2,11 @@
 //! which side a reply from the background worker belongs to. Run ids count
 //! for the page's life, so a late reply to an older run is told apart.
 
+use std::rc::Rc;
+
+use lease_fields::CONTROLS;
 use lease_sim::Scenario;
+use yew::Reducible;
 
 use super::{PendingRun, State, Which};
 use crate::command::{Command, Ran};
@@ -147,6 +151,36 @@ fn run_side(which: Which, scenario: &Scenario) -> Ran {
 }
 
 impl State {
+    /// A hand's first slider move, made on a copy and thrown away: each
+    /// slider's edit goes through the reducer, and the first slider's is run
+    /// as a move is (tried on the page, its outcome reduced, the timeline's
+    /// index built). The page does it while idle after load, so that the
+    /// first real move finds this code compiled and the memory a second run
+    /// needs already grown, rather than paying for both between the hand
+    /// and the picture. Returns the state that move made, which the page
+    /// drops.
+    pub fn rehearse_a_move(&self) -> Option<Rc<State>> {
+        let now = Rc::new(self.clone());
+        let scenario = &self.a.scenario;
+        let mut moved = None;
+        for field in CONTROLS {
+            let Some(c) = field.control().filter(|c| (c.applies)(scenario)) else {
+                continue;
+            };
+            let value = (c.value)(scenario, (c.get)(scenario));
+            let next = Rc::clone(&now).reduce(Command::Set(field, value));
+            moved.get_or_insert(next);
+        }
+        let mut next = moved?;
+        for (id, ran) in next.runs_wanted() {
+            if let Ran::Done(run) = &ran {
+                run.index();
+            }
+            next = next.reduce(Command::Ran(id, ran));
+        }
+        Some(next)
+    }
+
     /// Stop a side's background run; its last finished run stays.
     pub(super) fn cancel(&mut self, which: Which) {
         if let Some(side) = self.side(which) {

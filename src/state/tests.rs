@@ -71,6 +71,28 @@ fn a_setting_wants_a_run_and_the_effect_makes_it() {
 }
 
 #[test]
+fn a_rehearsed_move_runs_on_a_copy_and_leaves_the_page_as_it_was() {
+    let st = State::new();
+    let shown = st.a.run.clone();
+    let rehearsed = st.rehearse_a_move().expect("the default page has sliders");
+    // The move was made and run: a new run of a scenario that reads the same.
+    assert!(rehearsed.a.run.is_some() && rehearsed.a.run != shown);
+    assert!(rehearsed.a.wanted.is_none());
+    let timeout = |s: &Scenario| lease_sim::resolve::resolve(s).visibility_timeout_ms;
+    assert_eq!(timeout(&rehearsed.a.scenario), timeout(&st.a.scenario));
+    // The page itself kept its run, and its next move takes the id it
+    // would have taken without the rehearsal.
+    assert!(st.a.run == shown);
+    let st = Rc::new(st);
+    let untouched = Rc::new(State::new());
+    let set = || Command::Set(Field::Timeout, Value::Num(45_000));
+    assert_eq!(
+        st.clone().reduce(set()).a.wanted,
+        untouched.reduce(set()).a.wanted
+    );
+}
+
+#[test]
 fn a_run_made_for_an_older_setting_is_ignored() {
     let st = Rc::new(State::new());
     let first = st.reduce(Command::Set(Field::Timeout, Value::Num(45_000)));

@@ -215,8 +215,6 @@ fn encode_data(base: &Scenario, target: &Scenario) -> String {
             obj.insert(key.into(), mine.into());
         }
     }
-    // Written from the value itself, not a clone: the page has no other
-    // use for serde_json's clone of a map.
     let mut value = serde_json::Value::Object(obj);
     let text = base64url::encode(serde_json::to_string(&value).unwrap_or_default());
     if text.len() <= MAX_DATA_CHARS {

@@ -41,6 +41,38 @@ pub fn duration_f64(ms: f64) -> String {
     duration(ms.round() as u64)
 }
 
+/// A duration measured or computed rather than chosen (the playhead, a
+/// percentile, a sweep's axis): as `duration` writes it wherever that is
+/// exact in a person's unit to three digits (`45 s`, `135 s`, `2.5 min`,
+/// `90.5 s`, `250 ms`), and otherwise in the unit `duration` prefers for its size, to
+/// one decimal (`61.2 s` for 61,234 ms, `10.2 min`, `1.5 h` for
+/// 5,432,100 ms). Not finite: `-`.
+pub fn duration_about(ms: f64) -> String {
+    if !ms.is_finite() {
+        return "-".into();
+    }
+    if ms.abs() < 1_000.0 {
+        return format!("{} ms", ms.round());
+    }
+    if ms >= 0.0 && ms.fract() == 0.0 && ms < 9.0e15 {
+        let exact = duration(ms as u64);
+        let digits = exact.bytes().filter(u8::is_ascii_digit).count();
+        if !exact.ends_with(" ms") && digits <= 3 {
+            return exact;
+        }
+    }
+    let (per, unit) = if ms.abs() < 2.0 * 60_000.0 {
+        (1_000.0, "s")
+    } else if ms.abs() < 3_600_000.0 {
+        (60_000.0, "min")
+    } else {
+        (3_600_000.0, "h")
+    };
+    let text = format!("{:.1}", ms / per);
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text} {unit}")
+}
+
 /// A rate of messages: below one a second, per minute to the whole message
 /// (`30 /min`); from one a second, per second to two decimals (`2.5 /s`);
 /// `none` for zero.
@@ -102,6 +134,22 @@ mod tests {
         assert_eq!(duration_f64(1_234.567), "1,235 ms");
         assert_eq!(duration_f64(f64::NAN), "-");
         assert_eq!(duration_f64(-1.0), "-");
+    }
+
+    #[test]
+    fn a_measured_duration_reads_as_a_chosen_one_where_that_is_exact_and_to_a_tenth_elsewhere() {
+        for ms in [
+            250, 1_500, 45_000, 90_500, 135_000, 150_000, 600_000, 5_400_000,
+        ] {
+            assert_eq!(duration_about(ms as f64), duration(ms), "{ms}");
+        }
+        assert_eq!(duration_about(61_234.0), "61.2 s");
+        assert_eq!(duration_about(612_345.0), "10.2 min");
+        assert_eq!(duration_about(5_432_100.0), "1.5 h");
+        assert_eq!(duration_about(1_978_000.0), "33 min");
+        assert_eq!(duration_about(999.6), "1000 ms");
+        assert_eq!(duration_about(1_234.5), "1.2 s");
+        assert_eq!(duration_about(f64::NAN), "-");
     }
 
     #[test]

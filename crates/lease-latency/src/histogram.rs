@@ -14,6 +14,7 @@
 //! counts anything is spread up to twice the last finite bound, and the
 //! reading says so.
 
+use serde::Deserialize;
 use serde_json::Value;
 use thiserror::Error;
 
@@ -225,59 +226,95 @@ fn plural(count: f64) -> String {
     }
 }
 
-/// A count as Cloud Monitoring writes it: an int64 as a string, or a number.
-fn count_of(v: &Value) -> Option<f64> {
-    match v {
-        Value::String(s) => parse_number(s),
-        v => v.as_f64(),
+/// A number as Cloud Monitoring writes it: an int64 as a string, or a
+/// JSON number.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(try_from = "Written")]
+struct Number(f64);
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Written {
+    Number(f64),
+    Text(String),
+}
+
+impl TryFrom<Written> for Number {
+    type Error = String;
+    fn try_from(w: Written) -> Result<Number, String> {
+        match w {
+            Written::Number(x) => Ok(Number(x)),
+            Written::Text(t) => parse_number(&t)
+                .map(Number)
+                .ok_or_else(|| format!("{t:?} is not a number")),
+        }
     }
 }
 
+/// A distribution's bounds (Cloud Monitoring's `BucketOptions`): one of
+/// three kinds.
+#[derive(Debug, PartialEq, Deserialize)]
+enum BucketOptions {
+    #[serde(rename = "exponentialBuckets", rename_all = "camelCase")]
+    Exponential {
+        num_finite_buckets: Number,
+        growth_factor: Number,
+        scale: Number,
+    },
+    #[serde(rename = "linearBuckets", rename_all = "camelCase")]
+    Linear {
+        num_finite_buckets: Number,
+        width: Number,
+        offset: Number,
+    },
+    #[serde(rename = "explicitBuckets")]
+    Explicit { bounds: Vec<Number> },
+}
+
+/// One distribution (a point's `distributionValue`): its bounds and the
+/// count of each bucket, trailing empty ones left out.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Distribution {
+    bucket_options: BucketOptions,
+    #[serde(default)]
+    bucket_counts: Vec<Number>,
+}
+
 /// The upper bounds of a distribution's buckets, the overflow one infinite.
-fn bounds_of(options: &Value) -> Result<Vec<f64>, HistogramError> {
+fn bounds_of(options: &BucketOptions) -> Result<Vec<f64>, HistogramError> {
     let json = |what: &str| HistogramError::Json(what.to_string());
-    let num = |o: &Value, k: &str| {
-        o.get(k)
-            .and_then(count_of)
-            .ok_or_else(|| json(&format!("has no number {k:?} in its bucketOptions")))
-    };
-    let mut bounds: Vec<f64> = if let Some(e) = options.get("exponentialBuckets") {
-        let (n, g, s) = (
-            num(e, "numFiniteBuckets")?,
-            num(e, "growthFactor")?,
-            num(e, "scale")?,
-        );
-        if !(1.0..=10_000.0).contains(&n) || g <= 1.0 || s <= 0.0 {
-            return Err(json("has exponentialBuckets outside 1 to 10,000 buckets, growthFactor above 1 and scale above 0"));
+    let mut bounds: Vec<f64> = match *options {
+        BucketOptions::Exponential {
+            num_finite_buckets: Number(n),
+            growth_factor: Number(g),
+            scale: Number(s),
+        } => {
+            if !(1.0..=10_000.0).contains(&n) || g <= 1.0 || s <= 0.0 {
+                return Err(json("has exponentialBuckets outside 1 to 10,000 buckets, growthFactor above 1 and scale above 0"));
+            }
+            (0..=n as i32).map(|i| s * g.powi(i)).collect()
         }
-        (0..=n as i32).map(|i| s * g.powi(i)).collect()
-    } else if let Some(l) = options.get("linearBuckets") {
-        let (n, w, o) = (
-            num(l, "numFiniteBuckets")?,
-            num(l, "width")?,
-            num(l, "offset")?,
-        );
-        if !(1.0..=10_000.0).contains(&n) || w <= 0.0 {
-            return Err(json(
-                "has linearBuckets outside 1 to 10,000 buckets and a width above 0",
-            ));
+        BucketOptions::Linear {
+            num_finite_buckets: Number(n),
+            width: Number(w),
+            offset: Number(o),
+        } => {
+            if !(1.0..=10_000.0).contains(&n) || w <= 0.0 {
+                return Err(json(
+                    "has linearBuckets outside 1 to 10,000 buckets and a width above 0",
+                ));
+            }
+            (0..=n as i32).map(|i| o + w * f64::from(i)).collect()
         }
-        (0..=n as i32).map(|i| o + w * f64::from(i)).collect()
-    } else if let Some(b) = options.get("explicitBuckets") {
-        b.get("bounds")
-            .and_then(Value::as_array)
-            .and_then(|a| a.iter().map(count_of).collect::<Option<Vec<f64>>>())
-            .ok_or_else(|| json("has explicitBuckets without a list of number bounds"))?
-    } else {
-        return Err(json(
-            "has bucketOptions that are not exponential, linear or explicit",
-        ));
+        BucketOptions::Explicit { ref bounds } => bounds.iter().map(|b| b.0).collect(),
     };
     bounds.push(f64::INFINITY);
     Ok(bounds)
 }
 
-/// Every object holding `bucketCounts`, depth first.
+/// Every object holding `bucketCounts`, depth first: the distribution may
+/// be pasted alone or inside a time series list's answer.
 fn distributions<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
     match v {
         Value::Object(o) if o.contains_key("bucketCounts") => out.push(v),
@@ -292,36 +329,31 @@ fn from_json(text: &str, unit: Unit) -> Result<Histogram, HistogramError> {
         .map_err(|e| HistogramError::Json(format!("is not JSON: {e}")))?;
     let mut found = Vec::new();
     distributions(&value, &mut found);
-    let Some(first) = found.first() else {
+    if found.is_empty() {
         return Err(HistogramError::Json(
             "has no \"bucketCounts\": export the distribution itself (a time series' distributionValue)".into(),
         ));
-    };
-    let options = first
-        .get("bucketOptions")
-        .ok_or_else(|| HistogramError::Json("has bucketCounts without bucketOptions".into()))?;
+    }
+    let found = found
+        .into_iter()
+        .map(|d| {
+            Distribution::deserialize(d)
+                .map_err(|e| HistogramError::Json(format!("has a distribution that {e}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let options = &found[0].bucket_options;
     let bounds = bounds_of(options)?;
     let mut counts = vec![0.0; bounds.len()];
-    for d in found
-        .iter()
-        .filter(|d| d.get("bucketOptions") == Some(options))
-    {
-        let list = d
-            .get("bucketCounts")
-            .and_then(Value::as_array)
-            .ok_or_else(|| HistogramError::Json("has bucketCounts that are not a list".into()))?;
-        if list.len() > counts.len() {
+    for d in found.iter().filter(|d| d.bucket_options == *options) {
+        if d.bucket_counts.len() > counts.len() {
             return Err(HistogramError::Json(format!(
                 "has {} bucketCounts for {} buckets",
-                list.len(),
+                d.bucket_counts.len(),
                 counts.len()
             )));
         }
-        for (k, c) in list.iter().enumerate() {
-            let c = count_of(c).ok_or_else(|| {
-                HistogramError::Json(format!("has bucket count {k} that is not a number"))
-            })?;
-            if c < 0.0 {
+        for (k, Number(c)) in d.bucket_counts.iter().enumerate() {
+            if *c < 0.0 {
                 return Err(HistogramError::Json(format!(
                     "has a negative bucket count ({k})"
                 )));
@@ -393,6 +425,43 @@ mod tests {
             h.buckets,
             [[100.0, 1.0], [200.0, 1.0], [400.0, 3.0], [800.0, 3.0]]
         );
+    }
+
+    #[test]
+    fn linear_and_explicit_bounds_read_from_a_distributions_json() {
+        let linear = r#"{"bucketOptions":{"linearBuckets":{"numFiniteBuckets":"2","width":100,"offset":50}},"bucketCounts":["1","4","1"]}"#;
+        let h = read(linear, Unit::Ms).unwrap();
+        assert_eq!(h.buckets, [[50.0, 1.0], [150.0, 4.0], [250.0, 1.0]]);
+        let explicit =
+            r#"{"bucketOptions":{"explicitBuckets":{"bounds":[50,"250"]}},"bucketCounts":[1,2]}"#;
+        let h = read(explicit, Unit::Ms).unwrap();
+        assert_eq!(h.buckets, [[50.0, 1.0], [250.0, 2.0]]);
+    }
+
+    #[test]
+    fn a_distributions_json_names_what_it_cannot_read() {
+        for (text, says) in [
+            (r#"{"bucketCounts":["1"]}"#, "missing field `bucketOptions`"),
+            (
+                r#"{"bucketOptions":{"logBuckets":{}},"bucketCounts":["1"]}"#,
+                "explicitBuckets",
+            ),
+            (
+                r#"{"bucketOptions":{"explicitBuckets":{"bounds":[100]}},"bucketCounts":["many"]}"#,
+                "\"many\" is not a number",
+            ),
+            (
+                r#"{"bucketOptions":{"exponentialBuckets":{"numFiniteBuckets":4,"growthFactor":1,"scale":100}},"bucketCounts":["1"]}"#,
+                "growthFactor above 1",
+            ),
+            (
+                r#"{"bucketOptions":{"explicitBuckets":{"bounds":[100]}},"bucketCounts":["1","2","3"]}"#,
+                "has 3 bucketCounts for 2 buckets",
+            ),
+        ] {
+            let e = read(text, Unit::Ms).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -38,26 +38,6 @@ impl Scale {
     }
 }
 
-/// A duration in ms as a person says it.
-pub fn fmt_ms(ms: f64) -> String {
-    if !ms.is_finite() {
-        return "—".into();
-    }
-    if ms < 1000.0 {
-        format!("{} ms", ms.round())
-    } else if ms < 120_000.0 {
-        trim(format!("{:.1}", ms / 1000.0)) + " s"
-    } else if ms < 7_200_000.0 {
-        trim(format!("{:.1}", ms / 60_000.0)) + " min"
-    } else {
-        trim(format!("{:.1}", ms / 3_600_000.0)) + " h"
-    }
-}
-
-fn trim(s: String) -> String {
-    s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,13 +54,5 @@ mod tests {
         assert_eq!(s.pos(30_000.0), 500);
         assert_eq!(s.pos(1.0), 0);
         assert_eq!(s.pos(f64::NAN), 0);
-    }
-
-    #[test]
-    fn values_read_as_people_say_them() {
-        assert_eq!(fmt_ms(45_000.0), "45 s");
-        assert_eq!(fmt_ms(1500.0), "1.5 s");
-        assert_eq!(fmt_ms(300_000.0), "5 min");
-        assert_eq!(fmt_ms(250.0), "250 ms");
     }
 }

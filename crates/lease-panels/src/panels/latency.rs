@@ -6,12 +6,12 @@
 //! with the axes the small chart under the controls leaves out.
 
 use lease_format::display;
+use lease_format::display::duration_about;
 use lease_latency::{durations, histogram, percentiles, Unit};
 use lease_sim::fit::{compact_samples, fit_errors, quantile_ms, COMPACT_QUANTILES};
 use lease_sim::scenario::Dist;
 use lease_sim::Scenario;
 use lease_ui::panel::PanelCommand;
-use lease_ui::scale::fmt_ms;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -311,7 +311,7 @@ pub fn latency_panel(p: &LatencyProps) -> Html {
                 <p id="latency-candidate-share">{format!(
                     "With your data, {} longer than the {} timeout.",
                     share_words(share_longer(|q| quantile_of(&r.dist, q), timeout)),
-                    fmt_ms(timeout),
+                    duration_about(timeout),
                 )}</p>
                 <div class="panel-row">
                     <button type="button" id="latency-use" onclick={on_use}>{"Use"}</button>
@@ -322,7 +322,7 @@ pub fn latency_panel(p: &LatencyProps) -> Html {
             <p id="latency-now-share">{format!(
                 "The scenario's work now: {} longer than the {} timeout.",
                 share_words(now_share),
-                fmt_ms(timeout),
+                duration_about(timeout),
             )}</p>
         </section>
     }
@@ -367,8 +367,8 @@ fn fit_table(points: &[[f64; 2]], dist: &Dist) -> Html {
                 { for points.iter().zip(errors).map(|([p, ms], e)| html! {
                     <tr>
                         <td>{format!("p{}", ((p * 1e6).round() / 1e4).to_string())}</td>
-                        <td>{fmt_ms(*ms)}</td>
-                        <td>{fmt_ms(quantile_ms(dist, *p))}</td>
+                        <td>{duration_about(*ms)}</td>
+                        <td>{duration_about(quantile_ms(dist, *p))}</td>
                         <td class="fit-error">{format!("{:.1}%", e * 100.0)}</td>
                     </tr>
                 }) }
@@ -439,10 +439,10 @@ fn work_chart(
     }
     let description = format!(
         "Share of messages done by each duration, on a log time axis from {} to {}: the scenario's work{}, the {} visibility timeout{}.",
-        fmt_ms(lo),
-        fmt_ms(hi),
+        duration_about(lo),
+        duration_about(hi),
         if candidate.is_some() { " and your data" } else { "" },
-        fmt_ms(timeout),
+        duration_about(timeout),
         if renewals.is_empty() { String::new() } else { format!(
             " and the heartbeat's {} renewals",
             renewals.len(),
@@ -461,7 +461,7 @@ fn work_chart(
                     <text class="axis-label" text-anchor="middle" x={format!(
                         "{:.1}",
                         x(*v),
-                    )} y={(H - 6.0).to_string()}>{fmt_ms(*v)}</text>
+                    )} y={(H - 6.0).to_string()}>{duration_about(*v)}</text>
                 }) }
                 { for renewals.iter().map(|r| html! {
                     <line class="axis renewal" x1={format!(
@@ -482,7 +482,7 @@ fn work_chart(
                     )}
                     y={(if x(timeout) > W - 90.0 { H - BOTTOM - 4.0 } else { TOP + 8.0 }).to_string()}>{format!(
                         "timeout {}",
-                        fmt_ms(timeout),
+                        duration_about(timeout),
                     )}</text>
                 <polyline class="series s-flight" stroke-dasharray="5 3" points={line(&now)} />
                 if let Some(v) = &yours {
@@ -501,7 +501,7 @@ fn work_chart(
                 {"The red line is the timeout"}
                 { if renewals.is_empty() { ".".to_string() } else { format!(
                     "; the dotted lines, the heartbeat's renewals (every {}).",
-                    fmt_ms(heartbeat.map_or(0.0, |h| h.0)),
+                    duration_about(heartbeat.map_or(0.0, |h| h.0)),
                 ) } }
             </p>
         </figure>

@@ -144,7 +144,7 @@ pub fn items(s: &Scenario, at: &MenuAt) -> Vec<Item> {
         act: crash,
     });
     for d in PAUSES_MS {
-        let secs = d / 1_000;
+        let span = lease_format::display::duration(d);
         let act = match (lane, down) {
             (None, _) => Err(no_lane()),
             (Some(w), Some(_)) => Err(format!("worker {w} is down here")),
@@ -157,11 +157,11 @@ pub fn items(s: &Scenario, at: &MenuAt) -> Vec<Item> {
                         duration_ms: d,
                     },
                 ),
-                format!("Paused worker {w} at {when} for {secs} s."),
+                format!("Paused worker {w} at {when} for {span}."),
             )),
         };
         out.push(Item {
-            label: format!("Pause {w_name} here for {secs} s"),
+            label: format!("Pause {w_name} here for {span}"),
             act,
         });
     }

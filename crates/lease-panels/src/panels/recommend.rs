@@ -13,11 +13,11 @@ use std::rc::Rc;
 use lease_diagnose::recommend::{
     Candidate, Point, Recommendation, Search, SeedResult, Targets, MIN_SEEDS,
 };
+use lease_format::display::duration_about;
 use lease_format::units::{format_ms, parse_count, parse_f64, parse_ms};
 use lease_jobs::{pool_size, share_of, Job, Reply, SeedsJob, WorkerPool};
 use lease_sim::Scenario;
 use lease_ui::panel::PanelCommand;
-use lease_ui::scale::fmt_ms;
 use yew::prelude::*;
 
 use super::panel_head;
@@ -433,11 +433,11 @@ fn apply_commands(
 fn apply_label(r: &Recommendation) -> String {
     let t = r
         .visibility_timeout_ms
-        .map_or(String::new(), |ms| fmt_ms(ms as f64));
+        .map_or(String::new(), |ms| duration_about(ms as f64));
     match &r.heartbeat {
         Some(h) => format!(
             "Apply: timeout {t}, heartbeat every {}",
-            fmt_ms(h.interval_ms as f64)
+            duration_about(h.interval_ms as f64)
         ),
         None => format!("Apply: timeout {t}"),
     }
@@ -509,10 +509,10 @@ fn curve(r: &Recommendation, target: f64) -> Html {
             <tbody>
                 { for r.points.iter().map(|p| html! {
                     <tr>
-                        <td>{fmt_ms(p.candidate.timeout_ms as f64)}</td>
+                        <td>{duration_about(p.candidate.timeout_ms as f64)}</td>
                         <td>{ p.candidate.heartbeat.as_ref().map_or("none".to_string(), |h| format!(
                             "every {}",
-                            fmt_ms(h.interval_ms as f64),
+                            duration_about(h.interval_ms as f64),
                         )) }</td>
                         <td>{pct(p.redelivery_rate_mean)}</td>
                         <td>{pct(p.redelivery_rate_upper)}</td>
@@ -566,8 +566,8 @@ fn curve(r: &Recommendation, target: f64) -> Html {
     let label = format!(
         "Redelivery rate against the visibility timeout, {} candidates from {} to {}",
         pts.len(),
-        fmt_ms(lo),
-        fmt_ms(hi)
+        duration_about(lo),
+        duration_about(hi)
     );
     html! {
         <>
@@ -578,8 +578,8 @@ fn curve(r: &Recommendation, target: f64) -> Html {
                 <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{pct(max)}</text>
                 <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
                 <line class="axis" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{fmt_ms(lo)}</text>
-                <text class="axis-label" text-anchor="end" x={(W - RIGHT).to_string()} y={(H - 5.0).to_string()}>{fmt_ms(hi)}</text>
+                <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{duration_about(lo)}</text>
+                <text class="axis-label" text-anchor="end" x={(W - RIGHT).to_string()} y={(H - 5.0).to_string()}>{duration_about(hi)}</text>
                 <polygon class="rec-band" id="rec-band" points={band.join(" ")} />
                 <polyline class="series s-depth" points={mean.join(" ")} />
                 <line class="rec-target" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={format!("{ty:.1}")} y2={format!("{ty:.1}")} />
@@ -590,7 +590,7 @@ fn curve(r: &Recommendation, target: f64) -> Html {
                     )} cy={format!("{:.1}", y(p.redelivery_rate_mean))} r="2.5">
                         <title>{format!(
                             "{}: mean {}, upper bound {}",
-                            fmt_ms(p.candidate.timeout_ms as f64),
+                            duration_about(p.candidate.timeout_ms as f64),
                             pct(p.redelivery_rate_mean),
                             pct(p.redelivery_rate_upper),
                         )}</title>

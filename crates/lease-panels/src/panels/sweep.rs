@@ -12,11 +12,11 @@ use std::rc::Rc;
 
 use lease_diagnose::sweep::{band, Band, SweepMetric, SWEEP_METRICS};
 use lease_diagnose::{sweep_band_csv, Param, SweepRow};
+use lease_format::display::duration_about;
 use lease_jobs::sweep_job::{SweepJob, MAX_POINTS, MAX_SEEDS};
 use lease_jobs::{pool_size, Job, Reply, WorkerPool};
 use lease_sim::Scenario;
 use lease_ui::panel::PanelCommand;
-use lease_ui::scale::fmt_ms;
 use yew::prelude::*;
 
 use super::panel_head;
@@ -159,7 +159,7 @@ pub fn sweep_panel(p: &SweepProps) -> Html {
     let current = pi.param.current(&p.scenario);
     let show = move |v: f64| {
         if pi.ms {
-            fmt_ms(v)
+            duration_about(v)
         } else {
             v.round().to_string()
         }
@@ -636,7 +636,9 @@ struct Chart<'a> {
 fn point_text(label: &str, value: &str, r: &SweepRow) -> String {
     let recovery = r
         .recovery_ms
-        .map_or("no crash or deploy".to_string(), |ms| fmt_ms(ms as f64));
+        .map_or("no crash or deploy".to_string(), |ms| {
+            duration_about(ms as f64)
+        });
     format!(
         "{label} {value}: {:.1} completions/min, {} overlapping runs, {} duplicate effects, {} dead-lettered, recovery {recovery}",
         r.completions_per_min,
@@ -690,7 +692,7 @@ fn sweep_charts(points: &[Vec<SweepRow>], c: &Chart) -> Html {
     let x = move |v: f64| LEFT + (W - LEFT - 6.0) * ((t(v) - tl) / (th - tl)).clamp(0.0, 1.0);
     let label = |v: f64| {
         if ms {
-            fmt_ms(v)
+            duration_about(v)
         } else {
             v.round().to_string()
         }
