@@ -80,6 +80,7 @@ pub enum Choice {
     Fence(Fence),
     Renewal(Renewal),
     AckAt(AckAt),
+    ReceiveOrder(ReceiveOrder),
 }
 
 impl Choice {
@@ -101,6 +102,7 @@ impl Choice {
             Choice::Fence(x) => name(&x),
             Choice::Renewal(x) => name(&x),
             Choice::AckAt(x) => name(&x),
+            Choice::ReceiveOrder(x) => name(&x),
         }
     }
 }
@@ -148,7 +150,8 @@ chosen!(
     Process,
     Fence,
     Renewal,
-    AckAt
+    AckAt,
+    ReceiveOrder
 );
 
 impl From<Choice> for Value {
@@ -1294,12 +1297,12 @@ pub static FIELDS: [Spec; 55] = [
     Spec {
         name: "receive_order",
         aliases: &["order"],
-        kind: Kind::Words(words::<ReceiveOrder>),
+        kind: Kind::Words(words::<ReceiveOrder>, pick::<ReceiveOrder>),
         default_ok: true,
         off: None,
         read: |s| optional_word(s.broker.receive_order),
         write: |s, v| {
-            s.broker.receive_order = defaultable(v, word)?;
+            s.broker.receive_order = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,

@@ -600,6 +600,7 @@ fn scenario_12_stalled_more_than_allowable_limit() {
         );
         assert_eq!(t.duplicate_effects, 0, "seed {seed}");
     }
+}
 
 /// What one run of the Temporal scenario shows: the share of activities
 /// run more than once, overlapping runs, duplicate effects, the most
