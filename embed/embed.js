@@ -61,8 +61,24 @@
   proto.scenario = function () {
     return this.getAttribute('scenario') || 'clip-surge';
   };
-  proto.title_ = function () {
+  // The settings the figure passes to the playground: `timeout="45s"` is
+  // `timeout 45s`.
+  proto.changes = function () {
+    var out = [];
+    for (var i = 0; i < this.attributes.length; i++) {
+      var a = this.attributes[i];
+      if (!OWN.test(a.name)) out.push(a.name + ' ' + a.value);
+    }
+    return out;
+  };
+  // A shipped title quotes the scenario's settings ("against a 60-second
+  // timeout"): a figure that changes them says so after it.
+  proto.shipped = function () {
     return TITLES[this.scenario()] || this.scenario();
+  };
+  proto.title_ = function () {
+    var changed = this.changes();
+    return this.shipped() + (changed.length ? ', changed: ' + changed.join(', ') : '');
   };
   proto.isDark = function () {
     var t = this.getAttribute('theme');
@@ -86,7 +102,9 @@
       '<button type="button">\u25B6 Play</button></div>';
     root.querySelector('.t').textContent = title;
     var img = root.querySelector('img');
-    img.alt = 'Timeline of ' + title + ' (a still picture until the playground loads)';
+    img.alt = 'Timeline of ' + this.shipped() +
+      (this.changes().length ? ' as shipped, before the changes' : '') +
+      ' (a still picture until the playground loads)';
     var button = root.querySelector('button');
     button.setAttribute('aria-label', 'Load the playground: ' + title);
     button.addEventListener('click', function () {

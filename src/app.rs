@@ -201,7 +201,7 @@ pub fn app() -> Html {
             ondrop={on_drop} ondragover={on_drag_over}>
             if state.embed {
                 <header class="embed-head">
-                    <span class="embed-title">{ if state.loaded.title.is_empty() { state.loaded.name.clone() } else { state.loaded.title.clone() } }</span>
+                    <span class="embed-title" id="embed-title">{ crate::scenario_info::shown_title(&state.loaded, &state.a.scenario) }</span>
                     <a href={full_link} target="_blank" rel="noopener" id="open-full">{"Open in Lease Playground ↗"}</a>
                 </header>
             } else {

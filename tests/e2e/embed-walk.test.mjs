@@ -1,0 +1,82 @@
+// What a docs author met with embed.js: a figure's frame exactly as tall as
+// what the playground reports (no inner scroll bar from the figure's
+// border), a figure that follows the host page's own dark-mode switch on
+// <html>, and a title that says which settings the figure changed.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, serveHost } from './harness.mjs';
+
+function docsPage(script, figures, htmlAttrs = '') {
+  return `<!doctype html><html lang="en"${htmlAttrs}><head><meta charset="utf-8"><title>Docs</title>
+<script src="${script}" defer></script></head><body><h1>Visibility timeouts</h1>
+${figures.join('\n')}<p style="height:1400px">More prose.</p></body></html>`;
+}
+
+const env = {};
+before(async () => {
+  env.server = await startServer();
+  env.browser = await launchBrowser();
+  const js = `${env.server.url}embed.js`;
+  env.host = await serveHost({
+    '/sized.html': docsPage(js, ['<lease-playground id="f" scenario="ninety-second-message" parts="controls,totals,timeline"></lease-playground>']),
+    '/docusaurus.html': docsPage(js, [
+      '<lease-playground id="auto" scenario="clip-surge" load="click"></lease-playground>',
+      '<lease-playground id="pinned" scenario="clip-surge" theme="light" load="click"></lease-playground>',
+    ], ' data-theme="light"'),
+    '/tailwind.html': docsPage(js, ['<lease-playground id="auto" scenario="clip-surge" load="click"></lease-playground>'], ' class="dark"'),
+    '/mdbook.html': docsPage(js, ['<lease-playground id="auto" scenario="clip-surge" load="click"></lease-playground>'], ' class="navy js"'),
+    '/changed.html': docsPage(js, [
+      '<lease-playground id="changed" scenario="ninety-second-message" timeout="45s" load="click"></lease-playground>',
+      '<lease-playground id="shipped" scenario="ninety-second-message" load="click"></lease-playground>',
+    ]),
+  });
+});
+after(async () => {
+  await env.browser?.close();
+  await env.host?.close();
+  await env.server?.close();
+});
+
+async function open(url, colorScheme = 'light') {
+  const page = await env.browser.newPage();
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await page.emulateMedia({ colorScheme });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => [...document.querySelectorAll('lease-playground')].every((f) => f.shadowRoot));
+  return { page, errors };
+}
+
+/** The picture each figure shows: `light` or `dark`. */
+function pictures(page) {
+  return page.evaluate(() => Object.fromEntries([...document.querySelectorAll('lease-playground')].map((f) => {
+    const img = f.shadowRoot.querySelector('img');
+    return [f.id, img ? (img.src.endsWith('.dark.svg') ? 'dark' : 'light') : null];
+  })));
+}
+
+/** The frame of figure `id`, once its playground has mounted. */
+async function frameOf(page, id) {
+  await page.waitForFunction((id) => document.getElementById(id).hasAttribute('data-reported-height'), id, { timeout: 30000 });
+  const src = await page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('iframe').src, id);
+  const frame = page.frames().find((f) => f.url() === src);
+  await frame.waitForFunction(() => document.getElementById('app')?.children.length > 0);
+  return frame;
+}
+
+test('a figure that changes a setting its title quotes says so, in its bar, its frame\'s title and the playground\'s', async () => {
+  const { page, errors } = await open(`${env.host.origin}/changed.html`);
+  const bar = (id) => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.t')?.textContent, id);
+  assert.equal(await bar('shipped'), 'A 90-second message against a 60-second timeout');
+  const changedBar = await bar('changed');
+  assert.match(changedBar, /^A 90-second message against a 60-second timeout, changed: timeout 45s$/);
+  await page.evaluate(() => document.getElementById('changed').load(false));
+  const frame = await frameOf(page, 'changed');
+  const iframeTitle = await page.evaluate(() => document.getElementById('changed').shadowRoot.querySelector('iframe').title);
+  assert.match(iframeTitle, /changed: timeout 45s/);
+  const inside = await frame.evaluate(() => document.querySelector('.embed-title').textContent);
+  assert.match(inside, /changed: Visibility timeout 45 s/, `the playground's own title: ${inside}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
