@@ -186,6 +186,16 @@
     this.dispatchEvent(new CustomEvent('lease-playground:load', { bubbles: true }));
   };
 
+  // The figure's box is `border-box` with a border (ours, or the host's own
+  // style): the frame gets the reported height when the box is that much
+  // taller, or the frame scrolls inside by the border's width.
+  proto.borders = function () {
+    var cs = getComputedStyle(this);
+    if (cs.boxSizing !== 'border-box') return 0;
+    return (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.borderBottomWidth) || 0) +
+      (parseFloat(cs.paddingTop) || 0) + (parseFloat(cs.paddingBottom) || 0);
+  };
+
   // One listener for every figure: the playground reports its height, and
   // the figure whose frame sent it takes that height.
   addEventListener('message', function (e) {
@@ -195,7 +205,7 @@
     for (var i = 0; i < all.length; i++) {
       var f = all[i];
       if (f.frame && f.frame.contentWindow === e.source && e.origin === new URL(f.folder()).origin) {
-        f.style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
+        f.style.height = Math.min(Math.ceil(d.height) + f.borders(), 20000) + 'px';
         f.setAttribute('data-reported-height', String(Math.ceil(d.height)));
       }
     }

@@ -65,6 +65,31 @@ async function frameOf(page, id) {
   return frame;
 }
 
+test('a figure with a border gives its frame the whole height the playground reports: no inner scroll bar', async () => {
+  const { page, errors } = await open(`${env.host.origin}/sized.html`);
+  const frame = await frameOf(page, 'f');
+  // The playground reports again as it settles: wait for the last report to be taken.
+  await page.waitForTimeout(500);
+  const m = await page.evaluate(() => {
+    const f = document.getElementById('f');
+    const cs = getComputedStyle(f);
+    const iframe = f.shadowRoot.querySelector('iframe');
+    return {
+      reported: Number(f.dataset.reportedHeight),
+      border: parseFloat(cs.borderTopWidth) + parseFloat(cs.borderBottomWidth),
+      sizing: cs.boxSizing,
+      inner: iframe.getBoundingClientRect().height,
+    };
+  });
+  assert.equal(m.sizing, 'border-box');
+  assert.ok(m.border > 0, 'the figure has a border');
+  assert.equal(Math.round(m.inner), m.reported, `the frame is as tall as reported (${m.inner} of ${m.reported})`);
+  const scroll = await frame.evaluate(() => ({ h: document.documentElement.scrollHeight, view: innerHeight }));
+  assert.ok(scroll.h <= scroll.view, `nothing scrolls inside the frame: ${scroll.h} in ${scroll.view}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a figure that changes a setting its title quotes says so, in its bar, its frame\'s title and the playground\'s', async () => {
   const { page, errors } = await open(`${env.host.origin}/changed.html`);
   const bar = (id) => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.t')?.textContent, id);
