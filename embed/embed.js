@@ -44,6 +44,24 @@
 
   var dark = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : { matches: false };
 
+  // The host page's own scheme, where its theme switch writes it on <html>:
+  // `data-theme="dark"` (Docusaurus and many others), a `dark` or `light`
+  // class (Tailwind-style toggles), or mdBook's theme classes. Null when
+  // the page says nothing: then the reader's operating system decides.
+  var MDBOOK_DARK = ['coal', 'navy', 'ayu'];
+  var MDBOOK_LIGHT = ['rust'];
+  function hostScheme() {
+    var html = document.documentElement;
+    var t = html.getAttribute('data-theme');
+    if (t === 'dark' || t === 'light') return t;
+    var c = html.classList;
+    if (c.contains('dark')) return 'dark';
+    if (c.contains('light')) return 'light';
+    for (var i = 0; i < MDBOOK_DARK.length; i++) if (c.contains(MDBOOK_DARK[i])) return 'dark';
+    for (var j = 0; j < MDBOOK_LIGHT.length; j++) if (c.contains(MDBOOK_LIGHT[j])) return 'light';
+    return null;
+  }
+
   function positive(text, fallback) {
     var n = parseInt(text, 10);
     return n > 0 && n < 10000 ? n : fallback;
@@ -80,9 +98,28 @@
     var changed = this.changes();
     return this.shipped() + (changed.length ? ', changed: ' + changed.join(', ') : '');
   };
-  proto.isDark = function () {
+  // The scheme the figure shows: its own `theme` when it names one, else
+  // the host page's, else `auto` (the reader's operating system).
+  proto.theme_ = function () {
     var t = this.getAttribute('theme');
-    return t === 'dark' || (t !== 'light' && dark.matches);
+    if (t === 'dark' || t === 'light') return t;
+    return hostScheme() || 'auto';
+  };
+  proto.isDark = function () {
+    var t = this.theme_();
+    return t === 'dark' || (t === 'auto' && dark.matches);
+  };
+  // The scheme changed (the attribute, the host's switch or the OS): the
+  // picture, the box and the playground inside follow.
+  proto.restyle = function () {
+    if (!this.shadowRoot) return;
+    this.paint();
+    if (this.frame && this.frame.contentWindow) {
+      this.frame.contentWindow.postMessage(
+        { type: 'lease-playground:set-theme', theme: this.theme_() },
+        new URL(this.folder()).origin
+      );
+    }
   };
 
   proto.connectedCallback = function () {
@@ -112,7 +149,7 @@
     });
     this.paint();
     this.themeListener = function () {
-      self.paint();
+      self.restyle();
     };
     if (dark.addEventListener) dark.addEventListener('change', this.themeListener);
 
@@ -136,15 +173,7 @@
     if (name === 'height' && !this.frame) {
       this.style.height = positive(this.getAttribute('height'), 520) + 'px';
     }
-    if (name === 'theme') {
-      this.paint();
-      if (this.frame && this.frame.contentWindow) {
-        this.frame.contentWindow.postMessage(
-          { type: 'lease-playground:set-theme', theme: this.getAttribute('theme') || 'auto' },
-          new URL(this.folder()).origin
-        );
-      }
-    }
+    if (name === 'theme') this.restyle();
   };
 
   // The still picture in the figure's theme, and the box's colours with it.
@@ -165,8 +194,8 @@
     }
     q.set('embed', '1');
     q.set('panels', this.getAttribute('parts') || 'controls,totals,timeline');
-    var theme = this.getAttribute('theme');
-    if (theme && theme !== 'auto') q.set('theme', theme);
+    var theme = this.theme_();
+    if (theme !== 'auto') q.set('theme', theme);
     return this.folder() + '?' + q.toString().replace(/%2C/g, ',');
   };
 
@@ -195,6 +224,14 @@
     return (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.borderBottomWidth) || 0) +
       (parseFloat(cs.paddingTop) || 0) + (parseFloat(cs.paddingBottom) || 0);
   };
+
+  // The host's theme switch: one watch of <html> for every figure.
+  if (window.MutationObserver) {
+    new MutationObserver(function () {
+      var all = document.querySelectorAll(NAME);
+      for (var i = 0; i < all.length; i++) if (all[i].restyle) all[i].restyle();
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme'] });
+  }
 
   // One listener for every figure: the playground reports its height, and
   // the figure whose frame sent it takes that height.

@@ -90,6 +90,36 @@ test('a figure with a border gives its frame the whole height the playground rep
   await page.close();
 });
 
+test('theme="auto" follows the host\'s data-theme on <html> over the OS, live, into a loaded playground', async () => {
+  const { page, errors } = await open(`${env.host.origin}/docusaurus.html`, 'dark');
+  // The OS is dark; the page says light.
+  assert.deepEqual(await pictures(page), { auto: 'light', pinned: 'light' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
+  await page.waitForFunction(() => document.getElementById('auto').shadowRoot.querySelector('img').src.endsWith('.dark.svg'));
+  assert.deepEqual(await pictures(page), { auto: 'dark', pinned: 'light' }, 'theme="light" stays pinned');
+  assert.equal(await page.evaluate(() => document.getElementById('auto').hasAttribute('data-dark')), true, 'the box is dark too');
+
+  // Loaded, the playground starts in the host's scheme and follows its switch.
+  await page.evaluate(() => document.getElementById('auto').load(false));
+  const frame = await frameOf(page, 'auto');
+  assert.equal(await frame.evaluate(() => document.documentElement.getAttribute('data-theme')), 'dark');
+  await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'light'));
+  await frame.waitForFunction(() => document.documentElement.getAttribute('data-theme') === 'light', null, { timeout: 5000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('theme="auto" follows a dark class on <html>, and mdBook\'s dark themes', async () => {
+  for (const [path, os] of [['tailwind.html', 'light'], ['mdbook.html', 'light']]) {
+    const { page, errors } = await open(`${env.host.origin}/${path}`, os);
+    assert.deepEqual(await pictures(page), { auto: 'dark' }, path);
+    await page.evaluate(() => { document.documentElement.className = 'light'; });
+    await page.waitForFunction(() => document.getElementById('auto').shadowRoot.querySelector('img').src.endsWith('/clip-surge.svg'));
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
 test('a figure that changes a setting its title quotes says so, in its bar, its frame\'s title and the playground\'s', async () => {
   const { page, errors } = await open(`${env.host.origin}/changed.html`);
   const bar = (id) => page.evaluate((id) => document.getElementById(id).shadowRoot.querySelector('.t')?.textContent, id);
