@@ -90,7 +90,12 @@ fn client_note(s: &Scenario) -> Html {
 
 /// The slider's positions for a field's range.
 pub fn slider_scale(r: Range) -> Scale {
-    if r.log {
+    if r.log && r.zero {
+        Scale::LogFromZero {
+            min: r.min,
+            max: r.max,
+        }
+    } else if r.log {
         Scale::Log {
             min: r.min,
             max: r.max,
@@ -188,7 +193,7 @@ fn slider_view(
                 .value()
                 .parse()
                 .unwrap_or(0);
-            send(&cb, field, (c.value)(&current, scale.value(v)));
+            send(&cb, field, c.at(&current, scale.value(v)));
         })
     };
     // A native range steps by one of its thousand positions, which the
@@ -205,7 +210,7 @@ fn slider_view(
             };
             e.prevent_default();
             let next = c.step((c.get)(&current), step);
-            send(&cb, field, (c.value)(&current, next));
+            send(&cb, field, c.at(&current, next));
         })
     };
     let entry = {
