@@ -237,7 +237,8 @@ pub fn app() -> Html {
                 </div>
             }
             if state.fetching {
-                <p class="notices" role="status" id="fetching-scenario">{"Loading the scenario…"}</p>
+                // Not live: the run's summary speaks once the scenario has run.
+                <p class="notices" id="fetching-scenario">{"Loading the scenario…"}</p>
             }
             if let Some(pending) = &state.a.pending {
                 { pending_status(pending, &dispatch, false) }

@@ -116,7 +116,9 @@ pub fn totals(props: &TotalsProps) -> Html {
             html! {
                 <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
                     <span class="total-label" id={format!("{id}-label")}>{label}</span>
-                    <output id={id} aria-labelledby={format!("{id}-label")}>{value}</output>
+                    // Not live: a total changes with every run and every
+                    // step of the playhead; the run's summary speaks once.
+                    <span class="value" id={id}>{value}</span>
                 </div>
             }
         };

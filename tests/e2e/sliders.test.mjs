@@ -75,3 +75,24 @@ test('every slider reaches the most its typed box accepts', async () => {
   await page.close();
 });
 
+test('every slider says its value in words and units, and every typed box names the value it holds', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  const sliders = await page.locator('input[type=range]').evaluateAll((els) =>
+    els.map((e) => ({ id: e.id, value: e.value, text: e.getAttribute('aria-valuetext') })));
+  assert.ok(sliders.length >= 17, `${sliders.length} sliders`);
+  for (const s of sliders) {
+    assert.ok(s.text, `${s.id} has aria-valuetext`);
+    assert.doesNotMatch(s.text, /(^|\s)(ms|s|min|h)(\s|$)|\//, `${s.id}: units in words, not "${s.text}"`);
+  }
+  const byId = Object.fromEntries(sliders.map((s) => [s.id, s.text]));
+  assert.equal(byId['ctl-timeout'], '60 seconds');
+  assert.match(byId['ctl-workers'], /^\d+$/);
+  assert.notEqual(byId['ctl-workers'], sliders.find((s) => s.id === 'ctl-workers').value, 'the value, not the position');
+  assert.match(byId['ctl-playhead'], /^[\d.]+ (milli)?(seconds?|minutes?|hours?) of [\d.]+ (seconds?|minutes?|hours?)$/);
+  assert.match(await page.locator('#in-timeout').getAttribute('aria-label'), /Visibility timeout, now 60 seconds/);
+  // It follows the value.
+  await typed(page, 'timeout', '90s');
+  await page.waitForFunction(() => document.querySelector('#ctl-timeout').getAttribute('aria-valuetext') === '90 seconds');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
