@@ -199,6 +199,20 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("page", state.embed.then_some("embedded"), state.present.then_some("presenting"))} ref={page}
             ondrop={on_drop} ondragover={on_drag_over}>
+            // The first tab stop: past the controls (some sixty stops) to
+            // the timeline, which a keyboard then walks run by run.
+            <a class="skip-link" href="#timeline" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                lease_ui::scroll::bring_selector_into_view("#timeline .timeline-canvas");
+                if let Some(c) = gloo::utils::document()
+                    .query_selector("#timeline .timeline-canvas")
+                    .ok()
+                    .flatten()
+                    .and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(c).ok())
+                {
+                    let _ = c.focus();
+                }
+            })}>{"Skip to the timeline"}</a>
             if state.embed {
                 <header class="embed-head">
                     <span class="embed-title" id="embed-title">{ crate::scenario_info::shown_title(&state.loaded, &state.a.scenario) }</span>

@@ -180,6 +180,8 @@ pub struct Timeline {
     pub focus: Option<u32>,
     /// What the live region says: the focused run's story.
     announced: String,
+    /// Enter opened a message: its deliveries take the focus once drawn.
+    focus_details: bool,
     /// A touch held down: the menu opens when it fires.
     press_timer: Option<gloo::timers::callback::Timeout>,
 }
@@ -232,6 +234,7 @@ impl Component for Timeline {
             listened: None,
             focus: None,
             announced: String::new(),
+            focus_details: false,
             press_timer: None,
         }
     }
@@ -483,6 +486,15 @@ impl Component for Timeline {
             self.listened = canvas;
         }
         self.paint_swatches();
+        if self.focus_details {
+            if let Some(el) = gloo::utils::document()
+                .get_element_by_id("delivery-details")
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                self.focus_details = false;
+                let _ = el.focus();
+            }
+        }
         if first_render {
             self.schedule(ctx);
         } else if std::mem::take(&mut self.paint_after_render) {
@@ -763,17 +775,33 @@ impl Timeline {
             .filter(|ix| (*ix as usize) < run.deliveries.len());
         let to = match (from, key) {
             (Some(ix), FocusKey::Open) => {
-                props
-                    .on_select
-                    .emit(Some(run.deliveries[ix as usize].message));
+                let message = run.deliveries[ix as usize].message;
+                props.on_select.emit(Some(message));
+                // The reader goes on to the message's deliveries, below the
+                // canvas, and hears where they went.
+                self.announced = format!(
+                    "Message {message} opened: its deliveries are listed below the timeline."
+                );
+                self.focus_details = true;
                 return;
             }
             (Some(ix), FocusKey::Move(step)) => {
                 lease_view::focus::step(run, &self.index, ix, step, upto)
             }
-            (None, _) => {
+            (None, key) => {
                 let t = self.scale(ctx).start_ms.max(0.0) as u64;
-                lease_view::focus::start(run, &self.index, t, upto)
+                let start = lease_view::focus::start(run, &self.index, t, upto);
+                // Home and End go to the ends from the first press, as
+                // they do once a run has the focus.
+                match (start, key) {
+                    (
+                        Some(ix),
+                        FocusKey::Move(
+                            step @ (lease_view::focus::Step::First | lease_view::focus::Step::Last),
+                        ),
+                    ) => lease_view::focus::step(run, &self.index, ix, step, upto).or(Some(ix)),
+                    _ => start,
+                }
             }
         };
         let Some(ix) = to else {
