@@ -172,29 +172,46 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
         ),
         None => "no ack was accepted".to_string(),
     };
+    // "1 message arrived", "2 messages arrived": each count with its own noun.
+    let n =
+        |k: u64, one: &str, many: &str| format!("{} {}", count(k), if k == 1 { one } else { many });
     format!(
-        "The run lasted {} with {} workers and a visibility timeout of {}. \
-         {} messages arrived; {} were deleted after an accepted ack; {} were dead-lettered by expiry \
-         and {} after failures. There were {} deliveries, {} of them redeliveries; {} runs overlapped \
-         another run of the same message; {} acks were rejected; {} effects were duplicates; {ratio}.",
+        "The run lasted {} with {} and a visibility timeout of {}. \
+         {} arrived; {} deleted after an accepted ack; {} dead-lettered by expiry \
+         and {} after failures. There {} {}, {} of them redeliveries; {} overlapped \
+         another run of the same message; {} rejected; {} duplicates; {ratio}.",
         duration(run.end_ms),
-        run.worker_count,
+        n(u64::from(run.worker_count), "worker", "workers"),
         duration(run.visibility_timeout_ms),
-        count(t.arrived),
-        count(t.deleted),
-        count(t.dead_lettered_expired),
+        n(t.arrived, "message", "messages"),
+        n(t.deleted, "was", "were"),
+        n(t.dead_lettered_expired, "was", "were"),
         count(t.dead_lettered_failed),
-        count(t.deliveries),
+        if t.deliveries == 1 { "was" } else { "were" },
+        n(t.deliveries, "delivery", "deliveries"),
         count(t.redeliveries),
-        count(t.overlapping_runs),
-        count(t.acks_rejected),
-        count(t.duplicate_effects)
+        n(t.overlapping_runs, "run", "runs"),
+        n(t.acks_rejected, "ack was", "acks were"),
+        n(t.duplicate_effects, "effect was", "effects were"),
     )
 }
 
 #[cfg(test)]
 mod tests {
     use lease_format::display::duration;
+
+    #[test]
+    fn one_of_a_kind_is_said_in_the_singular() {
+        let s = lease_sim::shipped::find("ninety-second-message")
+            .unwrap()
+            .scenario;
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        assert_eq!(run.report.totals.arrived, 1);
+        let told = super::summary_text(&run);
+        assert!(told.contains("1 message arrived;"), "{told}");
+        assert!(!told.contains("1 messages"), "{told}");
+        assert!(told.contains("with 2 workers"), "{told}");
+    }
 
     #[test]
     fn arrived_and_waiting_counted_from_the_log_agree_with_the_report_at_the_end() {
