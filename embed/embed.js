@@ -44,6 +44,24 @@
 
   var dark = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : { matches: false };
 
+  // The host page's own scheme, where its theme switch writes it on <html>:
+  // `data-theme="dark"` (Docusaurus and many others), a `dark` or `light`
+  // class (Tailwind-style toggles), or mdBook's theme classes. Null when
+  // the page says nothing: then the reader's operating system decides.
+  var MDBOOK_DARK = ['coal', 'navy', 'ayu'];
+  var MDBOOK_LIGHT = ['rust'];
+  function hostScheme() {
+    var html = document.documentElement;
+    var t = html.getAttribute('data-theme');
+    if (t === 'dark' || t === 'light') return t;
+    var c = html.classList;
+    if (c.contains('dark')) return 'dark';
+    if (c.contains('light')) return 'light';
+    for (var i = 0; i < MDBOOK_DARK.length; i++) if (c.contains(MDBOOK_DARK[i])) return 'dark';
+    for (var j = 0; j < MDBOOK_LIGHT.length; j++) if (c.contains(MDBOOK_LIGHT[j])) return 'light';
+    return null;
+  }
+
   function positive(text, fallback) {
     var n = parseInt(text, 10);
     return n > 0 && n < 10000 ? n : fallback;
@@ -61,12 +79,47 @@
   proto.scenario = function () {
     return this.getAttribute('scenario') || 'clip-surge';
   };
-  proto.title_ = function () {
+  // The settings the figure passes to the playground: `timeout="45s"` is
+  // `timeout 45s`.
+  proto.changes = function () {
+    var out = [];
+    for (var i = 0; i < this.attributes.length; i++) {
+      var a = this.attributes[i];
+      if (!OWN.test(a.name)) out.push(a.name + ' ' + a.value);
+    }
+    return out;
+  };
+  // A shipped title quotes the scenario's settings ("against a 60-second
+  // timeout"): a figure that changes them says so after it.
+  proto.shipped = function () {
     return TITLES[this.scenario()] || this.scenario();
   };
-  proto.isDark = function () {
+  proto.title_ = function () {
+    var changed = this.changes();
+    return this.shipped() + (changed.length ? ', changed: ' + changed.join(', ') : '');
+  };
+  // The scheme the figure shows: its own `theme` when it names one, else
+  // the host page's, else `auto` (the reader's operating system).
+  proto.theme_ = function () {
     var t = this.getAttribute('theme');
-    return t === 'dark' || (t !== 'light' && dark.matches);
+    if (t === 'dark' || t === 'light') return t;
+    return hostScheme() || 'auto';
+  };
+  proto.isDark = function () {
+    var t = this.theme_();
+    return t === 'dark' || (t === 'auto' && dark.matches);
+  };
+  // The scheme changed (the attribute, the host's switch or the OS): the
+  // picture, the box and the playground inside follow.
+  proto.restyle = function () {
+    if (!this.shadowRoot) return;
+    this.paint();
+    if (this.frame && this.frame.contentWindow) {
+      this.frame.contentWindow.postMessage(
+        { type: 'lease-playground:set-theme', theme: this.theme_() },
+        new URL(this.folder()).origin
+      );
+    }
   };
 
   proto.connectedCallback = function () {
@@ -86,7 +139,9 @@
       '<button type="button">\u25B6 Play</button></div>';
     root.querySelector('.t').textContent = title;
     var img = root.querySelector('img');
-    img.alt = 'Timeline of ' + title + ' (a still picture until the playground loads)';
+    img.alt = 'Timeline of ' + this.shipped() +
+      (this.changes().length ? ' as shipped, before the changes' : '') +
+      ' (a still picture until the playground loads)';
     var button = root.querySelector('button');
     button.setAttribute('aria-label', 'Load the playground: ' + title);
     button.addEventListener('click', function () {
@@ -94,7 +149,7 @@
     });
     this.paint();
     this.themeListener = function () {
-      self.paint();
+      self.restyle();
     };
     if (dark.addEventListener) dark.addEventListener('change', this.themeListener);
 
@@ -118,15 +173,7 @@
     if (name === 'height' && !this.frame) {
       this.style.height = positive(this.getAttribute('height'), 520) + 'px';
     }
-    if (name === 'theme') {
-      this.paint();
-      if (this.frame && this.frame.contentWindow) {
-        this.frame.contentWindow.postMessage(
-          { type: 'lease-playground:set-theme', theme: this.getAttribute('theme') || 'auto' },
-          new URL(this.folder()).origin
-        );
-      }
-    }
+    if (name === 'theme') this.restyle();
   };
 
   // The still picture in the figure's theme, and the box's colours with it.
@@ -147,8 +194,8 @@
     }
     q.set('embed', '1');
     q.set('panels', this.getAttribute('parts') || 'controls,totals,timeline');
-    var theme = this.getAttribute('theme');
-    if (theme && theme !== 'auto') q.set('theme', theme);
+    var theme = this.theme_();
+    if (theme !== 'auto') q.set('theme', theme);
     return this.folder() + '?' + q.toString().replace(/%2C/g, ',');
   };
 
@@ -168,6 +215,24 @@
     this.dispatchEvent(new CustomEvent('lease-playground:load', { bubbles: true }));
   };
 
+  // The figure's box is `border-box` with a border (ours, or the host's own
+  // style): the frame gets the reported height when the box is that much
+  // taller, or the frame scrolls inside by the border's width.
+  proto.borders = function () {
+    var cs = getComputedStyle(this);
+    if (cs.boxSizing !== 'border-box') return 0;
+    return (parseFloat(cs.borderTopWidth) || 0) + (parseFloat(cs.borderBottomWidth) || 0) +
+      (parseFloat(cs.paddingTop) || 0) + (parseFloat(cs.paddingBottom) || 0);
+  };
+
+  // The host's theme switch: one watch of <html> for every figure.
+  if (window.MutationObserver) {
+    new MutationObserver(function () {
+      var all = document.querySelectorAll(NAME);
+      for (var i = 0; i < all.length; i++) if (all[i].restyle) all[i].restyle();
+    }).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme'] });
+  }
+
   // One listener for every figure: the playground reports its height, and
   // the figure whose frame sent it takes that height.
   addEventListener('message', function (e) {
@@ -177,7 +242,7 @@
     for (var i = 0; i < all.length; i++) {
       var f = all[i];
       if (f.frame && f.frame.contentWindow === e.source && e.origin === new URL(f.folder()).origin) {
-        f.style.height = Math.min(Math.ceil(d.height), 20000) + 'px';
+        f.style.height = Math.min(Math.ceil(d.height) + f.borders(), 20000) + 'px';
         f.setAttribute('data-reported-height', String(Math.ceil(d.height)));
       }
     }

@@ -200,9 +200,23 @@ pub fn app() -> Html {
     html! {
         <div class={classes!("page", state.embed.then_some("embedded"), state.present.then_some("presenting"))} ref={page}
             ondrop={on_drop} ondragover={on_drag_over}>
+            // The first tab stop: past the controls (some sixty stops) to
+            // the timeline, which a keyboard then walks run by run.
+            <a class="skip-link" href="#timeline" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                lease_ui::scroll::bring_selector_into_view("#timeline .timeline-canvas");
+                if let Some(c) = gloo::utils::document()
+                    .query_selector("#timeline .timeline-canvas")
+                    .ok()
+                    .flatten()
+                    .and_then(|c| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(c).ok())
+                {
+                    let _ = c.focus();
+                }
+            })}>{"Skip to the timeline"}</a>
             if state.embed {
                 <header class="embed-head">
-                    <span class="embed-title">{ if state.loaded.title.is_empty() { state.loaded.name.clone() } else { state.loaded.title.clone() } }</span>
+                    <span class="embed-title" id="embed-title">{ crate::scenario_info::shown_title(&state.loaded, &state.a.scenario) }</span>
                     <a href={full_link} target="_blank" rel="noopener" id="open-full">{"Open in Lease Playground ↗"}</a>
                 </header>
             } else {
@@ -238,7 +252,8 @@ pub fn app() -> Html {
                 </div>
             }
             if state.fetching {
-                <p class="notices" role="status" id="fetching-scenario">{"Loading the scenario…"}</p>
+                // Not live: the run's summary speaks once the scenario has run.
+                <p class="notices" id="fetching-scenario">{"Loading the scenario…"}</p>
             }
             if let Some(pending) = &state.a.pending {
                 { pending_status(pending, &dispatch, false) }

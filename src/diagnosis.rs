@@ -225,6 +225,13 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
             let cb = p.on_command.clone();
             let (from, to) = window_around(f, end, timeout);
             let message = f.message;
+            let said = format!(
+                "{} shown on the timeline, {} to {}{}; the timeline has the focus.",
+                f.title,
+                lease_format::display::duration(from),
+                lease_format::display::duration(to),
+                message.map_or(String::new(), |m| format!(", message {m} selected")),
+            );
             Callback::from(move |_: MouseEvent| {
                 cb.emit(Command::Range(Some((from as f64, to as f64))));
                 cb.emit(Command::Seek(u64::MAX));
@@ -233,8 +240,22 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
                 }
                 // After the render that draws the message's lanes: the
                 // canvas that holds them, clear of the sticky totals.
-                gloo::timers::callback::Timeout::new(0, || {
+                let said = said.clone();
+                gloo::timers::callback::Timeout::new(0, move || {
                     lease_ui::scroll::bring_selector_into_view("#timeline .timeline-canvas");
+                    // The reader goes with it, and hears where they are.
+                    let doc = gloo::utils::document();
+                    if let Some(canvas) = doc
+                        .query_selector("#timeline .timeline-canvas")
+                        .ok()
+                        .flatten()
+                        .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok())
+                    {
+                        let _ = canvas.focus();
+                    }
+                    if let Some(live) = doc.get_element_by_id("finding-shown") {
+                        live.set_text_content(Some(&said));
+                    }
                 })
                 .forget();
             })
@@ -272,6 +293,8 @@ pub fn diagnosis(p: &DiagnosisProps) -> Html {
                 1 => "1 failure signature".to_string(),
                 n => format!("{n} failure signatures"),
             }) }</h2>
+            // Filled by "Show on the timeline", which moves the focus away.
+            <p class="sr-only" id="finding-shown" aria-live="polite"></p>
             if findings.is_empty() {
                 <p class="muted" id="diagnosis-healthy">{"No overlapping runs, no redelivery loop, no dead letters from expiry, no stuck lease: this configuration is in the good quadrant for this load."}</p>
             } else {

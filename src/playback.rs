@@ -165,12 +165,18 @@ pub fn playback(props: &PlaybackProps) -> Html {
             </select>
             <label for="ctl-playhead">{"Playhead"}</label>
             <input type="range" id="ctl-playhead" min="0" max={end.to_string()} step="1"
-                value={props.playhead_ms.to_string()} oninput={scrub} />
-            <output id="playhead" for="ctl-playhead">{format!(
+                value={props.playhead_ms.to_string()} oninput={scrub}
+                aria-valuetext={lease_format::display::spoken(&format!(
+                    "{} of {}",
+                    fmt_ms(props.playhead_ms as f64),
+                    fmt_ms(end as f64),
+                ))} />
+            // Not live: during playback it changes with every frame.
+            <span class="value" id="playhead">{format!(
                 "{} of {}",
                 duration_about(props.playhead_ms as f64),
                 duration_about(end as f64),
-            )}</output>
+            )}</span>
         </section>
     }
 }

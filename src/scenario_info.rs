@@ -61,6 +61,26 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
     out
 }
 
+/// The scenario's title as a figure shows it: a title quotes the shipped
+/// settings ("against a 60-second timeout"), so a run with other settings
+/// names what it changed after it.
+pub fn shown_title(loaded: &Scenario, scenario: &Scenario) -> String {
+    let title = if loaded.title.is_empty() {
+        loaded.name.clone()
+    } else {
+        loaded.title.clone()
+    };
+    let changed: Vec<String> = differences(loaded, scenario)
+        .into_iter()
+        .map(|(label, _, now)| format!("{label} {now}"))
+        .collect();
+    if changed.is_empty() {
+        title
+    } else {
+        format!("{title}, changed: {}", changed.join(", "))
+    }
+}
+
 fn diff_list(items: Vec<(String, String, String)>) -> Html {
     html! {
         <ul class="diff">

@@ -13,6 +13,11 @@ pub struct TotalsProps {
 
 #[derive(Default, Debug, PartialEq)]
 pub struct Counts {
+    /// Messages that have arrived (the backlog at the start included).
+    pub arrived: u64,
+    /// Messages waiting in the queue: arrived, or back from a lease, and not
+    /// handed out again.
+    pub waiting: u64,
     pub delivered: u64,
     pub acked: u64,
     pub redeliveries: u64,
@@ -29,6 +34,8 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
     if t >= run.end_ms || past_the_kept_log(run, t) {
         let r = &run.report.totals;
         return Counts {
+            arrived: r.arrived,
+            waiting: r.still_available,
             delivered: r.deliveries,
             acked: r.acks_ok,
             redeliveries: r.redeliveries,
@@ -38,11 +45,26 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
             dlq_failed: r.dead_lettered_failed,
         };
     }
-    let n = run.events.partition_point_t(|e| e <= t);
+    counted(run, run.events.partition_point_t(|e| e <= t), t)
+}
+
+/// Totals from the first `n` events of the log, at time `t`.
+fn counted(run: &lease_sim::Run, n: usize, t: u64) -> Counts {
     let mut c = Counts::default();
+    // The queue's depth: what comes in (an arrival, a lease that ran out or
+    // was released) less what goes out (a receive, a dead letter, which
+    // takes the message from the queue whether it is set aside at its
+    // expiry or at the receive that finds its count spent).
+    let mut waiting: i64 = 0;
     for e in run.events.iter().take(n) {
         match e.kind {
+            K::Arrive => {
+                c.arrived += 1;
+                waiting += 1;
+            }
+            K::Expire | K::Release => waiting += 1,
             K::Receive => {
+                waiting -= 1;
                 c.delivered += 1;
                 if e.receipt > 1 {
                     c.redeliveries += 1;
@@ -50,11 +72,18 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
             }
             K::AckOk => c.acked += 1,
             K::CommitDuplicate | K::CommitLostUpdate => c.duplicates += 1,
-            K::DeadLetterExpired => c.dlq_expired += 1,
-            K::DeadLetterFailed => c.dlq_failed += 1,
+            K::DeadLetterExpired => {
+                waiting -= 1;
+                c.dlq_expired += 1;
+            }
+            K::DeadLetterFailed => {
+                waiting -= 1;
+                c.dlq_failed += 1;
+            }
             _ => {}
         }
     }
+    c.waiting = waiting.max(0) as u64;
     c.overlapping = run
         .deliveries
         .iter()
@@ -87,7 +116,9 @@ pub fn totals(props: &TotalsProps) -> Html {
             html! {
                 <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
                     <span class="total-label" id={format!("{id}-label")}>{label}</span>
-                    <output id={id} aria-labelledby={format!("{id}-label")}>{value}</output>
+                    // Not live: a total changes with every run and every
+                    // step of the playhead; the run's summary speaks once.
+                    <span class="value" id={id}>{value}</span>
                 </div>
             }
         };
@@ -97,6 +128,8 @@ pub fn totals(props: &TotalsProps) -> Html {
             if whole {
                 <p class="totals-whole" id="totals-whole">{"Whole run (past the summarised log):"}</p>
             }
+            {item("total-arrived", "Arrived", c.arrived.to_string(), false, "Messages that have arrived in the queue, the backlog at the start included")}
+            {item("total-waiting", "Waiting", c.waiting.to_string(), c.waiting > 0 && c.waiting * 10 >= c.arrived.max(1), "Messages in the queue that no worker holds: arrived or back from a lease, not yet handed out")}
             {item("total-delivered", "Delivered", c.delivered.to_string(), false, "Deliveries: each hands a message out with a new lease and receipt")}
             {item("total-acked", "Acked", c.acked.to_string(), false, "Acks the broker accepted (the message is deleted)")}
             {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}
@@ -139,29 +172,62 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
         ),
         None => "no ack was accepted".to_string(),
     };
+    // "1 message arrived", "2 messages arrived": each count with its own noun.
+    let n =
+        |k: u64, one: &str, many: &str| format!("{} {}", count(k), if k == 1 { one } else { many });
     format!(
-        "The run lasted {} with {} workers and a visibility timeout of {}. \
-         {} messages arrived; {} were deleted after an accepted ack; {} were dead-lettered by expiry \
-         and {} after failures. There were {} deliveries, {} of them redeliveries; {} runs overlapped \
-         another run of the same message; {} acks were rejected; {} effects were duplicates; {ratio}.",
+        "The run lasted {} with {} and a visibility timeout of {}. \
+         {} arrived; {} deleted after an accepted ack; {} dead-lettered by expiry \
+         and {} after failures. There {} {}, {} of them redeliveries; {} overlapped \
+         another run of the same message; {} rejected; {} duplicates; {ratio}.",
         duration(run.end_ms),
-        run.worker_count,
+        n(u64::from(run.worker_count), "worker", "workers"),
         duration(run.visibility_timeout_ms),
-        count(t.arrived),
-        count(t.deleted),
-        count(t.dead_lettered_expired),
+        n(t.arrived, "message", "messages"),
+        n(t.deleted, "was", "were"),
+        n(t.dead_lettered_expired, "was", "were"),
         count(t.dead_lettered_failed),
-        count(t.deliveries),
+        if t.deliveries == 1 { "was" } else { "were" },
+        n(t.deliveries, "delivery", "deliveries"),
         count(t.redeliveries),
-        count(t.overlapping_runs),
-        count(t.acks_rejected),
-        count(t.duplicate_effects)
+        n(t.overlapping_runs, "run", "runs"),
+        n(t.acks_rejected, "ack was", "acks were"),
+        n(t.duplicate_effects, "effect was", "effects were"),
     )
 }
 
 #[cfg(test)]
 mod tests {
     use lease_format::display::duration;
+
+    #[test]
+    fn one_of_a_kind_is_said_in_the_singular() {
+        let s = lease_sim::shipped::find("ninety-second-message")
+            .unwrap()
+            .scenario;
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        assert_eq!(run.report.totals.arrived, 1);
+        let told = super::summary_text(&run);
+        assert!(told.contains("1 message arrived;"), "{told}");
+        assert!(!told.contains("1 messages"), "{told}");
+        assert!(told.contains("with 2 workers"), "{told}");
+    }
+
+    #[test]
+    fn arrived_and_waiting_counted_from_the_log_agree_with_the_report_at_the_end() {
+        for shipped in lease_sim::shipped::all() {
+            let s = &shipped.scenario;
+            let run = lease_sim::simulate(s, &lease_sim::Options::default()).unwrap();
+            if run.summarised.is_some() {
+                continue;
+            }
+            let c = super::counted(&run, run.events.len(), run.end_ms);
+            let t = &run.report.totals;
+            assert_eq!(c.arrived, t.arrived, "{}: arrived", s.name);
+            assert_eq!(c.waiting, t.still_available, "{}: waiting", s.name);
+            assert_eq!(c.delivered, t.deliveries, "{}: delivered", s.name);
+        }
+    }
 
     /// A scenario whose visibility timeout is 150,000 ms, and its run.
     fn run_of_150_000_ms() -> (lease_sim::Scenario, lease_sim::Run) {

@@ -94,7 +94,12 @@ fn client_note(s: &Scenario) -> Html {
 
 /// The slider's positions for a field's range.
 pub fn slider_scale(r: Range) -> Scale {
-    if r.log {
+    if r.log && r.zero {
+        Scale::LogFromZero {
+            min: r.min,
+            max: r.max,
+        }
+    } else if r.log {
         Scale::Log {
             min: r.min,
             max: r.max,
@@ -192,7 +197,7 @@ fn slider_view(
                 .value()
                 .parse()
                 .unwrap_or(0);
-            send(&cb, field, (c.value)(&current, scale.value(v)));
+            send(&cb, field, c.at(&current, scale.value(v)));
         })
     };
     // A native range steps by one of its thousand positions, which the
@@ -209,7 +214,7 @@ fn slider_view(
             };
             e.prevent_default();
             let next = c.step((c.get)(&current), step);
-            send(&cb, field, (c.value)(&current, next));
+            send(&cb, field, c.at(&current, next));
         })
     };
     let entry = {
@@ -247,18 +252,24 @@ fn slider_view(
         }
     });
     let id = format!("ctl-{}", c.id);
+    let shown = describe(c, s);
+    // The slider's position is a step of a thousand; a screen reader says
+    // the value, in words and units, as the page shows it beside the slider.
+    let said = display::spoken(&shown);
     html! {
         <div class={classes!("control", (!live).then_some("control-off"))}>
             <div class="control-row">
                 <label for={id.clone()}>{c.label}</label>
-                <output for={id.clone()} id={format!("out-{}", c.id)}>{describe(c, s)}</output>
+                // Not live: the slider itself says its value to the person
+                // moving it, and the run's summary says what changed.
+                <span class="value" id={format!("out-{}", c.id)}>{shown}</span>
                 <input type="text" class="entry" id={format!("in-{}", c.id)} size="6"
-                    placeholder="type" aria-label={format!("Type a value for {}", c.label)}
+                    placeholder="type" aria-label={format!("Type a value for {}, now {said}", c.label)}
                     title="Type a value, as in a share link: 135s, 2.5min, 5%" disabled={!live}
                     onchange={entry} />
             </div>
             <input type="range" id={id} min="0" max={STEPS.to_string()} step="1"
-                value={pos.to_string()} disabled={!live} {oninput} {onkeydown} />
+                value={pos.to_string()} aria-valuetext={said} disabled={!live} {oninput} {onkeydown} />
             {toggle}
         </div>
     }

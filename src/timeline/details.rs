@@ -45,7 +45,7 @@ pub fn panel(
     });
     let lines = lease_view::message_story(run, index, m, upto);
     html! {
-        <section id="delivery-details" class="timeline-details" aria-label={format!("Deliveries of message {m}")}>
+        <section id="delivery-details" class="timeline-details" tabindex="-1" aria-label={format!("Deliveries of message {m}")}>
             <header>
                 <h3>{ format!("Message {m}: {} of {} deliveries so far", shown.len(), msg.deliveries.len()) }</h3>
                 <button type="button" class="timeline-details-close" onclick={on_close}>{ "Close" }</button>

@@ -14,6 +14,7 @@
 use web_sys::CanvasRenderingContext2d;
 
 use super::draw::{dash, hsla, Inks};
+use super::strip::{self, StripMark};
 
 type Rect = (f64, f64, f64, f64);
 
@@ -245,10 +246,14 @@ pub enum Swatch {
     Commit,
     Release,
     Crash,
+    Strip,
+    StripOverlap,
+    StripExpiry,
+    StripDeadLetter,
 }
 
 impl Swatch {
-    const ALL: [Swatch; 12] = [
+    const ALL: [Swatch; 16] = [
         Swatch::Run,
         Swatch::Buffered,
         Swatch::Lease,
@@ -261,6 +266,10 @@ impl Swatch {
         Swatch::Commit,
         Swatch::Release,
         Swatch::Crash,
+        Swatch::Strip,
+        Swatch::StripOverlap,
+        Swatch::StripExpiry,
+        Swatch::StripDeadLetter,
     ];
 
     pub fn name(self) -> &'static str {
@@ -277,6 +286,10 @@ impl Swatch {
             Swatch::Commit => "commit",
             Swatch::Release => "release",
             Swatch::Crash => "crash",
+            Swatch::Strip => "strip",
+            Swatch::StripOverlap => "strip-overlap",
+            Swatch::StripExpiry => "strip-expiry",
+            Swatch::StripDeadLetter => "strip-dead-letter",
         }
     }
 
@@ -333,6 +346,12 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: Swatch, dark: bool) {
             layer.releases[1].push((16.0, my));
         }
         Swatch::Crash => crash(ctx, p, mx, 0.0, SWATCH_H, SWATCH_W - mx),
+        Swatch::Strip => strip::swatch(ctx, p, None, SWATCH_W, SWATCH_H),
+        Swatch::StripOverlap => strip::swatch(ctx, p, Some(StripMark::Overlap), SWATCH_W, SWATCH_H),
+        Swatch::StripExpiry => strip::swatch(ctx, p, Some(StripMark::Expiry), SWATCH_W, SWATCH_H),
+        Swatch::StripDeadLetter => {
+            strip::swatch(ctx, p, Some(StripMark::DeadLetter), SWATCH_W, SWATCH_H)
+        }
     }
     layer.paint(ctx, p, 1.0, 1.0);
 }

@@ -180,6 +180,8 @@ pub struct Timeline {
     pub focus: Option<u32>,
     /// What the live region says: the focused run's story.
     announced: String,
+    /// Enter opened a message: its deliveries take the focus once drawn.
+    focus_details: bool,
     /// A touch held down: the menu opens when it fires.
     press_timer: Option<gloo::timers::callback::Timeout>,
 }
@@ -232,6 +234,7 @@ impl Component for Timeline {
             listened: None,
             focus: None,
             announced: String::new(),
+            focus_details: false,
             press_timer: None,
         }
     }
@@ -483,6 +486,15 @@ impl Component for Timeline {
             self.listened = canvas;
         }
         self.paint_swatches();
+        if self.focus_details {
+            if let Some(el) = gloo::utils::document()
+                .get_element_by_id("delivery-details")
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                self.focus_details = false;
+                let _ = el.focus();
+            }
+        }
         if first_render {
             self.schedule(ctx);
         } else if std::mem::take(&mut self.paint_after_render) {
@@ -666,11 +678,15 @@ impl Timeline {
             else {
                 continue;
             };
-            // Painted once per element, scheme and palette: the legend re-renders with every hover.
-            if c.get_attribute("data-painted") == Some(scheme.clone()) {
+            // Painted once per element, swatch, scheme and palette: the
+            // legend re-renders with every hover. The swatch is part of the
+            // key: an element that came to name another swatch is repainted.
+            let kind = c.get_attribute("data-swatch").unwrap_or_default();
+            let painted = format!("{kind} {scheme}");
+            if c.get_attribute("data-painted") == Some(painted.clone()) {
                 continue;
             }
-            let _ = c.set_attribute("data-painted", &scheme);
+            let _ = c.set_attribute("data-painted", &painted);
             let (w, h) = (glyphs::SWATCH_W, glyphs::SWATCH_H);
             c.set_width((w * dpr).round() as u32);
             c.set_height((h * dpr).round() as u32);
@@ -683,8 +699,7 @@ impl Timeline {
                 continue;
             };
             let _ = c2d.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-            let kind = c.get_attribute("data-swatch");
-            if let Some(kind) = kind.as_deref().and_then(glyphs::Swatch::from_name) {
+            if let Some(kind) = glyphs::Swatch::from_name(&kind) {
                 glyphs::swatch(&c2d, kind, dark);
             }
         }
@@ -760,17 +775,33 @@ impl Timeline {
             .filter(|ix| (*ix as usize) < run.deliveries.len());
         let to = match (from, key) {
             (Some(ix), FocusKey::Open) => {
-                props
-                    .on_select
-                    .emit(Some(run.deliveries[ix as usize].message));
+                let message = run.deliveries[ix as usize].message;
+                props.on_select.emit(Some(message));
+                // The reader goes on to the message's deliveries, below the
+                // canvas, and hears where they went.
+                self.announced = format!(
+                    "Message {message} opened: its deliveries are listed below the timeline."
+                );
+                self.focus_details = true;
                 return;
             }
             (Some(ix), FocusKey::Move(step)) => {
                 lease_view::focus::step(run, &self.index, ix, step, upto)
             }
-            (None, _) => {
+            (None, key) => {
                 let t = self.scale(ctx).start_ms.max(0.0) as u64;
-                lease_view::focus::start(run, &self.index, t, upto)
+                let start = lease_view::focus::start(run, &self.index, t, upto);
+                // Home and End go to the ends from the first press, as
+                // they do once a run has the focus.
+                match (start, key) {
+                    (
+                        Some(ix),
+                        FocusKey::Move(
+                            step @ (lease_view::focus::Step::First | lease_view::focus::Step::Last),
+                        ),
+                    ) => lease_view::focus::step(run, &self.index, ix, step, upto).or(Some(ix)),
+                    _ => start,
+                }
             }
         };
         let Some(ix) = to else {
@@ -1146,61 +1177,88 @@ pub(crate) fn summary(run: &RunHandle) -> String {
     )
 }
 
-fn legend(view: TimelineView, density: bool) -> Html {
-    let item = |class: &'static str, glyph: &'static str, text: &'static str| {
-        html! { <li><span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>{ text }</li> }
-    };
-    // Painted after render by `glyphs::swatch`, the canvas's own code.
-    let drawn = |kind: Swatch, text: &'static str| {
-        html! { <li><canvas class="lg-swatch" data-swatch={kind.name()} aria-hidden="true"></canvas>{ text }</li> }
-    };
-    let mut items = match view {
+/// A legend entry's mark: drawn on a small canvas by the timeline's own
+/// glyph code, or (for fills the canvas paints as plain areas) a styled span.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mark {
+    Drawn(Swatch),
+    Styled(&'static str, &'static str),
+}
+
+/// Every entry of the legend for `view`, mark and words side by side: the
+/// one list the legend is rendered from, so that a mark cannot drift from
+/// its words when entries come and go (the density strip's four join the
+/// list while a strip is on the canvas).
+pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static str)> {
+    use Mark::{Drawn, Styled};
+    let mut entries = match view {
         TimelineView::Workers => vec![
-            drawn(Swatch::Run, "run (colour = message)"),
-            drawn(Swatch::Buffered, "leased, waiting in the buffer"),
-            drawn(Swatch::Lease, "lease, receive to end"),
-            drawn(Swatch::Expiry, "lease expired"),
-            drawn(
-                Swatch::Overlap,
+            (Drawn(Swatch::Run), "run (colour = message)"),
+            (Drawn(Swatch::Buffered), "leased, waiting in the buffer"),
+            (Drawn(Swatch::Lease), "lease, receive to end"),
+            (Drawn(Swatch::Expiry), "lease expired"),
+            (
+                Drawn(Swatch::Overlap),
                 "overlapping runs (both), dashed link between them",
             ),
-            drawn(Swatch::Heartbeat, "heartbeat accepted"),
-            drawn(Swatch::HeartbeatRejected, "heartbeat rejected"),
-            drawn(Swatch::Ack, "ack"),
-            drawn(Swatch::AckRejected, "ack rejected"),
-            drawn(Swatch::Commit, "commit, duplicate, no effect"),
-            drawn(Swatch::Release, "release, rejected"),
-            item("lg-glyph", "⤳", "redelivery"),
-            item("lg-dlq", "DLQ", "dead-lettered, with cause"),
-            drawn(Swatch::Crash, "crash, shaded while down"),
-            item("lg-pause", "", "paused"),
+            (Drawn(Swatch::Heartbeat), "heartbeat accepted"),
+            (Drawn(Swatch::HeartbeatRejected), "heartbeat rejected"),
+            (Drawn(Swatch::Ack), "ack"),
+            (Drawn(Swatch::AckRejected), "ack rejected"),
+            (Drawn(Swatch::Commit), "commit, duplicate, no effect"),
+            (Drawn(Swatch::Release), "release, rejected"),
+            (Styled("lg-glyph", "⤳"), "redelivery"),
+            (Styled("lg-dlq", "DLQ"), "dead-lettered, with cause"),
+            (Drawn(Swatch::Crash), "crash, shaded while down"),
+            (Styled("lg-pause", ""), "paused"),
         ],
         TimelineView::Messages => vec![
-            item("lg-available", "", "available in the queue"),
-            item("lg-inflight", "", "in flight (solid: handler running)"),
-            item("lg-overlap", "", "overlapping run"),
-            item("lg-expiry", "▮", "lease expired"),
-            item("lg-dlq-fill", "", "dead-lettered"),
-            item("lg-deleted", "", "deleted"),
+            (Styled("lg-available", ""), "available in the queue"),
+            (
+                Styled("lg-inflight", ""),
+                "in flight (solid: handler running)",
+            ),
+            (Styled("lg-overlap", ""), "overlapping run"),
+            (Styled("lg-expiry", "▮"), "lease expired"),
+            (Styled("lg-dlq-fill", ""), "dead-lettered"),
+            (Styled("lg-deleted", ""), "deleted"),
         ],
     };
     // Only while a strip is on the canvas: zoomed in, it would explain nothing.
     if density {
-        items.extend([
-            item(
-                "lg-strip",
-                "",
+        entries.extend([
+            (
+                Drawn(Swatch::Strip),
                 "runs under a pixel wide, binned per pixel (darker: more run time)",
             ),
-            item(
-                "lg-strip-overlap",
-                "",
+            (
+                Drawn(Swatch::StripOverlap),
                 "pixel with an overlapping run (striped)",
             ),
-            item("lg-strip-expiry", "", "pixel with a lease expiry"),
-            item("lg-strip-dlq", "", "pixel with a dead letter"),
+            (Drawn(Swatch::StripExpiry), "pixel with a lease expiry"),
+            (Drawn(Swatch::StripDeadLetter), "pixel with a dead letter"),
         ]);
     }
+    entries
+}
+
+fn legend(view: TimelineView, density: bool) -> Html {
+    // Keyed by the words, so an entry keeps its own element (and its painted
+    // swatch) when entries before or after it come and go.
+    let items = legend_entries(view, density)
+        .into_iter()
+        .map(|(mark, text)| {
+            let mark = match mark {
+                // Painted after render by `glyphs::swatch`, the canvas's own code.
+                Mark::Drawn(kind) => html! {
+                    <canvas class="lg-swatch" data-swatch={kind.name()} aria-hidden="true"></canvas>
+                },
+                Mark::Styled(class, glyph) => html! {
+                    <span class={classes!("lg", class)} aria-hidden="true">{ glyph }</span>
+                },
+            };
+            html! { <li key={text}>{ mark }{ text }</li> }
+        });
     html! { <ul class="timeline-legend" aria-label="Legend">{ for items }</ul> }
 }
 

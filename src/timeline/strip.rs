@@ -86,3 +86,41 @@ pub(super) fn fill_all(ctx: &CanvasRenderingContext2d, colour: &str, rects: &[Re
     }
     ctx.fill();
 }
+
+/// A legend swatch of the density strip, painted by the strip's own code:
+/// every shade from the faintest to the darkest, with `mark` (an overlap,
+/// an expiry or a dead letter) in the middle, as a row of the canvas shows it.
+pub fn swatch(ctx: &CanvasRenderingContext2d, p: &Inks, mark: Option<StripMark>, w: f64, h: f64) {
+    let mut b = Batches::default();
+    let step = w / LEVELS as f64;
+    for (i, shade) in b.shades.iter_mut().enumerate() {
+        // With a mark, the strip under it is a middling shade, as a busy row's is.
+        let at = if mark.is_some() { 2 } else { i };
+        if mark.is_none() || i == at {
+            let (x, width) = if mark.is_some() {
+                (0.0, w)
+            } else {
+                (i as f64 * step, step)
+            };
+            shade.push((x, 0.0, width, h));
+        }
+    }
+    let notch = (h * 0.35).clamp(2.0, 4.0);
+    let middle = (w / 2.0 - 2.0, 4.0);
+    match mark {
+        None => {}
+        Some(StripMark::Overlap) => b.overlaps.push((middle.0, 0.0, middle.1, h)),
+        Some(StripMark::Expiry) => b.expiries.push((middle.0, 0.0, middle.1, notch)),
+        Some(StripMark::DeadLetter) => b.dead_letters.push((middle.0, h - notch, middle.1, notch)),
+    }
+    b.paint_shades(ctx, &p.strip, 0.85);
+    b.paint_marks(ctx, p);
+}
+
+/// What a pixel of the strip is marked with.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum StripMark {
+    Overlap,
+    Expiry,
+    DeadLetter,
+}

@@ -39,7 +39,7 @@ test('the page starts with the default scenario and fetches another, and the one
 test('a scenario that cannot be fetched says why and changes nothing; a link to one opens from the default with a notice', async () => {
   const { page } = await openPage(env.browser, env.server.url);
   await page.locator('#total-delivered').waitFor();
-  const totals = () => page.locator('.totals output').allInnerTexts();
+  const totals = () => page.locator('#totals .total .value').allInnerTexts();
   const before = await totals();
   await page.route('**/scenarios/hung-handler.json', (route) => route.abort());
   await page.locator('#ctl-scenario').selectOption('hung-handler');

@@ -130,8 +130,9 @@ test('compare: B starts as a copy of A, the controls edit B, the differences are
 
 test('a sweep whose worker cannot load says so, ends that worker, and the next sweep runs', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
-  // At 1280x800 the Diagnosis shows in the first view: its worker answers
-  // and is ended before the sweep starts.
+  // The Diagnosis's worker answers and is ended before the sweep starts
+  // (the totals' two more cells put the section just below the first view).
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
   await page.locator('#diagnosis[aria-busy="false"]').waitFor();
   for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
   await page.locator('#open-sweep').click();

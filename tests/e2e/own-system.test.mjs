@@ -33,8 +33,8 @@ async function scenarioShown(page) {
 }
 
 async function totals(page) {
-  await page.locator('#totals output').first().waitFor();
-  return page.locator('#totals output').allInnerTexts();
+  await page.locator('#totals .total .value').first().waitFor();
+  return page.locator('#totals .total .value').allInnerTexts();
 }
 
 /** Waits until the totals differ from `old` (a new run has been summed). */

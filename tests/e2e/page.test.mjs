@@ -61,7 +61,7 @@ test('every control a person reads about is there, labelled, with its value show
   assert.match(await page.locator('#out-timeout').innerText(), /^\d+(\.\d+)? ?(ms|s|min|h)$/);
   // Every slider, each with its value beside it.
   const shown = await page.locator('.controls input[type=range]').evaluateAll((els) =>
-    els.map((el) => [el.id, document.querySelector(`output[for="${el.id}"]`)?.innerText.trim() || '']));
+    els.map((el) => [el.id, document.getElementById(el.id.replace(/^ctl-/, 'out-'))?.innerText.trim() || '']));
   assert.ok(shown.length >= 10, `${shown.length} sliders`);
   for (const [id, value] of shown) assert.notEqual(value, '', `#${id} shows its value`);
   for (const id of ['delivered', 'acked', 'redeliveries', 'overlapping', 'duplicates']) {

@@ -113,7 +113,7 @@ test('a file dropped on the page is read by the module loaded on demand: importe
 
   // The refusal names the file and the field; serde's words after them are
   // not this page's to test. The dropped scenario and its run stay.
-  const totals = () => page.locator('.totals output').allInnerTexts();
+  const totals = () => page.locator('#totals .total .value').allInnerTexts();
   const before = await totals();
   const title = await page.locator('#scenario-title').innerText();
   await dropFile(page, 'bad.json', '{"broker": {"visibility_timeout_ms": -5}}');

@@ -78,6 +78,23 @@ pub const SHOULDER_MIN_SHARE: f64 = 0.10;
 /// a distribution.
 pub const SHOULDER_MIN_MESSAGES: u64 = 5;
 
+/// The pool counts as saturated when its handlers were this busy, on
+/// average, over the second half of the run: every slot taken, bar the
+/// moments between a finish and the next receive.
+pub const SATURATION_BUSY_SHARE: f64 = 0.9;
+/// ... and at least this many messages were still waiting in the queue at
+/// the end: a backlog, not the last few arrivals.
+pub const SATURATION_MIN_WAITING: u64 = 100;
+/// ... and the waiting were at least this share of the arrivals: the queue
+/// grew with the run, it was not a backlog the pool was draining.
+pub const SATURATION_WAITING_SHARE: f64 = 0.1;
+
+/// ... and at most this share of the deliveries were redeliveries: the
+/// handlers' time went to first deliveries. With more, the pool is busy
+/// with repeats (a redelivery feedback loop), where capacity adds load to
+/// the same downstream instead of finishing the queue.
+pub const SATURATION_MAX_REDELIVERY_SHARE: f64 = 0.1;
+
 /// The work's tail (p99 at full speed times the worst slowdown) reaches this
 /// share of the lease: the unit of work is too big for it.
 pub const SMALL_UNIT_TAIL_SHARE: f64 = 0.8;
@@ -123,6 +140,11 @@ pub const DETECTORS: &[Detector] = &[
         id: "concurrent-duplicates",
         title: "Concurrent duplicate execution",
         detect: concurrent_duplicates,
+    },
+    Detector {
+        id: "pool-saturated",
+        title: "Arrivals outpace the pool",
+        detect: pool_saturated,
     },
     Detector {
         id: "redelivery-feedback-loop",
@@ -432,8 +454,14 @@ fn redelivery_feedback_loop(c: &Ctx) -> Option<Finding> {
             && b.mid_run >= FEEDBACK_MIN_MID_RUN_EXPIRIES
             && b.mid_run > 2 * a.mid_run
             && b.mid_run as f64 >= FEEDBACK_MID_RUN_SHARE * b.expiries as f64
-            && b.running >= a.running
-            && b.waiting > 0;
+            // Its words say running handlers rose: a pool that was full in
+            // the earlier window cannot feed a loop with more duplicates.
+            && b.running > a.running
+            && b.waiting > 0
+            // The words say redeliveries rose: with none in the later
+            // window, the expired leases wait in a queue the pool cannot
+            // reach, which is saturation, not a loop.
+            && b.redeliveries > a.redeliveries;
         if !fires {
             continue;
         }
@@ -486,6 +514,89 @@ fn redelivery_feedback_loop(c: &Ctx) -> Option<Finding> {
         Some((
             fix,
             format!("{why} Both stop the loop faster than adding capacity, which adds load to the same downstream."),
+        )),
+    ))
+}
+
+/// Every handler slot busy while the queue grows: messages arrive faster
+/// than the pool can finish them, whatever the lease does. Measure: the
+/// messages waiting in the queue at the end.
+fn pool_saturated(c: &Ctx) -> Option<Finding> {
+    let run = c.run;
+    let t = &run.report.totals;
+    let s = &run.report.series;
+    let slots = u64::from(c.scenario.workers.count) * u64::from(c.scenario.workers.concurrency);
+    let n = s.running_handlers.len();
+    if slots == 0 || n < 2 || t.arrived == 0 {
+        return None;
+    }
+    let half = &s.running_handlers[n / 2..];
+    let busy = half.iter().sum::<u64>() as f64 / half.len() as f64 / slots as f64;
+    let waiting = t.still_available;
+    // The queue grew over the second half: a backlog the pool is draining
+    // shrinks, however busy the pool.
+    let grew = s.queue_depth[n - 1] > s.queue_depth[n / 2];
+    let repeats = t.redeliveries as f64 > SATURATION_MAX_REDELIVERY_SHARE * t.deliveries as f64;
+    if !grew
+        || repeats
+        || busy < SATURATION_BUSY_SHARE
+        || waiting < SATURATION_MIN_WAITING
+        || (waiting as f64) < SATURATION_WAITING_SHARE * t.arrived as f64
+        // A pool busy with the duplicates of a feedback loop is that loop:
+        // its fix is the lease, and capacity would feed it.
+        || redelivery_feedback_loop(c).is_some()
+    {
+        return None;
+    }
+    let minutes = run.end_ms.max(1) as f64 / 60_000.0;
+    let arriving = t.arrived as f64 / minutes;
+    let acks = &s.completions_per_min[n / 2..];
+    let finishing = acks.iter().sum::<f64>() / acks.len() as f64;
+    // Workers for the arrivals at the pace the pool finished messages in
+    // the second half: capacity, sized from this run.
+    let workers = c.scenario.workers.count;
+    let needed = if finishing > 0.0 {
+        ((f64::from(workers) * arriving / finishing).ceil() as u32).max(workers + 1)
+    } else {
+        workers * 2
+    };
+    let at = s
+        .queue_depth
+        .iter()
+        .position(|&d| d >= SATURATION_MIN_WAITING)
+        .map_or(0, |i| i as u64 * c.bucket_ms());
+    let evidence = vec![
+        format!(
+            "{} arrived ({:.1}/min); {} were handed out, {} of them redeliveries, and {} were still waiting in the queue at the end.",
+            n_of(t.arrived, "message", "messages"),
+            arriving,
+            n_of(t.deliveries, "delivery", "deliveries"),
+            display::count(t.redeliveries),
+            display::count(waiting),
+        ),
+        format!(
+            "The pool's {} handlers ({} workers x {}) were {} busy over the second half of the run, finishing {:.1} messages/min against {:.1}/min arriving.",
+            display::count(slots),
+            workers,
+            c.scenario.workers.concurrency,
+            pct(busy.min(1.0)),
+            finishing,
+            arriving,
+        ),
+        "The queue grows because the handlers are all taken, not because leases run out: a longer lease or a heartbeat finishes no message sooner.".to_string(),
+    ];
+    Some(finding(
+        "pool-saturated",
+        evidence,
+        waiting as f64,
+        at,
+        Some(run.end_ms),
+        None,
+        Some((
+            Fix::Workers { count: needed },
+            format!(
+                "Add capacity: about {needed} workers finish {arriving:.1} messages/min at the pace this pool finished them, or make each message cheaper."
+            ),
         )),
     ))
 }

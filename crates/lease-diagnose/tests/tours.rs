@@ -160,10 +160,13 @@ fn every_demonstrated_value_is_within_its_controls_range() {
                     continue;
                 }
                 let v = (c.get)(&s);
-                if v < c.range.min || v > c.range.max {
+                if v < c.range.lowest() || v > c.range.max {
                     outside.push(format!(
                         "{} step {i}: {} is {v}, outside {}..={}",
-                        t.id, c.id, c.range.min, c.range.max
+                        t.id,
+                        c.id,
+                        c.range.lowest(),
+                        c.range.max
                     ));
                 }
             }

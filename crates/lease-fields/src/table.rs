@@ -284,12 +284,24 @@ impl fmt::Display for FieldError {
 
 impl std::error::Error for FieldError {}
 
+/// The slowest rate the arrivals slider reaches after 0: 0.01 a second
+/// (36 an hour), the finest a rate is written to (two decimals); a slower
+/// rate is typed (`1/h`), and the keys step from it.
+pub const SLOWEST_RATE_PER_S: f64 = 0.01;
+
+/// The shortest work time the work sliders reach: a tenth of a
+/// millisecond, the finest a duration reads on the page.
+pub const FINEST_WORK_MS: f64 = 0.1;
+
 /// A slider's span: its ends, and whether equal drags are equal ratios.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Range {
     pub min: f64,
     pub max: f64,
     pub log: bool,
+    /// 0 is a value too, at the slider's first position, before `min`
+    /// (a log scale cannot reach it).
+    pub zero: bool,
 }
 
 impl Range {
@@ -298,6 +310,7 @@ impl Range {
             min,
             max,
             log: false,
+            zero: false,
         }
     }
 
@@ -306,6 +319,26 @@ impl Range {
             min,
             max,
             log: true,
+            zero: false,
+        }
+    }
+
+    /// 0, then `min` to `max` on a log scale.
+    const fn log_from_zero(min: f64, max: f64) -> Range {
+        Range {
+            min,
+            max,
+            log: true,
+            zero: true,
+        }
+    }
+
+    /// The smallest value the slider reaches: 0 when it has a zero.
+    pub fn lowest(&self) -> f64 {
+        if self.zero {
+            0.0
+        } else {
+            self.min
         }
     }
 }
@@ -405,6 +438,21 @@ impl Step {
 }
 
 impl Control {
+    /// What the slider sends for `v`: the control's rounding, but a value
+    /// at either end of the range exactly, so that End reaches the most
+    /// the field takes (12 h, not 43,000 s) and never rounds past it.
+    pub fn at(&self, s: &Scenario, v: f64) -> Value {
+        let sent = (self.value)(s, v);
+        if v != self.range.max && v != self.range.lowest() {
+            return sent;
+        }
+        match sent {
+            Value::Num(_) => Value::Num(v.round() as u64),
+            Value::Float(_) => Value::Float(v),
+            other => other,
+        }
+    }
+
     pub fn live(&self, s: &Scenario) -> bool {
         (self.applies)(s) && self.toggle.as_ref().is_none_or(|t| (t.get)(s) == t.enables)
     }
@@ -437,7 +485,7 @@ impl Control {
     /// the grid of the control's precision in that direction, within the
     /// slider's range.
     pub fn step(&self, v: f64, step: Step) -> f64 {
-        let (lo, hi) = (self.range.min, self.range.max);
+        let (lo, hi) = (self.range.lowest(), self.range.max);
         let (up, coarse) = match step {
             Step::Home => return lo,
             Step::End => return hi,
@@ -454,7 +502,20 @@ impl Control {
         } else {
             on_grid(v, e, |t| t.ceil() - 1.0)
         };
-        next.clamp(lo, hi)
+        // Below a log range's first value, down goes to its zero.
+        let next = if !up && self.range.zero && next < self.range.min {
+            0.0
+        } else {
+            next
+        };
+        let next = next.clamp(lo, hi);
+        // A key never moves the value the wrong way: a value typed beyond
+        // the slider's end (or a preset's) stays where it is.
+        if up {
+            next.max(v.min(hi))
+        } else {
+            next.min(v.max(lo))
+        }
     }
 }
 
@@ -475,6 +536,19 @@ pub struct Spec {
 }
 
 impl Spec {
+    /// The least and the most a numeric field accepts.
+    pub fn bounds(&self) -> Option<(f64, f64)> {
+        Some(match self.kind {
+            Kind::Ms { lo, hi } | Kind::Count { lo, hi } => (lo as f64, hi as f64),
+            // Above 0: from the finest a duration reads on the page, a
+            // tenth of a millisecond (`display::duration_f64`).
+            Kind::MsF { hi } => (FINEST_WORK_MS, hi as f64),
+            Kind::Float { lo, hi, .. } => (lo, hi),
+            Kind::Rate { hi } => (0.0, hi),
+            _ => return None,
+        })
+    }
+
     pub fn parse(&self, text: &str) -> Result<Value, String> {
         if self.default_ok && is_keyword(text, &DEFAULT_WORDS) {
             return Ok(Value::Default);
@@ -856,7 +930,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "duration",
             label: "Run length",
             group: Group::Load,
-            range: Range::log(10_000.0, 14_400_000.0),
+            range: Range::log(1.0, MAX_DURATION_MS as f64),
             unit: Unit::Ms,
             get: |s| s.duration_ms as f64,
             value: |_, v| Value::Num(round2(v) as u64),
@@ -974,7 +1048,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "timeout",
             label: "Visibility timeout",
             group: Group::Broker,
-            range: Range::log(1_000.0, 900_000.0),
+            range: Range::log(1.0, MAX_VISIBILITY_TIMEOUT_MS as f64),
             unit: Unit::Ms,
             get: |s| effective_visibility_timeout_ms(s) as f64,
             value: |_, v| Value::Num(round2(v) as u64),
@@ -1001,7 +1075,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "max-receive",
             label: "Max receive count",
             group: Group::Broker,
-            range: Range::linear(1.0, 20.0),
+            range: Range::log(1.0, MAX_RECEIVE_COUNT as f64),
             unit: Unit::Count,
             get: |s| f64::from(resolve(s).max_receive_count.unwrap_or(5)),
             value: |_, v| Value::Num(v.round().max(1.0) as u64),
@@ -1069,7 +1143,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "rpc",
             label: "Broker call latency",
             group: Group::Broker,
-            range: Range::linear(0.0, 2_000.0),
+            range: Range::log_from_zero(1.0, MAX_RPC_LATENCY_MS as f64),
             unit: Unit::Ms,
             get: |s| resolve(s).rpc_latency_ms as f64,
             value: |_, v| Value::Num(round2(v.max(0.0)) as u64),
@@ -1327,7 +1401,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "workers",
             label: "Workers",
             group: Group::Workers,
-            range: Range::linear(1.0, 64.0),
+            range: Range::log(1.0, MAX_WORKERS as f64),
             unit: Unit::Count,
             get: |s| f64::from(s.workers.count),
             value: |_, v| Value::Num(v.round().max(1.0) as u64),
@@ -1359,7 +1433,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "concurrency",
             label: "Handlers per worker",
             group: Group::Workers,
-            range: Range::linear(1.0, 16.0),
+            range: Range::log(1.0, MAX_CONCURRENCY as f64),
             unit: Unit::Count,
             get: |s| f64::from(s.workers.concurrency),
             value: |_, v| Value::Num(v.round().max(1.0) as u64),
@@ -1386,7 +1460,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "prefetch",
             label: "Prefetch",
             group: Group::Workers,
-            range: Range::log(1.0, 1_000.0),
+            range: Range::log(1.0, MAX_PREFETCH as f64),
             unit: Unit::Count,
             get: |s| f64::from(resolve(s).prefetch),
             // A worker holds every message it runs: no fewer than its handlers.
@@ -1429,7 +1503,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "heartbeat",
             label: "Heartbeat interval",
             group: Group::Heartbeat,
-            range: Range::log(100.0, 300_000.0),
+            range: Range::log(1.0, MAX_VISIBILITY_TIMEOUT_MS as f64),
             unit: Unit::Ms,
             get: |s| heartbeat(s).map_or(10_000.0, |h| h.interval_ms as f64),
             value: |_, v| Value::Num(round2(v).max(1.0) as u64),
@@ -1465,7 +1539,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "extend-by",
             label: "Extend by",
             group: Group::Heartbeat,
-            range: Range::log(1_000.0, 900_000.0),
+            range: Range::log(1.0, MAX_VISIBILITY_TIMEOUT_MS as f64),
             unit: Unit::Ms,
             get: |s| heartbeat(s).map_or(30_000.0, |h| h.extend_by_ms as f64),
             value: |_, v| Value::Num(round2(v) as u64),
@@ -1501,7 +1575,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "cap",
             label: "Extension cap",
             group: Group::Heartbeat,
-            range: Range::linear(0.0, 100.0),
+            range: Range::log_from_zero(1.0, u32::MAX as f64),
             unit: Unit::Count,
             get: |s| {
                 heartbeat(s)
@@ -1555,7 +1629,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "error-rate",
             label: "Handler error rate",
             group: Group::Work,
-            range: Range::linear(0.0, 0.5),
+            range: Range::linear(0.0, 1.0),
             unit: Unit::Percent,
             get: |s| s.workers.error_rate,
             value: |_, v| Value::Float((v * 100.0).round() / 100.0),
@@ -1661,7 +1735,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "median",
             label: "Processing time (median)",
             group: Group::Work,
-            range: Range::log(10.0, 1_800_000.0),
+            range: Range::log(FINEST_WORK_MS, MAX_WORK_MS as f64),
             unit: Unit::Ms,
             get: |s| median_p99(&s.work.dist).0,
             value: |_, v| Value::Float(round2(v)),
@@ -1682,7 +1756,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "p99",
             label: "Processing time (p99)",
             group: Group::Work,
-            range: Range::log(10.0, 7_200_000.0),
+            range: Range::log(FINEST_WORK_MS, MAX_WORK_MS as f64),
             unit: Unit::Ms,
             get: |s| median_p99(&s.work.dist).1,
             // Dragged below the median, the p99 stops at it.
@@ -1783,7 +1857,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "jitter",
             label: "Attempt jitter",
             group: Group::Work,
-            range: Range::linear(0.0, 1.0),
+            range: Range::linear(0.0, MAX_ATTEMPT_JITTER),
             unit: Unit::Ratio,
             get: |s| s.work.attempt_jitter,
             value: |_, v| Value::Float((v * 100.0).round() / 100.0),
@@ -1807,7 +1881,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "rate",
             label: "Arrival rate",
             group: Group::Load,
-            range: Range::log(0.01, 100.0),
+            range: Range::log_from_zero(SLOWEST_RATE_PER_S, MAX_RATE_PER_S),
             unit: Unit::PerSecond,
             get: |s| s.arrivals.rate_per_s,
             value: |_, v| Value::Float(round2(v)),
@@ -1841,7 +1915,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "backlog",
             label: "Backlog at start",
             group: Group::Load,
-            range: Range::linear(0.0, 2_000.0),
+            range: Range::log_from_zero(1.0, MAX_BACKLOG as f64),
             unit: Unit::Count,
             get: |s| s.arrivals.backlog as f64,
             value: |_, v| Value::Num(v.round().max(0.0) as u64),
@@ -1906,7 +1980,7 @@ pub static FIELDS: [Spec; 55] = [
             id: "capacity",
             label: "Downstream capacity",
             group: Group::Downstream,
-            range: Range::log(1.0, 1_000.0),
+            range: Range::log(1.0, MAX_DOWNSTREAM_CAPACITY as f64),
             unit: Unit::Handlers,
             get: |s| s.downstream.capacity.map_or(1_000.0, f64::from),
             value: |_, v| Value::Num(v.round().max(1.0) as u64),

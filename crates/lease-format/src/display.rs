@@ -100,9 +100,52 @@ pub fn count(n: u64) -> String {
     out
 }
 
+/// A value as the page shows it (`45 s`, `2.5 min`, `30 /min`, `5%`), in
+/// words for a screen reader: `45 seconds`, `2.5 minutes`, `30 per minute`,
+/// `5 percent`. A screen reader reads `s` as a letter and `/` as "slash".
+pub fn spoken(shown: &str) -> String {
+    let words = shown.split(' ').collect::<Vec<_>>();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let one = i > 0 && words[i - 1] == "1";
+        let unit = |singular: &str, plural: &str| if one { singular } else { plural }.to_string();
+        out.push(match *w {
+            "ms" => unit("millisecond", "milliseconds"),
+            "s" => unit("second", "seconds"),
+            "min" => unit("minute", "minutes"),
+            "h" => unit("hour", "hours"),
+            "/s" => "per second".into(),
+            "/min" => "per minute".into(),
+            "/h" => "per hour".into(),
+            w if w.ends_with('%') && w.len() > 1 => format!("{} percent", &w[..w.len() - 1]),
+            w => w.to_string(),
+        });
+    }
+    out.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_spoken_in_words_and_units() {
+        for (shown, said) in [
+            ("60 s", "60 seconds"),
+            ("1 s", "1 second"),
+            ("2.5 min", "2.5 minutes"),
+            ("1 h", "1 hour"),
+            ("250 ms", "250 milliseconds"),
+            ("30 /min", "30 per minute"),
+            ("2.5 /s", "2.5 per second"),
+            ("5%", "5 percent"),
+            ("16 handlers", "16 handlers"),
+            ("off", "off"),
+            ("1:30 of 5 min", "1:30 of 5 minutes"),
+        ] {
+            assert_eq!(spoken(shown), said, "{shown}");
+        }
+    }
 
     #[test]
     fn a_duration_reads_as_the_link_writes_it_with_a_space() {

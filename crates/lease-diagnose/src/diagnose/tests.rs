@@ -112,7 +112,7 @@ fn every_detector_is_silent_on_sub_second_work() {
 #[test]
 fn ids_are_unique_and_kebab_case() {
     let ids: Vec<&str> = detector_ids().collect();
-    assert_eq!(ids.len(), 12);
+    assert_eq!(ids.len(), 13);
     for (i, id) in ids.iter().enumerate() {
         assert!(
             id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
@@ -223,6 +223,85 @@ fn feedback_loop_is_silent_when_completions_fall_because_arrivals_stop() {
         rate_per_s: 0.0,
     }];
     assert!(fires("redelivery-feedback-loop", &s).is_none());
+}
+
+/// The page's default scenario with 20 workers x 4 handlers, work p50 4 s
+/// and p99 38 min, 20 messages a second for two hours and a 5-minute
+/// timeout: far more arrives than 80 handlers can finish, and with this
+/// seed nothing is redelivered (a lease that runs out puts its message
+/// behind the whole backlog).
+fn saturated_pool() -> Scenario {
+    let mut s = shipped_scenario("ninety-second-message");
+    s.seed = 17;
+    s.broker.visibility_timeout_ms = Some(300_000);
+    s.duration_ms = 2 * 3_600_000;
+    s.workers.count = 20;
+    s.workers.concurrency = 4;
+    s.work.dist = Dist::Lognormal {
+        median_ms: 4_000.0,
+        p99_ms: 38.0 * 60_000.0,
+    };
+    s.arrivals.rate_per_s = 20.0;
+    s.arrivals.backlog = 0;
+    s
+}
+
+#[test]
+fn a_saturated_pool_is_named_saturation_not_a_redelivery_feedback_loop() {
+    let s = saturated_pool();
+    let r = run(&s);
+    let t = &r.report.totals;
+    assert_eq!(t.redeliveries, 0, "the setup redelivers nothing");
+    let found = diagnose(&s, &r);
+    let ids: Vec<&str> = found.iter().map(|f| f.id.as_ref()).collect();
+    assert!(
+        !ids.contains(&"redelivery-feedback-loop"),
+        "{} redeliveries: no loop; fired {ids:?}",
+        t.redeliveries
+    );
+    let f = found
+        .iter()
+        .find(|f| f.id == "pool-saturated")
+        .unwrap_or_else(|| panic!("saturation should fire: {ids:?}, totals {t:#?}"));
+    well_formed(f, r.end_ms);
+    assert_eq!(f.measure, t.still_available as f64);
+    let said = f.evidence.join(" ");
+    assert!(
+        said.contains(&lease_format::display::count(t.arrived)),
+        "{said}"
+    );
+    assert!(
+        said.contains(&lease_format::display::count(t.still_available)),
+        "{said}"
+    );
+    // The fix is capacity, not the lease.
+    match f.fix {
+        Some(Fix::Workers { count }) => assert!(count > 20, "{count}"),
+        ref other => panic!("a capacity fix, not {other:?}"),
+    }
+}
+
+#[test]
+fn saturation_is_silent_when_the_pool_keeps_up_or_drains_a_backlog() {
+    silent_on("pool-saturated", "sub-second-work");
+    silent_on("pool-saturated", "order-confirmation-email");
+    // A backlog drained by a busy pool: the queue shrinks, it does not grow.
+    let mut s = small("backlog", 600, 1_000, 30_000, 2);
+    s.duration_ms = 60_000;
+    assert!(fires("pool-saturated", &s).is_none());
+}
+
+#[test]
+fn feedback_loop_is_silent_on_a_saturated_pool_whatever_the_seed() {
+    // Handlers all busy from the start cannot rise, and leases that run out
+    // under a backlog are not redelivered: completions fall because the
+    // long tail holds the slots, which is saturation, not a loop.
+    for seed in [1, 3, 17] {
+        let mut s = saturated_pool();
+        s.seed = seed;
+        let f = fires("redelivery-feedback-loop", &s);
+        assert!(f.is_none(), "seed {seed}: {:?}", f.map(|f| f.evidence));
+    }
 }
 
 // --- dlq-of-valid-messages ----------------------------------------------

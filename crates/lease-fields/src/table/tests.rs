@@ -108,10 +108,18 @@ fn keys_step_the_timeout_by_its_second_figure_and_pages_by_its_first() {
     assert_eq!(c.step(135_000.0, Step::Down), 130_000.0);
     assert_eq!(c.step(29_000.0, Step::PageUp), 30_000.0);
     assert_eq!(c.step(60_000.0, Step::PageUp), 70_000.0);
-    assert_eq!(c.step(60_000.0, Step::Home), 1_000.0);
-    assert_eq!(c.step(60_000.0, Step::End), 900_000.0);
-    assert_eq!(c.step(900_000.0, Step::Up), 900_000.0, "the end stays put");
-    assert_eq!(c.step(1_000.0, Step::Down), 1_000.0, "the start stays put");
+    assert_eq!(c.step(60_000.0, Step::Home), 1.0);
+    assert_eq!(
+        c.step(60_000.0, Step::End),
+        43_200_000.0,
+        "12 h, SQS's most"
+    );
+    assert_eq!(
+        c.step(43_200_000.0, Step::Up),
+        43_200_000.0,
+        "the end stays put"
+    );
+    assert_eq!(c.step(1.0, Step::Down), 1.0, "the start stays put");
 }
 
 #[test]
@@ -145,11 +153,127 @@ fn every_key_moves_every_slider_inside_its_range() {
             let step = Step::of_key(key).unwrap();
             let next = c.step(mid, step);
             assert!(
-                (c.range.min..=c.range.max).contains(&next),
+                (c.range.lowest()..=c.range.max).contains(&next),
                 "{} {key}: {next}",
                 c.id
             );
             assert_ne!(next, mid, "{} {key} moves", c.id);
+        }
+    }
+}
+
+#[test]
+fn every_slider_covers_every_value_its_field_accepts() {
+    for f in CONTROLS {
+        let c = f.control().unwrap();
+        let (lo, hi) = f
+            .spec()
+            .bounds()
+            .unwrap_or_else(|| panic!("{} is not a number", c.id));
+        let r = c.range;
+        assert_eq!(r.max, hi, "{}: the slider ends at the field's most", c.id);
+        if lo == 0.0 {
+            assert!(
+                r.lowest() == 0.0 || (r.log && r.zero),
+                "{}: 0 is accepted, the slider must reach it",
+                c.id
+            );
+        } else {
+            assert!(
+                r.lowest() <= lo,
+                "{}: the field takes {lo}, the slider starts at {}",
+                c.id,
+                r.lowest()
+            );
+        }
+        // The slider's positions run from its lowest to its most.
+        assert!(
+            r.min > 0.0 || !r.log,
+            "{}: a log scale starts above 0",
+            c.id
+        );
+    }
+}
+
+#[test]
+fn a_slider_spanning_more_than_two_decades_is_logarithmic() {
+    for f in CONTROLS {
+        let c = f.control().unwrap();
+        let r = c.range;
+        let span = r.max / r.min.max(if r.zero { r.min } else { 1.0 });
+        if span > 100.0 {
+            assert!(r.log, "{}: {} to {} wants a log scale", c.id, r.min, r.max);
+        }
+    }
+}
+
+#[test]
+fn a_key_never_moves_a_value_the_wrong_way() {
+    for f in CONTROLS {
+        let c = f.control().unwrap();
+        let (lo, hi) = f.spec().bounds().unwrap();
+        let r = c.range;
+        let mut values = vec![lo, hi, r.lowest(), r.min, r.max];
+        for i in 1..40 {
+            let t = f64::from(i) / 40.0;
+            values.push(if r.log {
+                r.min * (r.max / r.min).powf(t)
+            } else {
+                r.min + t * (r.max - r.min)
+            });
+        }
+        for v in values {
+            for (key, up) in [
+                (Step::Up, true),
+                (Step::PageUp, true),
+                (Step::Down, false),
+                (Step::PageDown, false),
+            ] {
+                let next = c.step(v, key);
+                if up {
+                    assert!(next >= v.min(r.max), "{} {key:?} from {v}: {next}", c.id);
+                } else {
+                    assert!(
+                        next <= v.max(r.lowest()),
+                        "{} {key:?} from {v}: {next}",
+                        c.id
+                    );
+                }
+            }
+        }
+    }
+    // Typed 1 h, then the arrows: a little above and a little below 1 h.
+    let timeout = Field::Timeout.control().unwrap();
+    let up = timeout.step(3_600_000.0, Step::Up);
+    let down = timeout.step(3_600_000.0, Step::Down);
+    assert!(up > 3_600_000.0 && up <= 4_000_000.0, "{up}");
+    assert!((3_000_000.0..3_600_000.0).contains(&down), "{down}");
+}
+
+#[test]
+fn a_slider_at_either_end_sends_the_field_s_least_and_most_exactly() {
+    for sc in shipped::all() {
+        for f in CONTROLS {
+            let c = f.control().unwrap();
+            let mut s = sc.scenario.clone();
+            if !c.live(&s) {
+                continue;
+            }
+            let r = c.range;
+            for end in [r.lowest(), r.max] {
+                let v = c.at(&s, end);
+                if let Ok(()) = set(&mut s, f, &v) {
+                    let got = (c.get)(&s);
+                    // The prefetch slider keeps prefetch at least the
+                    // handlers; a constant work time is whole milliseconds.
+                    let whole_ms = matches!(f, Field::Median | Field::P99) && end < 1.0;
+                    if f != Field::Prefetch && !whole_ms {
+                        assert_eq!(got, end, "{} on {}: sent {v:?}", c.id, sc.name);
+                    }
+                } else if end == r.max {
+                    panic!("{} on {}: the end {end} was refused", c.id, sc.name);
+                }
+            }
         }
     }
 }
