@@ -168,8 +168,8 @@ pub fn playback(props: &PlaybackProps) -> Html {
                 value={props.playhead_ms.to_string()} oninput={scrub}
                 aria-valuetext={lease_format::display::spoken(&format!(
                     "{} of {}",
-                    fmt_ms(props.playhead_ms as f64),
-                    fmt_ms(end as f64),
+                    duration_about(props.playhead_ms as f64),
+                    duration_about(end as f64),
                 ))} />
             // Not live: during playback it changes with every frame.
             <span class="value" id="playhead">{format!(

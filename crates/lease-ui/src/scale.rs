@@ -98,5 +98,4 @@ mod tests {
             assert_eq!(s.pos(s.value(p)), p);
         }
     }
-
 }

@@ -471,7 +471,12 @@ fn every_retry_delay_field_and_the_receive_order_go_through_a_link_and_read_back
     set(&mut target, Field::RetryMin, &Value::Num(10_000)).unwrap();
     set(&mut target, Field::RetryMax, &Value::Num(300_000)).unwrap();
     set(&mut target, Field::RetryDoublings, &Value::Num(3)).unwrap();
-    set(&mut target, Field::ReceiveOrder, &ReceiveOrder::Random.into()).unwrap();
+    set(
+        &mut target,
+        Field::ReceiveOrder,
+        &ReceiveOrder::Random.into(),
+    )
+    .unwrap();
     lease_sim::validate(&target).unwrap();
     assert_eq!(
         target.broker.receive_order,
