@@ -357,7 +357,12 @@ impl Component for Timeline {
                 self.engaged.set(true);
                 if let Some(c) = self.canvas.cast::<HtmlCanvasElement>() {
                     let _ = c.set_pointer_capture(e.pointer_id());
-                    let _ = c.focus();
+                    // Pressing a run must not scroll it from under the
+                    // finger or the pointer: the press is where the person
+                    // already looks.
+                    let keep_still = web_sys::FocusOptions::new();
+                    keep_still.set_prevent_scroll(true);
+                    let _ = c.focus_with_options(&keep_still);
                 }
                 let (x, y) = self.local(e.client_x(), e.client_y());
                 if e.shift_key() {

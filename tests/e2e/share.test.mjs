@@ -266,8 +266,9 @@ test('without its background worker, a bad file still gets its line and column',
     ['**/lease-worker-loader.js', silent],
   ]) {
     const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
-    // At 1280x800 the Diagnosis shows in the first view: its own worker
-    // answers and is ended before the file's worker is blocked.
+    // The Diagnosis, scrolled to, loads its own worker, which answers and
+    // is ended before the file's worker is blocked.
+    await page.locator('#diagnosis').scrollIntoViewIfNeeded();
     await page.locator('#diagnosis[aria-busy="false"]').waitFor();
     for (let i = 0; i < 20 && page.workers().length > 0; i++) await page.waitForTimeout(100);
     await page.route(blocked, how);

@@ -421,6 +421,22 @@ pub fn timeline_menu(p: &MenuProps) -> Html {
         let fork = fork.clone();
         Callback::from(move |_: MouseEvent| fork.set(!*fork))
     };
+    // A press that began outside the menu closes it; the release of the
+    // long press that opened it (its press began on the timeline) does not.
+    let pressed_outside = use_mut_ref(|| false);
+    let backdrop_press = {
+        let pressed_outside = pressed_outside.clone();
+        Callback::from(move |_: PointerEvent| *pressed_outside.borrow_mut() = true)
+    };
+    let backdrop_click = {
+        let close = close.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.prevent_default();
+            if std::mem::take(&mut *pressed_outside.borrow_mut()) {
+                close.emit(());
+            }
+        })
+    };
     let backdrop_close = {
         let close = close.clone();
         Callback::from(move |e: MouseEvent| {
@@ -431,7 +447,7 @@ pub fn timeline_menu(p: &MenuProps) -> Html {
     let heading = format!("At {}", clock(p.at.t_ms));
     html! {
         <>
-            <div class="tl-menu-backdrop" onclick={backdrop_close.clone()} oncontextmenu={backdrop_close}></div>
+            <div class="tl-menu-backdrop" onpointerdown={backdrop_press} onclick={backdrop_click} oncontextmenu={backdrop_close}></div>
             <div class="tl-menu" id="timeline-menu" role="menu" aria-label={format!(
                 "Act on the timeline {}",
                 heading.to_lowercase(),
