@@ -899,6 +899,44 @@ fn recommend_on_the_own_system_example_gives_every_field_of_its_json() {
     );
 }
 
+/// `lease-sim run` names the preset's own rule (`says`), `sweep` over the
+/// timeout from `from` gives three rows, and `recommend` answers with points.
+fn runs_sweeps_and_recommends_by_name(preset: &str, says: &str, from: &str) {
+    let p = temp_file(
+        &format!("{preset}.json"),
+        &format!(
+            r#"{{"name":"b","duration_ms":600000,"broker":{{"preset":"{preset}",
+                "visibility_timeout_ms":20000}},
+                "work":{{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}}}"#
+        ),
+    );
+    let file = p.to_str().unwrap();
+    let o = lease_sim(&["run", file]);
+    assert!(o.status.success(), "{preset}: {}", stderr(&o));
+    assert!(stdout(&o).contains(says), "{preset}: {}", stdout(&o));
+    let o = lease_sim(&[
+        "sweep", file, "--param", "timeout", "--from", from, "--to", "60s", "--steps", "3",
+    ]);
+    assert!(o.status.success(), "{preset}: {}", stderr(&o));
+    assert_eq!(sweep_rows(&stdout(&o)).len(), 3, "{preset}: {}", stdout(&o));
+    let o = lease_sim(&[
+        "recommend",
+        file,
+        "--max-redelivery-rate",
+        "0.05",
+        "--seeds",
+        "3",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{preset}: {}", stderr(&o));
+    assert!(
+        json_of(&o)["points"]
+            .as_array()
+            .is_some_and(|p| !p.is_empty()),
+        "{preset}"
+    );
+}
+
 #[test]
 fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
     for (preset, says) in [
@@ -913,39 +951,7 @@ fn run_sweep_and_recommend_take_each_broker_one_runs_by_preset_name() {
         ("celery_redis", "the ack goes as the handler starts"),
         ("celery_sqs", "the ack goes as the handler starts"),
     ] {
-        let p = temp_file(
-            &format!("{preset}.json"),
-            &format!(
-                r#"{{"name":"b","duration_ms":600000,"broker":{{"preset":"{preset}",
-                    "visibility_timeout_ms":20000}},
-                    "work":{{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}}}"#
-            ),
-        );
-        let file = p.to_str().unwrap();
-        let o = lease_sim(&["run", file]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert!(stdout(&o).contains(says), "{preset}: {}", stdout(&o));
-        let o = lease_sim(&[
-            "sweep", file, "--param", "timeout", "--from", "10s", "--to", "60s", "--steps", "3",
-        ]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert_eq!(sweep_rows(&stdout(&o)).len(), 3, "{preset}: {}", stdout(&o));
-        let o = lease_sim(&[
-            "recommend",
-            file,
-            "--max-redelivery-rate",
-            "0.05",
-            "--seeds",
-            "3",
-            "--json",
-        ]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert!(
-            json_of(&o)["points"]
-                .as_array()
-                .is_some_and(|p| !p.is_empty()),
-            "{preset}"
-        );
+        runs_sweeps_and_recommends_by_name(preset, says, "10s");
     }
     // The channel tick is named as the scenario file names it.
     let p = temp_file(
@@ -971,40 +977,8 @@ fn run_sweep_and_recommend_take_each_managed_service_by_preset_name() {
         ),
         ("sidekiq_pro", "no lease while a worker lives"),
     ] {
-        let p = temp_file(
-            &format!("{preset}.json"),
-            &format!(
-                r#"{{"name":"b","duration_ms":600000,"broker":{{"preset":"{preset}",
-                    "visibility_timeout_ms":20000}},
-                    "work":{{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}}}"#
-            ),
-        );
-        let file = p.to_str().unwrap();
-        let o = lease_sim(&["run", file]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert!(stdout(&o).contains(says), "{preset}: {}", stdout(&o));
         // Cloud Tasks' dispatch deadline starts at 15 s.
-        let o = lease_sim(&[
-            "sweep", file, "--param", "timeout", "--from", "20s", "--to", "60s", "--steps", "3",
-        ]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert_eq!(sweep_rows(&stdout(&o)).len(), 3, "{preset}: {}", stdout(&o));
-        let o = lease_sim(&[
-            "recommend",
-            file,
-            "--max-redelivery-rate",
-            "0.05",
-            "--seeds",
-            "3",
-            "--json",
-        ]);
-        assert!(o.status.success(), "{preset}: {}", stderr(&o));
-        assert!(
-            json_of(&o)["points"]
-                .as_array()
-                .is_some_and(|p| !p.is_empty()),
-            "{preset}"
-        );
+        runs_sweeps_and_recommends_by_name(preset, says, "20s");
     }
     // Temporal's StartToClose has no default: the file must give it.
     let p = temp_file(

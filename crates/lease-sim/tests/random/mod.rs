@@ -122,16 +122,34 @@ pub fn scenarios() -> Vec<Scenario> {
     out
 }
 
-fn classic() -> Vec<Scenario> {
-    let mut rng = Pcg64Mcg::seed_from_u64(SEED);
+/// Draws `count` valid scenarios from the shipped bases: each a base with
+/// a name of its own, a seed and a run of at most 15 minutes, then `vary`
+/// (told how many are drawn so far), kept when it validates and stays small.
+fn draw(
+    seed: u64,
+    count: usize,
+    prefix: &str,
+    mut vary: impl FnMut(&mut Pcg64Mcg, &mut Scenario, usize),
+) -> Vec<Scenario> {
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let bases = bases();
-    let mut out = Vec::with_capacity(CLASSIC);
-    while out.len() < CLASSIC {
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
         let base = &bases[rng.random_range(0..bases.len())];
         let mut s = base.scenario.clone();
-        s.name = format!("random-{}", out.len());
+        s.name = format!("{prefix}{}", out.len());
         s.seed = rng.random();
         s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+        vary(&mut rng, &mut s, out.len());
+        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
+            out.push(s);
+        }
+    }
+    out
+}
+
+fn classic() -> Vec<Scenario> {
+    draw(SEED, CLASSIC, "random-", |rng, s, _| {
         s.broker.preset = CLOUD_PRESETS[rng.random_range(0..CLOUD_PRESETS.len())];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..300_000));
         s.broker.max_receive_count = Some(if rng.random_bool(0.3) {
@@ -205,33 +223,21 @@ fn classic() -> Vec<Scenario> {
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..200));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..1.0));
         s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
-        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
-            out.push(s);
-        }
-    }
-    out
+    })
 }
 
 /// Work from data (percentiles, samples, a histogram) under each client
 /// library and the stale-delete switch, on top of the first generator's
 /// broker and worker settings.
 fn from_data() -> Vec<Scenario> {
-    let mut rng = Pcg64Mcg::seed_from_u64(SEED_FROM_DATA);
-    let bases = bases();
-    let mut out = Vec::with_capacity(FROM_DATA);
-    while out.len() < FROM_DATA {
-        let base = &bases[rng.random_range(0..bases.len())];
-        let mut s = base.scenario.clone();
-        s.name = format!("random-data-{}", out.len());
-        s.seed = rng.random();
-        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
+    draw(SEED_FROM_DATA, FROM_DATA, "random-data-", |rng, s, n| {
         s.broker.preset = CLOUD_PRESETS[rng.random_range(0..CLOUD_PRESETS.len())];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..300_000));
         s.broker.stale_delete = Some(StaleDelete::ALL[rng.random_range(0..2)]);
         s.workers.count = rng.random_range(1..9);
         s.workers.concurrency = rng.random_range(1..4);
         s.workers.prefetch = Some(s.workers.concurrency + rng.random_range(0..4));
-        let library = Library::ALL[out.len() % Library::ALL.len()];
+        let library = Library::ALL[n % Library::ALL.len()];
         s.workers.client = Some(Client {
             library,
             max_lease_ms: (library == Library::Pubsub && rng.random_bool(0.5))
@@ -248,7 +254,7 @@ fn from_data() -> Vec<Scenario> {
         } else {
             rng.random_range(0.0..0.2)
         };
-        s.work.dist = match (out.len() / Library::ALL.len()) % 3 {
+        s.work.dist = match (n / Library::ALL.len()) % 3 {
             0 => {
                 let p50 = rng.random_range(10.0..10_000.0);
                 let p90 = p50 * rng.random_range(1.0..5.0);
@@ -278,26 +284,14 @@ fn from_data() -> Vec<Scenario> {
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..200));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..1.0));
         s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
-        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
-            out.push(s);
-        }
-    }
-    out
+    })
 }
 
 /// The brokers one runs and their switches, each drawn on its own or left
 /// to the preset, over the first generator's shipped bases.
 fn brokers() -> Vec<Scenario> {
-    let mut rng = Pcg64Mcg::seed_from_u64(SEED_BROKERS);
-    let bases = bases();
-    let mut out = Vec::with_capacity(BROKERS);
-    while out.len() < BROKERS {
-        let base = &bases[rng.random_range(0..bases.len())];
-        let mut s = base.scenario.clone();
-        s.name = format!("random-broker-{}", out.len());
-        s.seed = rng.random();
-        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
-        s.broker.preset = RUN_PRESETS[out.len() % RUN_PRESETS.len()];
+    draw(SEED_BROKERS, BROKERS, "random-broker-", |rng, s, n| {
+        s.broker.preset = RUN_PRESETS[n % RUN_PRESETS.len()];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
         s.broker.max_receive_count = match rng.random_range(0..3) {
             0 => None,
@@ -360,112 +354,93 @@ fn brokers() -> Vec<Scenario> {
         s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
         s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
         s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
-        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
-            out.push(s);
-        }
-    }
-    out
+    })
 }
 
 /// The job frameworks and their switches, each drawn on its own or left to
 /// the preset, over the shipped bases.
 fn frameworks() -> Vec<Scenario> {
-    let mut rng = Pcg64Mcg::seed_from_u64(SEED_FRAMEWORKS);
-    let bases = shipped::all();
-    let mut out = Vec::with_capacity(FRAMEWORKS);
-    while out.len() < FRAMEWORKS {
-        let base = &bases[rng.random_range(0..bases.len())];
-        let mut s = base.scenario.clone();
-        s.name = format!("random-framework-{}", out.len());
-        s.seed = rng.random();
-        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
-        s.broker = Default::default();
-        s.broker.preset = FRAMEWORK_PRESETS[out.len() % FRAMEWORK_PRESETS.len()];
-        s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
-        s.broker.max_receive_count = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(1..6))),
-        };
-        s.broker.expiry_check_ms = match rng.random_range(0..3) {
-            0 => None,
-            _ => Some(Some(rng.random_range(1_000..60_000))),
-        };
-        s.broker.expiry_check_passes = rng.random_bool(0.3).then(|| rng.random_range(1..3));
-        if s.broker.expiry_check_passes == Some(2) && s.broker.preset == Preset::CelerySqs {
-            s.broker.expiry_check_ms = Some(Some(rng.random_range(1_000..60_000)));
-        }
-        s.broker.max_expiries = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(0..4))),
-        };
-        s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
-            0
-        } else {
-            rng.random_range(1..500)
-        });
-        s.workers.client = None;
-        s.workers.count = rng.random_range(1..6);
-        s.workers.concurrency = rng.random_range(1..4);
-        s.workers.prefetch = rng
-            .random_bool(0.5)
-            .then(|| s.workers.concurrency + rng.random_range(0..6));
-        s.workers.heartbeat = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(Heartbeat {
-                interval_ms: rng.random_range(500..30_000),
-                extend_by_ms: None,
-                max_extensions: Some(rng.random_range(0..20)),
-                on_reject: OnReject::Continue,
-            })),
-        };
-        s.workers.renewal = rng
-            .random_bool(0.5)
-            .then(|| Renewal::ALL[rng.random_range(0..Renewal::ALL.len())]);
-        s.workers.ack_at = rng
-            .random_bool(0.5)
-            .then(|| AckAt::ALL[rng.random_range(0..AckAt::ALL.len())]);
-        s.workers.error_rate = if rng.random_bool(0.5) {
-            0.0
-        } else {
-            rng.random_range(0.0..0.2)
-        };
-        s.work.dist = Dist::Uniform {
-            min_ms: rng.random_range(1..20_000),
-            max_ms: rng.random_range(20_000..150_000),
-        };
-        s.work.cpu_bound = rng.random_bool(0.5);
-        s.arrivals.eta_ms = if rng.random_bool(0.4) {
-            rng.random_range(1_000..200_000)
-        } else {
-            0
-        };
-        s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
-        s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
-        s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
-        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
-            out.push(s);
-        }
-    }
-    out
+    draw(
+        SEED_FRAMEWORKS,
+        FRAMEWORKS,
+        "random-framework-",
+        |rng, s, n| {
+            s.broker = Default::default();
+            s.broker.preset = FRAMEWORK_PRESETS[n % FRAMEWORK_PRESETS.len()];
+            s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
+            s.broker.max_receive_count = match rng.random_range(0..3) {
+                0 => None,
+                1 => Some(None),
+                _ => Some(Some(rng.random_range(1..6))),
+            };
+            s.broker.expiry_check_ms = match rng.random_range(0..3) {
+                0 => None,
+                _ => Some(Some(rng.random_range(1_000..60_000))),
+            };
+            s.broker.expiry_check_passes = rng.random_bool(0.3).then(|| rng.random_range(1..3));
+            if s.broker.expiry_check_passes == Some(2) && s.broker.preset == Preset::CelerySqs {
+                s.broker.expiry_check_ms = Some(Some(rng.random_range(1_000..60_000)));
+            }
+            s.broker.max_expiries = match rng.random_range(0..3) {
+                0 => None,
+                1 => Some(None),
+                _ => Some(Some(rng.random_range(0..4))),
+            };
+            s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(1..500)
+            });
+            s.workers.client = None;
+            s.workers.count = rng.random_range(1..6);
+            s.workers.concurrency = rng.random_range(1..4);
+            s.workers.prefetch = rng
+                .random_bool(0.5)
+                .then(|| s.workers.concurrency + rng.random_range(0..6));
+            s.workers.heartbeat = match rng.random_range(0..3) {
+                0 => None,
+                1 => Some(None),
+                _ => Some(Some(Heartbeat {
+                    interval_ms: rng.random_range(500..30_000),
+                    extend_by_ms: None,
+                    max_extensions: Some(rng.random_range(0..20)),
+                    on_reject: OnReject::Continue,
+                })),
+            };
+            s.workers.renewal = rng
+                .random_bool(0.5)
+                .then(|| Renewal::ALL[rng.random_range(0..Renewal::ALL.len())]);
+            s.workers.ack_at = rng
+                .random_bool(0.5)
+                .then(|| AckAt::ALL[rng.random_range(0..AckAt::ALL.len())]);
+            s.workers.error_rate = if rng.random_bool(0.5) {
+                0.0
+            } else {
+                rng.random_range(0.0..0.2)
+            };
+            s.work.dist = Dist::Uniform {
+                min_ms: rng.random_range(1..20_000),
+                max_ms: rng.random_range(20_000..150_000),
+            };
+            s.work.cpu_bound = rng.random_bool(0.5);
+            s.arrivals.eta_ms = if rng.random_bool(0.4) {
+                rng.random_range(1_000..200_000)
+            } else {
+                0
+            };
+            s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
+            s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
+            s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        },
+    )
 }
 
 /// The managed services and their rules, each drawn on its own or left to
 /// the preset, over the first generator's shipped bases; crashes with
 /// restarts, so that Sidekiq Pro's orphan checks run.
 fn services() -> Vec<Scenario> {
-    let mut rng = Pcg64Mcg::seed_from_u64(SEED_SERVICES);
-    let bases = bases();
-    let mut out = Vec::with_capacity(SERVICES);
-    while out.len() < SERVICES {
-        let base = &bases[rng.random_range(0..bases.len())];
-        let mut s = base.scenario.clone();
-        s.name = format!("random-service-{}", out.len());
-        s.seed = rng.random();
-        s.duration_ms = s.duration_ms.min(rng.random_range(60_000..900_000));
-        let preset = SERVICE_PRESETS[out.len() % SERVICE_PRESETS.len()];
+    draw(SEED_SERVICES, SERVICES, "random-service-", |rng, s, n| {
+        let preset = SERVICE_PRESETS[n % SERVICE_PRESETS.len()];
         s.broker = Default::default();
         s.broker.preset = preset;
         // Cloud Tasks' dispatch deadline is at least 15 s.
@@ -528,9 +503,5 @@ fn services() -> Vec<Scenario> {
                 restart_after_ms: Some(rng.random_range(1_000..120_000)),
             })
             .collect();
-        if validate(&s).is_ok() && estimate(&s).events <= MAX_EVENTS {
-            out.push(s);
-        }
-    }
-    out
+    })
 }
