@@ -20,6 +20,7 @@ mod keys;
 mod menu;
 mod notes;
 mod strip;
+mod width;
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -162,7 +163,10 @@ pub struct Timeline {
     /// Runs this timeline has been handed: a new simulation is a new run,
     /// so the test hook tells a seek from a re-simulation.
     runs: u64,
+    /// Also paint once the page's DOM is patched: the canvas element
+    /// under this component may be a new one.
     paint_after_render: bool,
+    width: width::CanvasWidth,
     /// The last paint binned runs into density strips: the legend explains them.
     density_shown: bool,
     /// Clicked into and the pointer has not left since: the bare wheel
@@ -227,6 +231,7 @@ impl Component for Timeline {
             paints: 0,
             runs: 1,
             paint_after_render: false,
+            width: width::CanvasWidth::default(),
             density_shown: false,
             engaged: Rc::new(Cell::new(false)),
             wheel_hint: false,
@@ -277,7 +282,16 @@ impl Component for Timeline {
             }
             self.paint_after_render = true;
         }
-        if !self.paint_after_render {
+        if std::mem::take(&mut self.paint_after_render) {
+            // A slider moved, or the range did: paint now, before the page's
+            // DOM is patched. Yew may hand the frame back to the browser
+            // between patching the DOM and `rendered` (when a render runs
+            // past its deadline, as the first move on a slow phone does),
+            // and the picture must be in that frame. The view below takes
+            // the height and the legend this paint settled on.
+            self.raf = None;
+            self.paint(ctx);
+        } else {
             self.schedule(ctx);
         }
         true
@@ -488,6 +502,9 @@ impl Component for Timeline {
         if canvas != self.listened {
             self.listeners.clear();
             self.listen(ctx);
+            // A new canvas element is blank: the paint in `changed` went
+            // to the one it replaced.
+            self.paint_after_render |= !first_render;
             self.listened = canvas;
         }
         self.paint_swatches();
@@ -648,6 +665,9 @@ impl Timeline {
                 }
             },
         ));
+        let link = ctx.link().clone();
+        self.width
+            .watch(&canvas, move || link.send_message(Msg::Paint));
         let window = gloo::utils::window();
         let link = ctx.link().clone();
         // Also what `index.html`'s script fires when the colour scheme changes.
@@ -995,7 +1015,7 @@ impl Timeline {
             return false;
         };
         let props = ctx.props();
-        let w = canvas.client_width() as f64;
+        let w = self.width.of(&canvas);
         if w <= 0.0 {
             return false;
         }
