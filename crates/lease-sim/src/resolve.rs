@@ -299,7 +299,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
         // Redis Streams: no broker timer; an entry stays pending until
         // XACK, and `XACK` names no consumer. A claimer (XAUTOCLAIM every
         // `expiry_check_ms`, `min-idle-time` = the timeout) is the file's
-        // `expiry_takes: delivery`. No redrive is built in.
+        // `expiry_takes: claim`. No redrive is built in.
         Preset::RedisStreams => PresetDefaults {
             timeout: 30_000,
             lifetime: None,
