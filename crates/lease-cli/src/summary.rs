@@ -89,6 +89,11 @@ fn broker_line(s: &lease_sim::Scenario) -> Option<String> {
                     duration(p)
                 ))
         )),
+        ExpiryTakes::Claim => parts.push(
+            "an expiry is a claim: the claimed copy goes to the next receive and runs even if a \
+             late ack settles the message first"
+                .into(),
+        ),
         ExpiryTakes::Delivery => {}
     }
     match c.late_ack {

@@ -299,7 +299,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
         // Redis Streams: no broker timer; an entry stays pending until
         // XACK, and `XACK` names no consumer. A claimer (XAUTOCLAIM every
         // `expiry_check_ms`, `min-idle-time` = the timeout) is the file's
-        // `expiry_takes: delivery`. No redrive is built in.
+        // `expiry_takes: claim`. No redrive is built in.
         Preset::RedisStreams => PresetDefaults {
             timeout: 30_000,
             lifetime: None,
@@ -344,7 +344,9 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
         // Celery on Redis: `visibility_timeout` 1 h, restored by the
         // transport's sweep (about every 100 s); an ack removes the unacked
         // entry by the delivery tag the message got when it was published,
-        // so any copy's ack settles it. No redrive.
+        // so any copy's ack settles it, but never calls back a restored copy
+        // waiting in the list: a restore is a claim (RPUSHed where the
+        // workers' BRPOP takes next). No redrive.
         Preset::CeleryRedis => PresetDefaults {
             timeout: CELERY_REDIS_VISIBILITY_TIMEOUT_MS,
             lifetime: None,
@@ -354,7 +356,7 @@ fn preset_defaults(p: Preset) -> PresetDefaults {
             count_at: CountAt::Receive,
             fifo: false,
             client_heartbeat: None,
-            expiry_takes: ExpiryTakes::Delivery,
+            expiry_takes: ExpiryTakes::Claim,
             expiry_check: Some(CELERY_REDIS_RESTORE_SWEEP_MS),
             expiry_counts: true,
             frame: CELERY,

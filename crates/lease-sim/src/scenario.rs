@@ -176,14 +176,21 @@ pub enum ExpiryTakes {
     /// expired (the timeout) and the orphan check is due (`expiry_check_ms`
     /// since the last): Sidekiq Pro's `super_fetch`.
     Orphans,
+    /// The expired delivery alone, claimed: a Redis Streams claimer
+    /// (`XCLAIM`, `XAUTOCLAIM`) makes it a delivery at the check and hands
+    /// it to the next receive ahead of the queue. A late ack meanwhile
+    /// settles the entry but cannot call the claimed copy back: it still
+    /// runs, and its own ack finds nothing.
+    Claim,
 }
 
 impl ExpiryTakes {
-    pub const ALL: [ExpiryTakes; 4] = [
+    pub const ALL: [ExpiryTakes; 5] = [
         ExpiryTakes::Delivery,
         ExpiryTakes::Channel,
         ExpiryTakes::Nothing,
         ExpiryTakes::Orphans,
+        ExpiryTakes::Claim,
     ];
 }
 
@@ -749,7 +756,7 @@ named_variants!(Renewal { Background = "background", EventLoop = "event_loop" })
 named_variants!(AckAt { AfterWork = "after_work", BeforeWork = "before_work" });
 named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_receive" });
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
-named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans" });
+named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans", Claim = "claim" });
 named_variants!(ReceiveOrder { Oldest = "oldest", Random = "random" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });

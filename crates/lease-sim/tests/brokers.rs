@@ -456,7 +456,7 @@ fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first
     // 2006), claimed at 2500 by the other consumer; the first run starts at
     // 12, ends at 3012, and its XACK reaches Redis at 3018.
     let r = run_checked(&preset_scenario(json!({
-        "broker": {"preset": "redis_streams", "expiry_takes": "delivery",
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim",
                    "visibility_timeout_ms": 2000, "expiry_check_ms": 500,
                    "rpc_latency_ms": 6},
         "workers": {"count": 2},
@@ -469,6 +469,80 @@ fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first
     assert_eq!(of(&r, K::AckOk), vec![(3018, 0, 0, 1)]);
     // The claimer's copy runs from 2506 to 5506; its XACK at 5512 finds nothing.
     assert_eq!(of(&r, K::AckRejected), vec![(5512, 0, 1, 2)]);
+}
+
+#[test]
+fn a_redis_claim_is_a_delivery_that_the_first_worker_s_late_xack_cannot_call_back() {
+    // Observed on Redis 7.0 (`redis-prefetched-behind-slow`): one consumer
+    // reads two entries at once and runs one at a time; message 0 takes
+    // 3 s. The sweep at 2000 claims both (idle 2 s); message 0's first run
+    // XACKs at 3000 (1: it removed the entry), yet the claimed copy is
+    // still handed on and run, and its own XACK returns 0. Here: both
+    // claimed at 2000, and neither received again while the worker's two
+    // slots are held. At 3000 the first run's late ack settles message 0;
+    // the freed slot receives its claimed copy all the same (receipt 2).
+    // Message 1's buffered first run acks at 3500 and the next receive
+    // gets its claimed copy; the copies run 3500-4000 and 4000-4500 and
+    // their acks find nothing.
+    let s = preset_scenario(json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim",
+                   "visibility_timeout_ms": 2000, "expiry_check_ms": 500,
+                   "receive_batch": 2},
+        "workers": {"count": 1, "prefetch": 2},
+        "work": {"dist": "constant", "ms": 500},
+        "arrivals": {"backlog": 2, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 3000}],
+        "duration_ms": 8000
+    }));
+    let r = run_checked(&s);
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1), (2000, 1, 0, 1)]);
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![(0, 0, 0, 1), (0, 1, 0, 1), (3000, 0, 0, 2), (3500, 1, 0, 2)]
+    );
+    assert_eq!(of(&r, K::AckOk), vec![(3000, 0, 0, 1), (3500, 1, 0, 1)]);
+    assert_eq!(
+        of(&r, K::AckRejected),
+        vec![(4000, 0, 0, 2), (4500, 1, 0, 2)]
+    );
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 3000 });
+    // Under `expiry_takes: delivery` the expired entry goes back to the
+    // queue, where the late ack deletes it before anyone receives it again.
+    let mut v: Value = serde_json::to_value(&s).unwrap();
+    v["broker"]["expiry_takes"] = json!("delivery");
+    let r = run_checked(&preset_scenario(v));
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![(0, 0, 0, 1), (0, 1, 0, 1), (3000, 1, 0, 2)]
+    );
+}
+
+#[test]
+fn a_redis_claimed_entry_goes_to_the_next_receive_ahead_of_the_stream_s_new_entries() {
+    // XAUTOCLAIM returns the entries it claims to the claimer: they are its
+    // deliveries, not entries back in the stream for `XREADGROUP >`. One
+    // consumer, one at a time, four entries of 1 s: message 0's first run
+    // fails at 100 without an XACK; messages 1 and 2 run 100-1100 and
+    // 1100-2100. The sweep at 2000 claims message 0 (idle since 0), and the
+    // receive at 2100 gets the claimed copy before message 3.
+    let s = preset_scenario(json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim",
+                   "visibility_timeout_ms": 2000, "expiry_check_ms": 500},
+        "workers": {"count": 1, "on_error": "expire"},
+        "work": {"dist": "constant", "ms": 1000},
+        "arrivals": {"backlog": 4, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "outcome": "fail", "work_ms": 100}],
+        "duration_ms": 8000
+    }));
+    let r = run_checked(&s);
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[3..], [(2100, 0, 0, 2), (3100, 3, 0, 1)]);
+    // Under `expiry_takes: delivery` it goes back to the queue behind
+    // message 3, which has waited there since 0.
+    let mut v: Value = serde_json::to_value(&s).unwrap();
+    v["broker"]["expiry_takes"] = json!("delivery");
+    let r = run_checked(&preset_scenario(v));
+    assert_eq!(of(&r, K::Receive)[3..], [(2100, 3, 0, 1), (3100, 0, 0, 2)]);
 }
 
 #[test]

@@ -366,6 +366,41 @@ fn celery_redis_redelivers_a_task_running_past_its_hour_on_the_sweep_after_it() 
 }
 
 #[test]
+fn celery_redis_restores_a_task_ahead_of_the_queue_and_the_first_run_s_ack_cannot_call_the_copy_back(
+) {
+    // kombu's restore sweep RPUSHes an expired unacked task onto the end of
+    // the list the workers BRPOP from, so it is fetched before every task
+    // waiting there, and an ack removes only the unacked entry by its
+    // delivery tag, never a restored copy in the list
+    // (`kombu/transport/redis.py`: `QoS.restore_visible`,
+    // `Channel._do_restore_message`, `QoS.ack`). Observed on Celery 5.7
+    // (`celery-prefetched-restored-behind-slow`): one worker with one
+    // thread holds message 0 (6 s) and prefetched message 1; both are
+    // restored after 2 s; the worker, full, fetches message 0's copy when
+    // its first run ends at 6 s and message 1's at 6.5 s, and runs both.
+    let r = bare(json!({
+        "broker": {"preset": "celery_redis", "visibility_timeout_ms": 2000,
+                   "expiry_check_ms": 1000},
+        "workers": {"count": 1, "concurrency": 1, "prefetch": 2, "ack_at": "after_work"},
+        "work": {"dist": "constant", "ms": 500},
+        "arrivals": {"backlog": 2, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 6000}],
+        "duration_ms": 12_000
+    }));
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1), (2000, 1, 0, 1)]);
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![(0, 0, 0, 1), (0, 1, 0, 1), (6000, 0, 0, 2), (6500, 1, 0, 2)]
+    );
+    // The first runs' acks settle the tasks; the copies run all the same.
+    assert_eq!(of(&r, K::AckOk), vec![(6000, 0, 0, 1), (6500, 1, 0, 1)]);
+    assert_eq!(
+        of(&r, K::AckRejected),
+        vec![(7000, 0, 0, 2), (7500, 1, 0, 2)]
+    );
+}
+
+#[test]
 fn a_bad_check_passes_or_stall_limit_names_its_field() {
     let bad = |b: serde_json::Value| {
         let mut v = common::base();

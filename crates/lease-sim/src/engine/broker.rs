@@ -15,6 +15,15 @@ impl Sim<'_> {
         self.available_count += 1;
     }
 
+    /// `expiry_takes: claim`: the claimer takes the message and hands it to
+    /// the next receive, ahead of the queue. It counts as waiting in the
+    /// queue until a worker receives it.
+    fn make_claimed(&mut self, id: u32) {
+        self.msgs[id as usize].state = State::Available;
+        self.claimed.push_back(id);
+        self.available_count += 1;
+    }
+
     /// A delay before redelivery (docs/MODEL.md "A delay before
     /// redelivery"): the message is in the queue, counted in its depth, but
     /// no receive hands it out until the delay is over.
@@ -113,6 +122,13 @@ impl Sim<'_> {
             return;
         }
         let exhausted = max.is_some_and(|n| m.dlq_count >= n);
+        if !exhausted
+            && cause == DeadLetterCause::Expired
+            && self.cfg.expiry_takes == ExpiryTakes::Claim
+        {
+            self.make_claimed(id);
+            return;
+        }
         if !exhausted {
             // The retry index: 0 after the first delivery.
             let k = m.receive_count.saturating_sub(1);
@@ -131,8 +147,22 @@ impl Sim<'_> {
         }
     }
 
-    /// Hand out the oldest available message, if the queue allows one now.
+    /// Hand out the oldest available message, if the queue allows one now:
+    /// a claimed one first, even one a late ack has deleted since its claim
+    /// (its copy is already on its way to a worker).
     fn take_available(&mut self) -> Option<u32> {
+        if !(self.cfg.single_group_fifo && self.in_flight_count > 0) {
+            while let Some(id) = self.claimed.pop_front() {
+                match self.msgs[id as usize].state {
+                    State::Available => {
+                        self.available_count -= 1;
+                        return Some(id);
+                    }
+                    State::Deleted => return Some(id),
+                    State::InFlight | State::DeadLettered => {}
+                }
+            }
+        }
         loop {
             if self.cfg.single_group_fifo && self.in_flight_count > 0 {
                 return None;
@@ -176,6 +206,9 @@ impl Sim<'_> {
         let now = self.now;
         let ix = self.deliveries.len() as u32;
         let m = &mut self.msgs[id as usize];
+        // A claimed copy of an entry a late ack settled after the claim
+        // (`expiry_takes: claim`): delivered and run, holding no lease.
+        let settled = m.state == State::Deleted;
         let mut timeout = self.cfg.lease_ms(m.receive_count + 1);
         // Temporal: with a HeartbeatTimeout the first heartbeat is due
         // within it, so the attempt's first lease is the shorter of the two.
@@ -187,9 +220,11 @@ impl Sim<'_> {
             m.dlq_count += 1;
         }
         let receipt = m.receive_count;
-        m.state = State::InFlight;
-        m.expires_at = now + timeout;
-        m.lease_set_at = now;
+        if !settled {
+            m.state = State::InFlight;
+            m.expires_at = now + timeout;
+            m.lease_set_at = now;
+        }
         let prev = m.current;
         m.current = ix;
         let need = attempt_need(
@@ -201,9 +236,15 @@ impl Sim<'_> {
         );
         // The draw is still made, so no other run's work moves.
         let need = self.work_override(id, receipt).unwrap_or(need);
-        self.in_flight_count += 1;
-        self.deliveries
-            .push(new_delivery(id, receipt, worker, now, need));
+        let mut delivery = new_delivery(id, receipt, worker, now, need);
+        if settled {
+            // Nothing is pending for it: its lease is over as it begins,
+            // as for a holder whose message a late ack deleted.
+            delivery.lease_end = LeaseEnd::Expired;
+        } else {
+            self.in_flight_count += 1;
+        }
+        self.deliveries.push(delivery);
         self.live.push(Live {
             prev,
             phase: Phase::InTransit,
@@ -225,9 +266,11 @@ impl Sim<'_> {
         });
         self.handlers_alive += 1;
         self.rec.delivery(now, receipt > 1);
-        self.rec.lease_started(now, id, receipt);
         self.log(EventKind::Receive, id, worker, receipt);
-        self.schedule_expiry(ix, id, receipt, now + timeout);
+        if !settled {
+            self.rec.lease_started(now, id, receipt);
+            self.schedule_expiry(ix, id, receipt, now + timeout);
+        }
     }
 
     /// When the broker takes a lease back (docs/MODEL.md "Expiry noticed
@@ -247,7 +290,7 @@ impl Sim<'_> {
 
     /// Waiting long polls, first come first served.
     pub(crate) fn serve_polls(&mut self) {
-        while self.available_count > 0 {
+        while self.available_count > 0 || !self.claimed.is_empty() {
             let Some(p) = self.polls.front().copied() else {
                 return;
             };

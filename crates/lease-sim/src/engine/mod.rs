@@ -174,6 +174,10 @@ pub(crate) struct Sim<'a> {
     pub arrivals_left: bool,
     pub msgs: Vec<Msg>,
     pub available: queue::Available,
+    /// Claimed messages (`expiry_takes: claim`) waiting for the next
+    /// receive, ahead of the queue, oldest claim first. A message a late
+    /// ack deleted meanwhile stays here: its claimed copy is still handed out.
+    pub claimed: VecDeque<u32>,
     pub available_count: u64,
     pub in_flight_count: u64,
     pub deleted_count: u64,
@@ -371,6 +375,7 @@ impl<'a> Sim<'a> {
             } else {
                 queue::Available::new(cfg.single_group_fifo)
             },
+            claimed: VecDeque::new(),
             available_count: 0,
             in_flight_count: 0,
             deleted_count: 0,
@@ -641,6 +646,7 @@ impl<'a> Sim<'a> {
     fn settled(&self) -> bool {
         !self.arrivals_left
             && self.available_count == 0
+            && self.claimed.is_empty()
             && self.in_flight_count == 0
             && self.handlers_alive == 0
             && self.in_transit == 0
