@@ -29,6 +29,8 @@ DRIVERS = {
 
 
 def run_case(driver, endpoint, c):
+    if c.crashes and not getattr(driver, "CRASHES", False):
+        raise ValueError("this broker's driver cannot crash a worker (a case's crash fault)")
     if hasattr(driver, "run_case"):  # a driver that runs its own workers
         return driver.run_case(endpoint, c, f"c{uuid.uuid4().hex[:10]}")
     q = driver.Queue(endpoint, c, f"c{uuid.uuid4().hex[:10]}")

@@ -14,11 +14,22 @@ that run's ack, rejected by the broker."""
 import json
 import re
 import subprocess
+import threading
 import time
 from pathlib import Path
 
-# The stalled checker runs every stalledInterval per worker process.
-GRANULARITY_MS = 1000
+# A stall is found on a check, and the checks fall every stalledInterval
+# (1 s in the cases) from the workers' start (worker.ts `run` starts the
+# checker before the first fetch): the engine's checks and the broker's
+# differ by the JOBS_AFTER_MS below and each check's round trip, so half an
+# interval tells the same check from the one before or after it.
+GRANULARITY_MS = 500
+# The workers start (and check) this long before the jobs are added: their
+# first check is over before any job is active, as in the engine, where
+# every worker checks at its start before it fetches.
+JOBS_AFTER_MS = 250
+# A case's crash kills a worker's process (and a restart starts another).
+CRASHES = True
 HERE = Path(__file__).resolve().parent.parent / "bullmq"
 
 
@@ -37,18 +48,53 @@ def config(endpoint, case, unique, **kw):
 
 
 def run_case(endpoint, case, unique):
-    subprocess.run(["node", str(HERE / "worker.mjs"), json.dumps(config(endpoint, case, unique, produce=True))],
-                   check=True, cwd=HERE.parent, timeout=60)
-    t0 = int(time.time() * 1000)
-    stop_at = t0 + case.duration_ms
-    procs = [subprocess.Popen(
-        ["node", str(HERE / "worker.mjs"),
-         json.dumps(config(endpoint, case, unique, worker=i, t0=t0, stop_at=stop_at))],
-        cwd=HERE.parent, stdout=subprocess.PIPE, text=True) for i in range(case.workers)]
-    lines = []
-    for p in procs:
-        out, _ = p.communicate(timeout=case.duration_ms / 1000 + 30)
-        lines += [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+    """Every process connects first; then the workers call `run()` together
+    (each one's stalled checker checks at once, before its first fetch, as
+    the engine's workers do at t = 0) and the jobs are added `JOBS_AFTER_MS`
+    later, the case's t = 0. A crash kills the worker's process at its
+    time; its restart is a process started beforehand that calls `run()` at
+    the restart's time."""
+    def spawn(**kw):
+        return subprocess.Popen(
+            ["node", str(HERE / "worker.mjs"), json.dumps(config(endpoint, case, unique, **kw))],
+            cwd=HERE.parent, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    workers = [(i, spawn(worker=i), None) for i in range(case.workers)]
+    restarts = [(c["worker"], spawn(worker=c["worker"]), c["at_ms"] + c["restart_after_ms"])
+                for c in case.crashes if c.get("restart_after_ms") is not None]
+    producer = spawn(produce=True)
+    procs = [p for _, p, _ in workers + restarts] + [producer]
+    try:
+        for p in procs:
+            line = p.stdout.readline()
+            if '"ready"' not in line:
+                raise RuntimeError(f"a BullMQ process did not connect: {line.strip() or 'no output'}")
+        start = int(time.time() * 1000) + 300
+        t0 = start + JOBS_AFTER_MS
+        stop = t0 + case.duration_ms
+        for _, p, at in workers + restarts:
+            p.stdin.write(json.dumps({"t0": t0, "start_at": start if at is None else t0 + at,
+                                      "stop_at": stop}) + "\n")
+            p.stdin.flush()
+        producer.stdin.write(json.dumps({"t0": t0, "start_at": t0, "stop_at": stop}) + "\n")
+        producer.stdin.flush()
+        # A crash: the worker's process is killed (SIGKILL), its lock left to run out.
+        kills = [threading.Timer(max(t0 + c["at_ms"] - time.time() * 1000, 0) / 1000,
+                                 next(p for i, p, _ in workers if i == c["worker"]).kill)
+                 for c in case.crashes]
+        for k in kills:
+            k.start()
+        lines = []
+        for p in procs:
+            out, _ = p.communicate(timeout=case.duration_ms / 1000 + 30)
+            lines += [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+        for k in kills:
+            k.join()
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
     lines.sort(key=lambda e: e["t"])
     deliveries, notes, failed = {}, [], set()
     for e in lines:
@@ -63,6 +109,10 @@ def run_case(endpoint, case, unique):
             deliveries[key]["finished"] = e["t"]
         elif e["ev"] == "completed" and key in deliveries:
             deliveries[key]["ack"] = "accepted"
+        elif e["ev"] == "run" and e.get("late", 0) > 100:
+            notes.append(f"{e['t']} ms: worker {e['worker']}: run() {e['late']} ms late")
+        elif e["ev"] in ("ready", "run", "added"):
+            pass
         elif e["ev"] == "failed":
             if key in deliveries and deliveries[key]["ack"] is None:
                 deliveries[key]["ack"] = f"error: {e['text']}"

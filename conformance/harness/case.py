@@ -24,6 +24,7 @@ class Case:
     on_error: str
     overrides: dict = field(default_factory=dict)  # (message, receipt) -> work_ms
     outcomes: dict = field(default_factory=dict)  # (message, receipt) -> outcome
+    crashes: list = field(default_factory=list)  # {"worker", "at_ms", "restart_after_ms"}
 
     def work(self, message: int, receipt: int) -> int:
         return self.overrides.get((message, receipt), self.work_ms)
@@ -44,10 +45,13 @@ def load(path) -> Case:
         raise ValueError(f"{path}: a case's work is constant, with run overrides per delivery")
     w = s.get("workers", {})
     b = s.get("broker", {})
-    overrides, outcomes = {}, {}
+    overrides, outcomes, crashes = {}, {}, []
     for f in s.get("faults", []):
+        if f.get("kind") == "crash":
+            crashes.append(f)
+            continue
         if f.get("kind") != "run":
-            raise ValueError(f"{path}: a case's faults are run overrides only")
+            raise ValueError(f"{path}: a case's faults are run overrides and crashes only")
         key = (f["message"], f["receipt"])
         if "work_ms" in f:
             overrides[key] = f["work_ms"]
@@ -70,4 +74,5 @@ def load(path) -> Case:
         on_error=w.get("on_error", "release"),
         overrides=overrides,
         outcomes=outcomes,
+        crashes=crashes,
     )

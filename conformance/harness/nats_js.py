@@ -3,11 +3,22 @@ consumer with explicit acks (AckWait from the case's lease, MaxDeliver from
 `max_receive_count`, BackOff from `lease_steps_ms`, MaxAckPending from the
 workers' prefetch), one connection per worker, each on its own asyncio loop.
 A message past MaxDeliver stays in the stream; the server's
-MAX_DELIVERIES advisory names it."""
+MAX_DELIVERIES advisory names it.
+
+The workers connect before the case's clock starts, and each keeps one
+pull request waiting at the server until the case ends (the engine's
+worker has its receive outstanding all along): a fetch renewed every
+second leaves the server a moment with no request at each renewal, and the
+idle worker's renewals fell on the case's redeliveries (its first fetch and
+the first delivery come together, and AckWait is a whole number of
+seconds), so a redelivery waited for the next request. A delivery's receive
+time is taken on the client's loop as the fetch returns it, not after the
+hand-over to the worker's thread."""
 
 import asyncio
 import json
 import threading
+import time
 
 import nats
 from nats.js.api import AckPolicy, ConsumerConfig
@@ -47,6 +58,9 @@ class Queue:
         self.dead = set()
         self.admin = Loop()
         self.admin.run(self.setup())
+        # The workers connect now, before the case's clock starts:
+        # connecting is no part of the case.
+        self.clients = [WorkerClient(self) for _ in range(self.case.workers)]
 
     async def setup(self):
         self.nc = await nats.connect(self.endpoint)
@@ -72,8 +86,12 @@ class Queue:
         for i in range(self.case.messages):
             await js.publish(self.subject, str(i).encode())
 
-    def worker_client(self, _index):
-        return WorkerClient(self)
+    def worker_client(self, index):
+        client = self.clients[index]
+        # Handed out as the case's clock starts: its pull requests last
+        # until the case ends.
+        client.ends = time.monotonic() + self.case.duration_ms / 1000
+        return client
 
     def dead_lettered(self):
         self.admin.run(self.nc.close())
@@ -94,16 +112,22 @@ class WorkerClient:
 
     async def fetch(self, n, wait_s):
         try:
-            return await self.sub.fetch(n, timeout=max(wait_s, 0.05))
+            got = await self.sub.fetch(n, timeout=max(wait_s, 0.05))
         except nats.errors.TimeoutError:
-            return []
+            return [], None
+        return got, time.monotonic()
 
-    def receive(self, n, wait_s):
-        got = self.loop.run(self.fetch(n, wait_s))
+    def receive(self, n, _wait_s):
+        # One request waiting until the case ends, not one per poll interval.
+        wait_s = self.ends - time.monotonic()
+        if wait_s <= 0.05:
+            time.sleep(max(wait_s, 0))
+            return []
+        got, at = self.loop.run(self.fetch(n, wait_s), timeout=wait_s + 30)
         out = []
         for m in got:
             count = m.metadata.num_delivered
-            out.append(Msg(int(m.data), count, m, count > 1))
+            out.append(Msg(int(m.data), count, m, count > 1, at))
         return out
 
     def ack(self, m):

@@ -4,7 +4,8 @@
 //! Scheduled events pop by `(time, kind priority, schedule sequence)`:
 //!
 //! 0. `Expiry`: a lease ending at `t` is over for everything else at `t`
-//!    (an ack arriving at `expires_at` is too late, docs/MODEL.md "Time and order").
+//!    (an ack arriving at `expires_at` is too late, docs/MODEL.md "Time and order");
+//!    `StallCheck`, BullMQ's stalled checker, in the same lane.
 //! 1. `Call`: a broker call arriving (receive, extend, ack, release), in the
 //!    order they were sent. Before crashes, so a call sent exactly
 //!    `rpc_latency` earlier arrives ("less than rpc_latency earlier never
@@ -72,6 +73,11 @@ pub enum Ev {
         message: u32,
         receipt: u32,
     },
+    /// BullMQ's stalled checker runs in a worker (`Sim::stall`);
+    /// `generation` invalidates superseded plans.
+    StallCheck {
+        generation: u64,
+    },
     /// `epoch`: the sending worker's life; a crash loses what is in transit.
     Call {
         worker: u32,
@@ -115,7 +121,7 @@ pub enum Ev {
 impl Ev {
     fn priority(&self) -> u64 {
         match self {
-            Ev::Expiry { .. } => 0,
+            Ev::Expiry { .. } | Ev::StallCheck { .. } => 0,
             Ev::Call { .. } => 1,
             Ev::Arrival | Ev::Ready { .. } => 2,
             Ev::RateChange => 3,

@@ -39,7 +39,8 @@ pub struct Config {
     /// JetStream's `BackOff`: the lease of delivery n, the last repeating.
     pub lease_steps_ms: Vec<u64>,
     /// 2: BullMQ's stalled checker (a lock that ends at its deadline, taken
-    /// back on the check after one that saw it held since its renewal).
+    /// back on the check after one that saw it held since its renewal; the
+    /// workers run the checks, `engine/stalled.rs`).
     pub expiry_check_passes: u32,
     /// Past this many expiries the message is dead-lettered at once.
     pub max_expiries: Option<u32>,

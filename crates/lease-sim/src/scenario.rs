@@ -271,7 +271,9 @@ pub struct Broker {
     /// 2: BullMQ's stalled checker. The lease (the lock) ends at its
     /// deadline for acks and extensions; a check takes it back only when
     /// the check before it already saw it held since its last renewal.
-    /// Absent: the preset's (1 elsewhere).
+    /// The workers run the checks, each from its start, one per period
+    /// across them (docs/MODEL.md "The stalled checker runs in the
+    /// workers"). Absent: the preset's (1 elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expiry_check_passes: Option<u32>,
     /// Past this many expiries the message is dead-lettered (failed) at

@@ -117,6 +117,117 @@ fn under_two_passes_the_lock_ends_at_its_deadline_though_the_job_returns_on_the_
     assert_eq!(of(&r, K::AckOk), vec![(1500, 0, 0, 1)]);
 }
 
+// ---- The stalled checker runs in the workers -------------------------------
+
+/// BullMQ with a 1 s lock and checks every 1 s, `workers` processes, one
+/// handler each, no lock renewal unless the work is awaited; the file's
+/// faults and messages on top.
+fn checker_run(workers: u32, cpu_bound: bool, extra: serde_json::Value) -> lease_sim::Run {
+    let mut v = json!({
+        "name": "checker", "seed": 1, "duration_ms": 9000,
+        "broker": {"preset": "bullmq", "visibility_timeout_ms": 1000, "expiry_check_ms": 1000},
+        "workers": {"count": workers, "concurrency": 1},
+        "work": {"dist": "constant", "ms": 500, "cpu_bound": cpu_bound},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0}
+    });
+    for (k, x) in extra.as_object().into_iter().flatten() {
+        match (v.get_mut(k), x) {
+            (Some(serde_json::Value::Object(base)), serde_json::Value::Object(more)) => {
+                base.extend(more.clone());
+            }
+            _ => {
+                v[k] = x.clone();
+            }
+        }
+    }
+    bare(v)
+}
+
+#[test]
+fn bullmq_stalled_checker_starts_with_its_worker_process() {
+    // One process: the job taken at 0, renewed at 500, 1000 and 1500 (lock
+    // until 2500); the process dies at 1600. Its restart at 2200 checks at
+    // once (the key from the check at 1000 is gone): it marks the job; its
+    // next check, at 3200 and not on a grid from t = 0, finds the lock
+    // gone and moves it back, and the restarted process takes it.
+    let r = checker_run(
+        1,
+        false,
+        json!({"faults": [
+        {"kind": "crash", "worker": 0, "at_ms": 1600, "restart_after_ms": 600},
+        {"kind": "run", "message": 0, "receipt": 1, "work_ms": 4000}]}),
+    );
+    assert_eq!(of(&r, K::Expire), vec![(3200, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (3200, 0, 0, 2));
+    assert_eq!(of(&r, K::AckOk), vec![(3700, 0, 0, 2)]);
+}
+
+#[test]
+fn bullmq_runs_one_stalled_check_per_interval_across_its_workers() {
+    // No renewal. Worker 0 takes the job at 0 and checks at 1000 (marks)
+    // and 2000 (moves). Worker 1 dies at 100 and restarts at 1500: its
+    // check there finds the key worker 0's check set at 1000 (for 1 s)
+    // and does nothing, though the job's lock ran out at 1000.
+    let r = checker_run(
+        2,
+        false,
+        json!({
+        "workers": {"heartbeat": null},
+        "faults": [{"kind": "crash", "worker": 1, "at_ms": 100, "restart_after_ms": 1400},
+                   {"kind": "run", "message": 0, "receipt": 1, "work_ms": 8000}]}),
+    );
+    assert_eq!(of(&r, K::Expire)[0], (2000, 0, 0, 1));
+    assert_eq!(of(&r, K::Receive)[1], (2000, 0, 1, 2));
+}
+
+#[test]
+fn bullmq_a_blocked_worker_checks_for_stalled_jobs_when_its_event_loop_frees() {
+    // One process, its loop blocked 0..4000 by the job's CPU-bound run: the
+    // check due at 1000 runs at 4000 and marks the job (the run's
+    // completion there is refused: the lock ran out at 1000); the next
+    // check, at 5000, moves it back and the same process runs it again.
+    let r = checker_run(
+        1,
+        true,
+        json!({"faults": [
+        {"kind": "run", "message": 0, "receipt": 1, "work_ms": 4000}]}),
+    );
+    assert_eq!(of(&r, K::AckRejected), vec![(4000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Expire), vec![(5000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (5000, 0, 0, 2));
+    assert_eq!(of(&r, K::AckOk), vec![(5500, 0, 0, 2)]);
+    // With another process free, that one's checks (1000 marks, 2000
+    // moves) find it while the first loop is still blocked.
+    let r = checker_run(
+        2,
+        true,
+        json!({"faults": [
+        {"kind": "run", "message": 0, "receipt": 1, "work_ms": 4000}]}),
+    );
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (2000, 0, 1, 2));
+}
+
+#[test]
+fn bullmq_a_stalled_job_goes_back_to_the_head_of_the_wait_list() {
+    // Three jobs, two processes, no renewal, 8 s first runs. Worker 0 runs
+    // message 0, worker 1 message 1 and dies at 500; message 2 waits. The
+    // check at 2000 moves messages 0 and 1 back ahead of message 2, so the
+    // restarted worker 1 (at 2500) takes message 0 again, not message 2.
+    let r = checker_run(
+        2,
+        false,
+        json!({
+        "workers": {"heartbeat": null},
+        "arrivals": {"backlog": 3},
+        "faults": [{"kind": "crash", "worker": 1, "at_ms": 500, "restart_after_ms": 2000},
+                   {"kind": "run", "message": 0, "receipt": 1, "work_ms": 8000},
+                   {"kind": "run", "message": 1, "receipt": 1, "work_ms": 8000}]}),
+    );
+    assert_eq!(times(&r, K::Expire), vec![2000, 2000]);
+    assert_eq!(of(&r, K::Receive)[2], (2500, 0, 1, 2));
+}
+
 // ---- Past the limit: fail outright ------------------------------------------
 
 #[test]

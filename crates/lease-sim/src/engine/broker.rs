@@ -11,8 +11,14 @@ use crate::work::attempt_need;
 impl Sim<'_> {
     pub(crate) fn make_available(&mut self, id: u32) {
         self.msgs[id as usize].state = State::Available;
-        self.available.push(self.now, id);
         self.available_count += 1;
+        // Moved back by BullMQ's stalled checker: queued at the head once
+        // the check is over (`stalled.rs`).
+        if let Some(head) = self.stall.as_mut().and_then(|st| st.to_head.as_mut()) {
+            head.push(id);
+            return;
+        }
+        self.available.push(self.now, id);
     }
 
     /// `expiry_takes: claim`: the claimer takes the message and hands it to
@@ -270,12 +276,17 @@ impl Sim<'_> {
         if !settled {
             self.rec.lease_started(now, id, receipt);
             self.schedule_expiry(ix, id, receipt, now + timeout);
+            self.stall_track(id, receipt);
         }
     }
 
     /// When the broker takes a lease back (docs/MODEL.md "Expiry noticed
     /// on a periodic check"); `u64::MAX`: never.
     fn taken_back_at(&self, d: u32, deadline: u64) -> u64 {
+        // BullMQ's checker runs in the workers (`stalled.rs`): no timer here.
+        if self.stall.is_some() {
+            return u64::MAX;
+        }
         let set_at = self.msgs[self.deliveries[d as usize].message as usize].lease_set_at;
         self.cfg
             .taken_back_at(self.live[d as usize].checks_from, deadline, set_at)
@@ -322,7 +333,7 @@ impl Sim<'_> {
 
     /// The broker ends the message's current lease without an ack: back to
     /// the queue (`redelivered`), or to the dead-letter queue.
-    fn take_back(&mut self, id: u32) {
+    pub(crate) fn take_back(&mut self, id: u32) {
         let m = &mut self.msgs[id as usize];
         m.expiries += 1;
         let receipt = m.receive_count;
@@ -422,6 +433,7 @@ impl Sim<'_> {
             m.expires_at = until;
             m.lease_set_at = self.now;
             self.schedule_expiry(delivery, id, receipt, until);
+            self.stall_unmark(id);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);
             self.log(EventKind::ExtendOk, id, worker, receipt);

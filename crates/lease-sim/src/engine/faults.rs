@@ -137,6 +137,8 @@ impl Sim<'_> {
         self.workers[w as usize] = dead;
         self.worker_mark(w, WorkerMarkKind::Crash);
         self.log(EventKind::Crash, NONE, w, NONE);
+        // Its stalled checker is gone with it.
+        self.plan_stall_check();
         if let Some(after) = restart_after {
             self.clock
                 .schedule(self.now.saturating_add(after), Ev::Restart { worker: w });
@@ -153,6 +155,7 @@ impl Sim<'_> {
         self.worker_mark(w, WorkerMarkKind::Restart);
         self.log(EventKind::Restart, NONE, w, NONE);
         self.orphan_check();
+        self.stall_worker_starts(w);
         self.worker_try(w);
     }
 
@@ -170,6 +173,7 @@ impl Sim<'_> {
             }
         }
         self.workers[w as usize].paused = true;
+        self.stall_worker_stops(w);
         self.worker_mark(w, WorkerMarkKind::Pause);
         self.log(EventKind::Pause, NONE, w, NONE);
         self.clock
@@ -205,6 +209,7 @@ impl Sim<'_> {
             }
         }
         self.workers[w as usize].blocked_by = Some(d);
+        self.stall_worker_stops(w);
     }
 
     /// The blocking run has ended: the event loop runs again, unless a
@@ -225,6 +230,9 @@ impl Sim<'_> {
     /// still blocked), missed heartbeats collapse into one now, and the
     /// replies that waited are handled.
     fn wake(&mut self, w: u32) {
+        if self.workers[w as usize].blocked_by.is_none() {
+            self.stall_worker_runs(w);
+        }
         let wk = &mut self.workers[w as usize];
         let blocker = wk.blocked_by;
         let inbox = if blocker.is_none() {

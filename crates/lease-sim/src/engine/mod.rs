@@ -8,6 +8,7 @@ mod check;
 mod faults;
 mod queue;
 mod record;
+mod stalled;
 mod worker;
 
 use std::collections::VecDeque;
@@ -62,6 +63,8 @@ pub(crate) struct Msg {
     pub cause: Option<DeadLetterCause>,
     /// A handler of this message has started before (sequential duplicates).
     pub started_once: bool,
+    /// The receipt BullMQ's last stalled check marked (0: none).
+    pub stall_mark: u32,
 }
 
 /// What a delivery's handler is doing, as the simulation (not the broker) sees it.
@@ -124,6 +127,12 @@ pub(crate) struct Worker {
     pub blocked_by: Option<DeliveryIx>,
     /// Messages held aside until their ETA, outside the prefetch.
     pub eta_held: Vec<DeliveryIx>,
+    /// BullMQ's stalled checker: its timer fires at this time plus every
+    /// interval (the worker's start, or when its loop was last freed with
+    /// the timer overdue).
+    pub check_phase: u64,
+    /// Since when the loop that runs the timer has been blocked or paused.
+    pub check_stopped_at: Option<u64>,
 }
 
 /// A delivery a crashed process held (`expiry_takes: orphans`): since when,
@@ -150,6 +159,8 @@ impl Worker {
             channel_opened_at: 0,
             blocked_by: None,
             eta_held: Vec::new(),
+            check_phase: 0,
+            check_stopped_at: None,
         }
     }
 }
@@ -217,6 +228,8 @@ pub(crate) struct Sim<'a> {
     pub orphans: Vec<Orphan>,
     /// The last orphan check: every process starts, and checks, at t = 0.
     pub last_orphan_check: u64,
+    /// BullMQ's stalled checker, under two passes (`stalled.rs`).
+    pub stall: Option<stalled::Stall>,
 }
 
 /// The engine's side of the work budget: a run whose log outgrows
@@ -254,9 +267,22 @@ impl Budget {
             events,
             estimate,
             caller,
-            // A floor so that a tiny run's start-up polls never count against it.
-            steps: events.saturating_mul(STEPS_PER_EVENT).max(1_024),
+            // A floor so that a tiny run's start-up polls never count against it;
+            // BullMQ's stalled checks (`stalled.rs`) log nothing of their own.
+            steps: events
+                .saturating_mul(STEPS_PER_EVENT)
+                .max(1_024)
+                .saturating_add(stall_checks(scenario, end)),
         }
+    }
+}
+
+/// At most one stalled check per interval, under two passes.
+fn stall_checks(scenario: &Scenario, end: u64) -> u64 {
+    let cfg = resolve(scenario);
+    match cfg.expiry_check_ms {
+        Some(p) if p > 0 && cfg.expiry_check_passes >= 2 => end / p + 1,
+        _ => 0,
     }
 }
 
@@ -405,6 +431,10 @@ impl<'a> Sim<'a> {
             stopped: None,
             orphans: Vec::new(),
             last_orphan_check: 0,
+            stall: match cfg.expiry_check_ms {
+                Some(p) if p > 0 && cfg.expiry_check_passes >= 2 => Some(stalled::Stall::new(p)),
+                _ => None,
+            },
             cfg,
         }
     }
@@ -558,6 +588,7 @@ impl<'a> Sim<'a> {
     fn dispatch(&mut self, ev: Ev) {
         match ev {
             Ev::Expiry { message, receipt } => self.expire(message, receipt),
+            Ev::StallCheck { generation } => self.stall_check_due(generation),
             Ev::Call {
                 worker,
                 epoch,
@@ -671,6 +702,7 @@ impl<'a> Sim<'a> {
             ended_at: 0,
             cause: None,
             started_once: false,
+            stall_mark: 0,
         });
         self.rec.arrival(self.now);
         self.log(EventKind::Arrive, id, NONE, NONE);

@@ -52,6 +52,27 @@ impl Available {
         }
     }
 
+    /// Queue `ids` ahead of every entry, in this order: BullMQ's stalled
+    /// checker `RPUSH`es a job onto the end of the wait list that
+    /// `moveToActive` pops (`RPOPLPUSH`). An SQS FIFO group or a random
+    /// pick keeps its own order.
+    pub fn push_head(&mut self, now: u64, ids: &[u32]) {
+        match self {
+            // Time 0 ahead of everything; a later push at `now` > 0 never
+            // sorts among them.
+            Available::ByTime(q) => {
+                for &id in ids.iter().rev() {
+                    q.push_front((0, id));
+                }
+            }
+            _ => {
+                for &id in ids {
+                    self.push(now, id);
+                }
+            }
+        }
+    }
+
     pub fn pop(&mut self) -> Option<u32> {
         match self {
             Available::ByTime(q) => q.pop_front().map(|e| e.1),
@@ -83,6 +104,17 @@ mod tests {
         q.push(6, 1);
         let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(order, vec![3, 4, 7, 9, 1]);
+    }
+
+    #[test]
+    fn entries_pushed_at_the_head_go_first_in_their_order() {
+        let mut q = Available::new(false);
+        q.push(0, 3);
+        q.push(5, 9);
+        q.push_head(7, &[8, 2]);
+        q.push(7, 1);
+        let order: Vec<u32> = std::iter::from_fn(|| q.pop()).collect();
+        assert_eq!(order, vec![8, 2, 3, 9, 1]);
     }
 
     #[test]
