@@ -44,6 +44,9 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "celery-task-runs-four-times", menu: "Celery task runs 4 times", title: "A Celery task runs four times at once", variant_of: None },
     Entry { name: "bullmq-stalled-more-than-allowable-limit", menu: "BullMQ: stalled too often", title: "Stalled more than allowable limit", variant_of: None },
     Entry { name: "two-attempts-of-the-same-activity", menu: "Temporal: two attempts at once", title: "Two attempts of the same activity", variant_of: None },
+    Entry { name: "one-slow-consumer-requeues-its-whole-channel", menu: "RabbitMQ: one channel requeued", title: "One slow consumer requeues its whole channel", variant_of: None },
+    Entry { name: "forty-redeliveries-of-a-message-that-never-left-the-buffer", menu: "NATS: forty redeliveries", title: "Forty redeliveries of a message that never left the buffer", variant_of: None },
+    Entry { name: "the-late-ack-that-settled-someone-else-s-run", menu: "NATS: a late ack settles", title: "The late ack that settled someone else's run", variant_of: None },
     Entry { name: "clip-surge-heartbeat", menu: "Clip surge fix 1: heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-smaller-steps", menu: "Clip surge fix 2: smaller steps", title: "Clip surge, fix 2: make the unit of work smaller than the lease", variant_of: Some("clip-surge") },
     Entry { name: "clip-surge-redrive", menu: "Clip surge fix 3: DLQ", title: "Clip surge, fix 3: bound redeliveries with a dead-letter queue", variant_of: Some("clip-surge") },
@@ -57,6 +60,9 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "celery-task-runs-four-times-visibility-timeout", menu: "Celery: timeout past the ETA", title: "The fix: a visibility timeout beyond the longest countdown", variant_of: Some("celery-task-runs-four-times") },
     Entry { name: "bullmq-stalled-sandboxed-processor", menu: "BullMQ: sandboxed processor", title: "The fix: a sandboxed processor, so the lock renewal keeps running", variant_of: Some("bullmq-stalled-more-than-allowable-limit") },
     Entry { name: "two-attempts-of-the-same-activity-heartbeat", menu: "Temporal fix: heartbeat timeout", title: "Two attempts, fixed: a StartToClose longer than the work, and a heartbeat timeout", variant_of: Some("two-attempts-of-the-same-activity") },
+    Entry { name: "one-slow-consumer-requeues-its-whole-channel-consumer-timeout", menu: "RabbitMQ fix: longer timeout", title: "The fix: a consumer_timeout above the longest job", variant_of: Some("one-slow-consumer-requeues-its-whole-channel") },
+    Entry { name: "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending", menu: "NATS fix: MaxAckPending 1", title: "The fix: MaxAckPending 1, so nothing waits in the buffer", variant_of: Some("forty-redeliveries-of-a-message-that-never-left-the-buffer") },
+    Entry { name: "the-late-ack-that-settled-someone-else-s-run-in-progress", menu: "NATS fix: in-progress acks", title: "The fix: in-progress acks while the handler works", variant_of: Some("the-late-ack-that-settled-someone-else-s-run") },
 ];
 
 pub fn entry(name: &str) -> Option<&'static Entry> {

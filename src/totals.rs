@@ -55,29 +55,50 @@ fn counted(run: &lease_sim::Run, n: usize, t: u64) -> Counts {
     // was released) less what goes out (a receive, a dead letter, which
     // takes the message from the queue whether it is set aside at its
     // expiry or at the receive that finds its count spent).
+    // A late ack accepted whatever the receipt (JetStream, Redis `XACK`)
+    // can delete a message waiting in the queue after its lease ran out:
+    // which messages wait now tells that ack from one that settles a lease.
+    let mut waits = vec![false; run.messages.len()];
     let mut waiting: i64 = 0;
     for e in run.events.iter().take(n) {
+        let m = e.message as usize;
+        if m >= waits.len() {
+            // Grown rather than indexed past, whatever a summarised run kept.
+            waits.resize(m + 1, false);
+        }
         match e.kind {
             K::Arrive => {
                 c.arrived += 1;
                 waiting += 1;
+                waits[m] = true;
             }
-            K::Expire | K::Release => waiting += 1,
+            K::Expire | K::Release => {
+                waiting += 1;
+                waits[m] = true;
+            }
             K::Receive => {
                 waiting -= 1;
+                waits[m] = false;
                 c.delivered += 1;
                 if e.receipt > 1 {
                     c.redeliveries += 1;
                 }
             }
-            K::AckOk => c.acked += 1,
+            K::AckOk => {
+                c.acked += 1;
+                if std::mem::take(&mut waits[m]) {
+                    waiting -= 1;
+                }
+            }
             K::CommitDuplicate | K::CommitLostUpdate => c.duplicates += 1,
             K::DeadLetterExpired => {
                 waiting -= 1;
+                waits[m] = false;
                 c.dlq_expired += 1;
             }
             K::DeadLetterFailed => {
                 waiting -= 1;
+                waits[m] = false;
                 c.dlq_failed += 1;
             }
             _ => {}

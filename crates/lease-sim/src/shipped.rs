@@ -61,6 +61,18 @@ const FILES: &[(&str, &str)] = &[
         "two-attempts-of-the-same-activity",
         include_str!("../../../scenarios/two-attempts-of-the-same-activity.json"),
     ),
+    (
+        "one-slow-consumer-requeues-its-whole-channel",
+        include_str!("../../../scenarios/one-slow-consumer-requeues-its-whole-channel.json"),
+    ),
+    (
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer",
+        include_str!("../../../scenarios/forty-redeliveries-of-a-message-that-never-left-the-buffer.json"),
+    ),
+    (
+        "the-late-ack-that-settled-someone-else-s-run",
+        include_str!("../../../scenarios/the-late-ack-that-settled-someone-else-s-run.json"),
+    ),
     // Variants: the fixes and comparisons, grouped after the main list.
     (
         "clip-surge-heartbeat",
@@ -114,10 +126,22 @@ const FILES: &[(&str, &str)] = &[
         "two-attempts-of-the-same-activity-heartbeat",
         include_str!("../../../scenarios/two-attempts-of-the-same-activity-heartbeat.json"),
     ),
+    (
+        "one-slow-consumer-requeues-its-whole-channel-consumer-timeout",
+        include_str!("../../../scenarios/one-slow-consumer-requeues-its-whole-channel-consumer-timeout.json"),
+    ),
+    (
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending",
+        include_str!("../../../scenarios/forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending.json"),
+    ),
+    (
+        "the-late-ack-that-settled-someone-else-s-run-in-progress",
+        include_str!("../../../scenarios/the-late-ack-that-settled-someone-else-s-run-in-progress.json"),
+    ),
 ];
 
 /// How many of the shipped files are main scenarios (the rest are variants).
-pub const MAIN_COUNT: usize = 13;
+pub const MAIN_COUNT: usize = 16;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShippedScenario {

@@ -741,3 +741,229 @@ fn scenario_13_fix_heartbeat_timeout_runs_each_activity_once_and_finds_a_crash_i
     // On 11 of the 20 seeds the crashed worker held an activity.
     assert!(found >= 10, "{found} of 20");
 }
+
+/// RabbitMQ 4.2's consumer timeout and channel tick.
+const CONSUMER_TIMEOUT_MS: u64 = 1_800_000;
+const CHANNEL_TICK_MS: u64 = 60_000;
+
+#[test]
+fn scenario_14_one_slow_consumer_requeues_its_whole_channel() {
+    use lease_sim::run::Outcome;
+    use std::collections::BTreeMap;
+    let mut taken_with = Vec::new();
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "one-slow-consumer-requeues-its-whole-channel",
+    )) {
+        // Every expiry belongs to a channel closure: the deliveries one
+        // worker held, taken back at one instant.
+        let mut closures: BTreeMap<(u64, u32), Vec<usize>> = BTreeMap::new();
+        for (i, d) in r.deliveries.iter().enumerate() {
+            if d.lease_end == LeaseEnd::Expired {
+                closures
+                    .entry((d.lease_ended_at, d.worker))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        // The 40-minute export passes 30 minutes three times in two hours.
+        assert_eq!(closures.len(), 3, "seed {seed}: {closures:?}");
+        let mut others = 0;
+        let mut running = 0;
+        for ((at, _), ds) in &closures {
+            let export: Vec<_> = ds
+                .iter()
+                .filter(|&&i| r.deliveries[i].message == 0)
+                .collect();
+            assert_eq!(export.len(), 1, "seed {seed} at {at}: the export closes it");
+            let held = at - r.deliveries[*export[0]].received_at;
+            // Taken back on the first tick past the timeout.
+            assert!(
+                (CONSUMER_TIMEOUT_MS..CONSUMER_TIMEOUT_MS + CHANNEL_TICK_MS).contains(&held),
+                "seed {seed}: the export held {held} ms"
+            );
+            for &i in ds.iter().filter(|&&i| r.deliveries[i].message != 0) {
+                let d = &r.deliveries[i];
+                // Within its own lease: taken back with the channel.
+                assert!(at - d.received_at < CONSUMER_TIMEOUT_MS, "seed {seed}");
+                // Redelivered: a later receipt of the same message.
+                let m = &r.messages[d.message as usize];
+                assert!(m.receive_count > d.receipt, "seed {seed}: {d:?}");
+                // Its run goes on (or starts from the buffer) and its ack
+                // names a tag the closed channel no longer knows.
+                assert!(
+                    matches!(d.outcome, Outcome::AckRejected | Outcome::Unfinished),
+                    "seed {seed}: {d:?}"
+                );
+                others += 1;
+                running += usize::from(d.started_at.is_some_and(|s| s <= *at));
+            }
+        }
+        assert!(
+            (3..=8).contains(&others),
+            "seed {seed}: {others} taken with it"
+        );
+        assert!(running >= 2, "seed {seed}: {running} running when taken");
+        taken_with.push(others as f64);
+    }
+    // Over seeds 1 to 20: 5.3 neighbours taken back with the export.
+    assert!((mean(&taken_with) - 5.3).abs() < 0.01, "{taken_with:?}");
+    // The fix: a consumer timeout above the longest job.
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "one-slow-consumer-requeues-its-whole-channel-consumer-timeout",
+    )) {
+        let t = &r.report.totals;
+        assert_eq!(
+            (t.expiries, t.redeliveries, t.acks_rejected),
+            (0, 0, 0),
+            "seed {seed}"
+        );
+        assert_eq!(t.duplicate_effects + t.lost_updates, 0, "seed {seed}");
+        let export = &r.messages[0];
+        assert_eq!(export.deliveries.len(), 1, "seed {seed}");
+        assert_eq!(
+            r.deliveries[export.deliveries[0] as usize].outcome,
+            Outcome::Acked,
+            "seed {seed}"
+        );
+    }
+}
+
+#[test]
+fn scenario_15_forty_redeliveries_of_a_message_that_never_left_the_buffer() {
+    let mut counts = Vec::new();
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer",
+    )) {
+        // The first job keeps its delivery by its in-progress acks.
+        let first = &r.deliveries[r.messages[0].deliveries[0] as usize];
+        let done = first.ended_at.expect("the first job ends");
+        assert_eq!(
+            r.messages[0].fate,
+            Fate::Deleted { at: done },
+            "seed {seed}"
+        );
+        for m in 1..3usize {
+            let ds: Vec<_> = r.messages[m]
+                .deliveries
+                .iter()
+                .map(|&i| &r.deliveries[i as usize])
+                .collect();
+            let before: Vec<_> = ds.iter().filter(|d| d.received_at < done).collect();
+            // Never started while the first ran, redelivered every 30 s.
+            assert!(before
+                .iter()
+                .all(|d| d.started_at.is_none_or(|s| s >= done)));
+            assert!(
+                (34..=51).contains(&before.len()),
+                "seed {seed} job {m}: {} deliveries",
+                before.len()
+            );
+            counts.push(before.len() as f64 - 1.0);
+        }
+        // The handler then takes the second job's oldest copy ...
+        let second = &r.messages[1];
+        assert_eq!(
+            r.deliveries[second.deliveries[0] as usize].started_at,
+            Some(done),
+            "seed {seed}"
+        );
+        // ... and later its next copy, though its ack settled it.
+        let Fate::Deleted { at: settled } = second.fate else {
+            panic!("seed {seed}: the second job is not settled");
+        };
+        let again = r.deliveries[second.deliveries[1] as usize].started_at;
+        assert!(again.is_some_and(|s| s > settled), "seed {seed}: {again:?}");
+    }
+    // Over seeds 1 to 20: 40.0 redeliveries of each waiting job (33 to 50).
+    assert!((mean(&counts) - 40.0).abs() < 0.01, "{counts:?}");
+    // The fix: MaxAckPending 1 leaves them in the stream.
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending",
+    )) {
+        let t = &r.report.totals;
+        assert_eq!(
+            (t.deliveries, t.redeliveries, t.expiries, t.deleted),
+            (3, 0, 0, 3),
+            "seed {seed}"
+        );
+    }
+}
+
+/// The acks that settled a message while a later copy of it was running:
+/// (the acked delivery, the running copy).
+fn settled_under_another(r: &Run) -> Vec<(usize, usize)> {
+    use lease_sim::run::Outcome;
+    let mut out = Vec::new();
+    for m in &r.messages {
+        let Fate::Deleted { at } = m.fate else {
+            continue;
+        };
+        let Some(&acked) = m
+            .deliveries
+            .iter()
+            .find(|&&i| r.deliveries[i as usize].outcome == Outcome::Acked)
+        else {
+            continue;
+        };
+        let a = &r.deliveries[acked as usize];
+        for &i in &m.deliveries {
+            let d = &r.deliveries[i as usize];
+            let running = d.started_at.is_some_and(|s| s < at) && d.ended_at.is_none_or(|e| e > at);
+            if d.receipt > a.receipt && running {
+                out.push((acked as usize, i as usize));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn scenario_16_the_late_ack_that_settled_someone_else_s_run() {
+    use lease_sim::run::{Effect, Outcome};
+    let mut settled = Vec::new();
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "the-late-ack-that-settled-someone-else-s-run",
+    )) {
+        let pairs = settled_under_another(&r);
+        assert!(
+            (23..=39).contains(&pairs.len()),
+            "seed {seed}: {} settled under another run",
+            pairs.len()
+        );
+        for &(a, b) in &pairs {
+            // The settling ack came from a delivery past its AckWait,
+            // accepted late.
+            assert_eq!(
+                r.deliveries[a].lease_end,
+                LeaseEnd::AckedLate,
+                "seed {seed}"
+            );
+            // The copy still running finds its ack rejected, and its write
+            // lands over the first from what it read before it.
+            let d = &r.deliveries[b];
+            assert!(
+                matches!(d.outcome, Outcome::AckRejected | Outcome::Unfinished),
+                "seed {seed}: {d:?}"
+            );
+            if d.outcome == Outcome::AckRejected {
+                assert_eq!(d.effect, Effect::LostUpdate, "seed {seed}: {d:?}");
+            }
+        }
+        settled.push(pairs.len() as f64);
+    }
+    // Over seeds 1 to 20: 30.9 runs an hour whose message another's late
+    // ack settled.
+    assert!((mean(&settled) - 30.9).abs() < 0.01, "{settled:?}");
+    // The fix: in-progress acks every 10 s keep each job's delivery.
+    for (seed, r) in (1..).zip(runs_over_seeds(
+        "the-late-ack-that-settled-someone-else-s-run-in-progress",
+    )) {
+        let t = &r.report.totals;
+        assert_eq!(
+            (t.expiries, t.redeliveries, t.acks_rejected, t.lost_updates),
+            (0, 0, 0, 0),
+            "seed {seed}"
+        );
+        assert!(settled_under_another(&r).is_empty(), "seed {seed}");
+    }
+}
