@@ -33,6 +33,16 @@ pub fn cannot_extend(s: &Scenario) -> Option<&'static str> {
     }
 }
 
+/// The timeouts the preset accepts, in ms: Cloud Tasks' dispatch deadline
+/// runs from 15 s to 30 min; every other preset up to lease-sim's 12 h.
+pub fn timeout_range_ms(p: Preset) -> (u64, u64) {
+    use lease_sim::services::{CLOUD_TASKS_MAX_DEADLINE_MS, CLOUD_TASKS_MIN_DEADLINE_MS};
+    match p {
+        Preset::CloudTasks => (CLOUD_TASKS_MIN_DEADLINE_MS, CLOUD_TASKS_MAX_DEADLINE_MS),
+        _ => (1, lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS),
+    }
+}
+
 /// Whether the preset keeps any lease a timeout could be chosen for.
 pub fn has_lease(p: Preset) -> bool {
     p != Preset::SidekiqPro
