@@ -36,7 +36,7 @@ const PRESET_LABELS: [&str; 15] = [
     "Azure Service Bus",
     "Google Pub/Sub",
     "RabbitMQ 3.x to 4.2",
-    "RabbitMQ 4.3+ (quorum queues)",
+    "RabbitMQ 4.3 and later (quorum queues)",
     "NATS JetStream",
     "Redis Streams",
     "BullMQ",
@@ -68,6 +68,72 @@ const ON_REJECT_LABELS: [&str; 2] = [
 
 fn preset_label(p: Preset) -> &'static str {
     PRESET_LABELS[p.index()]
+}
+
+/// The broker select's groups, by who runs the lease: Textbook rules on
+/// their own, then the services a cloud runs for you, the brokers you run
+/// yourself, and the job frameworks whose own workers hold the lease.
+const PRESET_GROUPS: [(&str, &[Preset]); 3] = [
+    (
+        "Cloud services",
+        &[
+            Preset::SqsStandard,
+            Preset::SqsFifo,
+            Preset::AzureServiceBus,
+            Preset::GooglePubsub,
+            Preset::CloudTasks,
+        ],
+    ),
+    (
+        "Brokers you run",
+        &[
+            Preset::Rabbitmq42,
+            Preset::Rabbitmq43,
+            Preset::NatsJetstream,
+            Preset::RedisStreams,
+        ],
+    ),
+    (
+        "Job frameworks",
+        &[
+            Preset::Bullmq,
+            Preset::CeleryRedis,
+            Preset::CelerySqs,
+            Preset::TemporalActivity,
+            Preset::SidekiqPro,
+        ],
+    ),
+];
+
+/// The broker select: Textbook rules first, then each group under its
+/// `<optgroup>` label, which a screen reader announces with the option.
+fn preset_select(s: &Scenario, cb: &Callback<Command>) -> Html {
+    let current = s.broker.preset;
+    let option = |p: Preset| {
+        let word = Preset::WORDS[p.index()];
+        html! { <option value={word} selected={p == current}>{preset_label(p)}</option> }
+    };
+    let cb = cb.clone();
+    // The broker's choice keeps the person's own timeout and redrive.
+    let onchange = Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        if let Some(i) = Preset::WORDS.iter().position(|w| *w == v) {
+            cb.emit(Command::ChoosePreset(Preset::NAMES[i].0));
+        }
+    });
+    html! {
+        <div class="control">
+            <label for="ctl-broker">{"Broker"}</label>
+            <select id="ctl-broker" {onchange}>
+                {option(Preset::Textbook)}
+                { for PRESET_GROUPS.iter().map(|(label, presets)| html! {
+                    <optgroup label={*label}>
+                        { for presets.iter().map(|p| option(*p)) }
+                    </optgroup>
+                }) }
+            </select>
+        </div>
+    }
 }
 
 /// Under the client select: what the chosen library does to the lease
@@ -447,16 +513,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         }
     }
 
-    let preset = words_select(
-        "ctl-broker",
-        "Broker",
-        // The broker's choice keeps the person's own timeout and redrive.
-        |i| Command::ChoosePreset(Preset::NAMES[i].0),
-        Preset::WORDS,
-        &PRESET_LABELS,
-        s.broker.preset.index(),
-        cb,
-    );
+    let preset = preset_select(s, cb);
     let client = words_select(
         "ctl-client",
         "Client library",
@@ -571,7 +628,7 @@ mod tests {
             (Preset::AzureServiceBus, "Azure Service Bus"),
             (Preset::GooglePubsub, "Google Pub/Sub"),
             (Preset::Rabbitmq42, "RabbitMQ 3.x to 4.2"),
-            (Preset::Rabbitmq43, "RabbitMQ 4.3+ (quorum queues)"),
+            (Preset::Rabbitmq43, "RabbitMQ 4.3 and later (quorum queues)"),
             (Preset::NatsJetstream, "NATS JetStream"),
             (Preset::RedisStreams, "Redis Streams"),
             (Preset::Bullmq, "BullMQ"),
@@ -604,6 +661,25 @@ mod tests {
             (OnReject::Abort, "Abort the handler"),
         ];
         same_order(&ON_REJECT_LABELS, &on_reject);
+    }
+
+    /// Every preset is offered once: Textbook rules on its own, each
+    /// other in exactly one group.
+    #[test]
+    fn the_broker_select_offers_each_preset_once_in_its_group() {
+        let mut seen = vec![Preset::Textbook];
+        for (_, presets) in PRESET_GROUPS {
+            assert!(!presets.is_empty());
+            seen.extend_from_slice(presets);
+        }
+        assert_eq!(seen.len(), Preset::ALL.len());
+        for p in Preset::ALL {
+            assert_eq!(seen.iter().filter(|q| **q == p).count(), 1, "{p:?}");
+        }
+        let brokers = PRESET_GROUPS[1].1;
+        assert_eq!(brokers[0], Preset::Rabbitmq42);
+        assert!(preset_label(Preset::Rabbitmq42).contains("3.x to 4.2"));
+        assert!(preset_label(Preset::Rabbitmq43).contains("4.3 and later"));
     }
 
     /// The numbers in a text, as written.

@@ -201,6 +201,26 @@ pub const DETECTORS: &[Detector] = &[
         title: "Unit of work too big for the lease",
         detect: small_unit_of_work,
     },
+    Detector {
+        id: "channel-wide-requeue",
+        title: "One slow delivery requeued its whole channel",
+        detect: channel_wide_requeue,
+    },
+    Detector {
+        id: "stall-failure",
+        title: "Stalled more than allowable limit: jobs failed outright",
+        detect: stall_failure,
+    },
+    Detector {
+        id: "buffer-expiry",
+        title: "Expired while waiting in a worker's buffer, then run twice",
+        detect: buffer_expiry,
+    },
+    Detector {
+        id: "ack-settled-another-run",
+        title: "A late ack settled the copy another worker was running",
+        detect: ack_settled_another_run,
+    },
 ];
 
 /// The ids of every detector, in order.
@@ -1418,6 +1438,315 @@ fn small_unit_of_work(c: &Ctx) -> Option<Finding> {
                 display::duration((p99 / parts) as u64)
             ),
         )),
+    ))
+}
+
+/// The lease each delivery started with: the timeout, or its `BackOff` step.
+fn own_lease_ms(c: &Ctx, d: &lease_sim::run::Delivery) -> u64 {
+    c.facts.config.lease_ms(d.receipt)
+}
+
+/// Expired deliveries taken back before their own lease ran out: another
+/// delivery on the same worker's channel timed out (RabbitMQ to 4.2
+/// closes the channel) or a late ack killed it (`unknown delivery tag`),
+/// and everything unacked on it went back. Measure: deliveries so taken.
+fn channel_wide_requeue(c: &Ctx) -> Option<Finding> {
+    use lease_sim::scenario::{ExpiryTakes, LateAck};
+    let cfg = &c.facts.config;
+    if cfg.expiry_takes != ExpiryTakes::Channel && cfg.late_ack != LateAck::ChannelError {
+        return None;
+    }
+    let taken: Vec<&lease_sim::run::Delivery> = c
+        .run
+        .deliveries
+        .iter()
+        .filter(|d| {
+            d.lease_end == LeaseEnd::Expired
+                && d.extensions_ok == 0
+                && d.lease_ended_at.saturating_sub(d.received_at) < own_lease_ms(c, d)
+        })
+        .collect();
+    let first = taken
+        .iter()
+        .min_by_key(|d| (d.lease_ended_at, d.worker, d.message))?;
+    let at = first.lease_ended_at;
+    let closes = {
+        let mut v: Vec<(u64, u32)> = taken.iter().map(|d| (d.lease_ended_at, d.worker)).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len() as u64
+    };
+    let along = taken
+        .iter()
+        .filter(|d| d.lease_ended_at == at && d.worker == first.worker)
+        .count() as u64;
+    let never_started = taken
+        .iter()
+        .filter(|d| d.started_at.is_none_or(|s| s >= d.lease_ended_at))
+        .count() as u64;
+    let evidence = vec![
+        format!(
+            "{} went back to the queue before their own {} lease ran out, in {}: another delivery on the same channel timed out, and the channel was closed with everything unacked on it.",
+            n_of(taken.len() as u64, "delivery", "deliveries"),
+            display::duration(c.facts.timeout_ms),
+            n_of(closes, "channel close", "channel closes")
+        ),
+        format!(
+            "The first close, at {} on worker {}, took back {} with it; {} of all those taken back had not even started (prefetched).",
+            clock(at),
+            first.worker,
+            n_of(along, "delivery", "deliveries"),
+            display::count(never_started)
+        ),
+        "Each of them runs again elsewhere while the first worker's handler goes on: one slow message costs its whole channel.".to_string(),
+    ];
+    let t = timeout_above_p99(c.scenario, &c.facts);
+    Some(finding(
+        "channel-wide-requeue",
+        evidence,
+        taken.len() as f64,
+        at,
+        None,
+        Some(first.message),
+        Some((
+            Fix::Timeout { ms: t },
+            format!(
+                "Raise the consumer timeout above the measured p99 ({} x {}): RabbitMQ has no call that extends it, so the timeout itself is the lever. A prefetch of 1 narrows what a close takes back, and RabbitMQ 4.3's quorum queues return only the timed-out message.",
+                crate::fix::TIMEOUT_HEADROOM,
+                display::duration(c.facts.run_p99_ms().unwrap_or(0))
+            ),
+        )),
+    ))
+}
+
+/// Messages failed outright by the stall limit (BullMQ's
+/// `maxStalledCount`): dead-lettered by expiries counted apart from the
+/// attempts, skipping the retry policy. Measure: messages so failed.
+fn stall_failure(c: &Ctx) -> Option<Finding> {
+    use lease_sim::scenario::Renewal;
+    let cfg = &c.facts.config;
+    let limit = cfg.max_expiries?;
+    let failed: Vec<(u64, u32)> = c
+        .run
+        .messages
+        .iter()
+        .enumerate()
+        .filter_map(|(id, m)| match m.fate {
+            Fate::DeadLettered {
+                at,
+                cause: lease_sim::run::DeadLetterCause::Expired,
+            } => Some((at, id as u32)),
+            _ => None,
+        })
+        .collect();
+    let &(at, first) = failed.iter().min()?;
+    let m = c.run.messages.get(first as usize)?;
+    let ran = m
+        .deliveries
+        .iter()
+        .filter(|&&d| {
+            c.run
+                .deliveries
+                .get(d as usize)
+                .is_some_and(|d| d.started_at.is_some())
+        })
+        .count() as u64;
+    let blocked = cfg.renewal == Renewal::EventLoop && cfg.cpu_bound;
+    let evidence = vec![
+        format!(
+            "{} failed outright after stalling more than {} ({}), its retries skipped.",
+            n_of(failed.len() as u64, "message", "messages"),
+            n_of(u64::from(limit), "time", "times"),
+            "job stalled more than allowable limit"
+        ),
+        format!(
+            "The first: message {} failed at {} after {}, its work {} against a {} lock.",
+            first,
+            clock(at),
+            n_of(ran, "run", "runs"),
+            display::duration(m.work_ms),
+            display::duration(c.facts.timeout_ms)
+        ),
+        if blocked {
+            "The work is CPU-bound and the lock is renewed on the worker's event loop, which the work blocks: no renewal runs until the job is over.".to_string()
+        } else {
+            format!(
+                "{} ran out under a live handler: the lock was not renewed in time.",
+                n_of(c.facts.mid_run_expiries, "lock", "locks")
+            )
+        },
+    ];
+    let fix = if blocked {
+        (
+            Fix::Renewal {
+                renewal: Renewal::Background,
+            },
+            "Run the processor where the lock renewal can still run (a sandboxed processor, in a child process or worker thread): the event loop stays free and renews each lock however long the job takes.".to_string(),
+        )
+    } else {
+        let t = timeout_above_p99(c.scenario, &c.facts);
+        (
+            Fix::Timeout { ms: t },
+            format!(
+                "Raise lockDuration above the measured p99 ({} x {}), so a job that blocks the renewal for a while still keeps its lock.",
+                crate::fix::TIMEOUT_HEADROOM,
+                display::duration(c.facts.run_p99_ms().unwrap_or(0))
+            ),
+        )
+    };
+    Some(finding(
+        "stall-failure",
+        evidence,
+        failed.len() as f64,
+        at,
+        None,
+        Some(first),
+        Some(fix),
+    ))
+}
+
+/// Leases that ran out whole while their message waited in a worker's
+/// prefetch or ETA buffer, after which the message ran more than once.
+/// Measure: messages so run twice or more.
+fn buffer_expiry(c: &Ctx) -> Option<Finding> {
+    // A channel close takes the buffer back with the slow delivery: that
+    // is the channel-wide requeue, which counts the prefetched ones.
+    if c.facts.config.expiry_takes == lease_sim::scenario::ExpiryTakes::Channel {
+        return None;
+    }
+    let run = c.run;
+    let mut hit: Vec<(u64, u32)> = Vec::new();
+    for d in &run.deliveries {
+        if expiry_kind(d) != Some(ExpiryKind::InBuffer)
+            || d.lease_ended_at.saturating_sub(d.received_at) < own_lease_ms(c, d)
+        {
+            continue;
+        }
+        let Some(m) = run.messages.get(d.message as usize) else {
+            continue;
+        };
+        let runs = m
+            .deliveries
+            .iter()
+            .filter(|&&x| {
+                run.deliveries
+                    .get(x as usize)
+                    .is_some_and(|x| x.started_at.is_some())
+            })
+            .count();
+        if runs >= 2 {
+            hit.push((d.lease_ended_at, d.message));
+        }
+    }
+    hit.sort_unstable();
+    let &(at, first) = hit.first()?;
+    let messages = {
+        let mut v: Vec<u32> = hit.iter().map(|h| h.1).collect();
+        v.sort_unstable();
+        v.dedup();
+        v.len() as u64
+    };
+    let cfg = &c.facts.config;
+    let m = run.messages.get(first as usize)?;
+    let starts: Vec<String> = m
+        .deliveries
+        .iter()
+        .filter_map(|&x| run.deliveries.get(x as usize))
+        .filter_map(|x| {
+            x.started_at
+                .map(|t| format!("worker {} at {}", x.worker, clock(t)))
+        })
+        .collect();
+    let wait = if cfg.eta_ms > 0 {
+        format!("its ETA ({} after arrival)", display::duration(cfg.eta_ms))
+    } else {
+        format!(
+            "a handler (prefetch {} for {} handlers)",
+            cfg.prefetch, cfg.concurrency
+        )
+    };
+    let evidence = vec![
+        format!(
+            "{} lost a whole {} lease while waiting in a worker's buffer for {wait}, and ran more than once: the broker handed it out again while the first worker still held it.",
+            n_of(messages, "message", "messages"),
+            display::duration(c.facts.timeout_ms)
+        ),
+        format!(
+            "The first: message {}'s lease ran out at {} before any handler started it; it then started on {}.",
+            first,
+            clock(at),
+            starts.join(", ")
+        ),
+    ];
+    Some(finding(
+        "buffer-expiry",
+        evidence,
+        messages as f64,
+        at,
+        None,
+        Some(first),
+        Some(lease_fix(c.scenario, &c.facts)),
+    ))
+}
+
+/// An ack from a worker whose lease had run out, accepted and counted for
+/// the message (JetStream, Redis `XACK`, Celery on Redis), while a later
+/// delivery of it was still running: that run was settled from under it.
+/// Measure: runs so settled.
+fn ack_settled_another_run(c: &Ctx) -> Option<Finding> {
+    let run = c.run;
+    let mut settled: Vec<(u64, u32, u32, u32)> = Vec::new();
+    for mk in &run.marks {
+        if mk.kind != lease_sim::run::MarkKind::AckOk {
+            continue;
+        }
+        let Some(a) = run.deliveries.get(mk.delivery as usize) else {
+            continue;
+        };
+        // A late ack after the work: one sent as the handler starts
+        // (Celery's default) settles copies too, but that is the buffer's
+        // story, told by the buffer expiry.
+        if a.lease_end != LeaseEnd::AckedLate || a.ended_at.is_none_or(|e| e > mk.t) {
+            continue;
+        }
+        let Some(m) = run.messages.get(a.message as usize) else {
+            continue;
+        };
+        for &bx in &m.deliveries {
+            let Some(b) = run.deliveries.get(bx as usize) else {
+                continue;
+            };
+            let running = b.receipt > a.receipt
+                && b.started_at.is_some_and(|s| s <= mk.t)
+                && b.ended_at.is_none_or(|e| e > mk.t);
+            if running {
+                settled.push((mk.t, a.message, a.worker, b.worker));
+            }
+        }
+    }
+    settled.sort_unstable();
+    let &(at, first, acker, runner) = settled.first()?;
+    let evidence = vec![
+        format!(
+            "{} settled by a late ack from a worker whose lease had already run out: the broker counts any copy's ack for the message.",
+            n_of(settled.len() as u64, "run was", "runs were")
+        ),
+        format!(
+            "The first: at {} worker {}'s late ack settled message {} while worker {} was still running its redelivery; that run's own ack then finds nothing, and had it failed, the message would be gone.",
+            clock(at),
+            acker,
+            first,
+            runner
+        ),
+    ];
+    Some(finding(
+        "ack-settled-another-run",
+        evidence,
+        settled.len() as f64,
+        at,
+        None,
+        Some(first),
+        Some(lease_fix(c.scenario, &c.facts)),
     ))
 }
 

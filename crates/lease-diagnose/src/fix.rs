@@ -7,7 +7,7 @@
 //! the lease with a hard cap, the unit of work split until it fits).
 
 use lease_sim::resolve::resolve;
-use lease_sim::scenario::{Fence, Heartbeat, OnReject, Scenario};
+use lease_sim::scenario::{Fence, Heartbeat, OnReject, Renewal, Scenario};
 use lease_sim::validate::{
     MAX_BACKLOG, MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_COUNT, MAX_VISIBILITY_TIMEOUT_MS,
     MAX_WORKERS,
@@ -80,6 +80,10 @@ pub enum Fix {
     /// A redrive policy: after `max_receive_count` receives a message goes to
     /// the dead-letter queue instead of circulating for ever.
     RedriveLimit { max_receive_count: u32 },
+    /// Where the worker renews its lease: on a thread of its own, or on the
+    /// handlers' event loop (BullMQ's sandboxed processor moves the work
+    /// off the loop that renews).
+    Renewal { renewal: Renewal },
     /// The pool size. Not a fix: what people try first; the
     /// dependency-slows-3x tour shows it makes the feedback loop worse.
     Workers { count: u32 },
@@ -141,6 +145,12 @@ impl Fix {
                 )
             }
             Fix::Workers { count } => format!("{count} workers"),
+            Fix::Renewal { renewal } => match renewal {
+                Renewal::Background => {
+                    "Renew on a thread of its own (a sandboxed processor)".into()
+                }
+                Renewal::EventLoop => "Renew on the handlers' event loop".into(),
+            },
         }
     }
 
@@ -185,6 +195,7 @@ impl Fix {
                     Some(Some((*max_receive_count).clamp(1, MAX_RECEIVE_COUNT)));
             }
             Fix::Workers { count } => s.workers.count = (*count).clamp(1, MAX_WORKERS),
+            Fix::Renewal { renewal } => s.workers.renewal = Some(*renewal),
         }
     }
 }
@@ -195,9 +206,11 @@ fn current_on_reject(s: &Scenario) -> OnReject {
         .map_or(OnReject::Continue, |h| h.on_reject)
 }
 
-/// Set the timeout, keeping an explicit heartbeat from shortening the lease.
+/// Set the timeout, within the preset's own range, keeping an explicit
+/// heartbeat from shortening the lease.
 pub(crate) fn set_timeout(s: &mut Scenario, ms: u64) {
-    let ms = ms.clamp(1, MAX_VISIBILITY_TIMEOUT_MS);
+    let (lo, hi) = crate::extend::timeout_range_ms(s.broker.preset);
+    let ms = ms.clamp(lo, hi);
     s.broker.visibility_timeout_ms = Some(ms);
     if let Some(Some(h)) = &mut s.workers.heartbeat {
         if let Some(e) = h.extend_by_ms {
@@ -365,6 +378,19 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
                 "A heartbeat already runs and the lease was still lost: raise the timeout above the measured p99 ({} x {}), so a missed heartbeat is not an expiry; the fence in the store is what makes it safe.",
                 TIMEOUT_HEADROOM,
                 lease_format::display::duration(facts.run_p99_ms().unwrap_or(p99 as u64))
+            ),
+        );
+    }
+    if let Some(why) = crate::extend::cannot_extend(s) {
+        let (lo, hi) = crate::extend::timeout_range_ms(s.broker.preset);
+        let t = t.clamp(lo, hi);
+        return (
+            Fix::Timeout { ms: t },
+            format!(
+                "Set the timeout above the measured p99 ({} x {}, {}): no heartbeat can help here, since {why}.",
+                TIMEOUT_HEADROOM,
+                lease_format::display::duration(facts.run_p99_ms().unwrap_or(p99 as u64)),
+                lease_format::display::duration(t)
             ),
         );
     }

@@ -5,6 +5,7 @@
 //! and the tests all share it.
 
 pub mod diagnose;
+pub mod extend;
 pub mod fix;
 pub mod recommend;
 pub mod stats;

@@ -85,6 +85,18 @@ fn detector_table_over_the_ten_scenarios() {
     // of the ten runs a pool that arrivals outpace without a feedback loop,
     // so it must show on the SREs' saturated pool instead.
     for id in lease_diagnose::detector_ids() {
+        // The brokers' and frameworks' own signatures show on their own
+        // scenarios (src/diagnose/tests.rs), none of which is among the ten.
+        if [
+            "channel-wide-requeue",
+            "stall-failure",
+            "buffer-expiry",
+            "ack-settled-another-run",
+        ]
+        .contains(&id)
+        {
+            continue;
+        }
         if id == "pool-saturated" {
             let s = saturated_pool();
             let run = simulate(&s, &Options::default()).expect("the saturated pool runs");
@@ -128,7 +140,11 @@ fn markdown_has_a_row_per_scenario_and_a_column_per_detector() {
     let md = markdown(&rows);
     let lines: Vec<&str> = md.lines().collect();
     assert_eq!(lines.len(), 3);
-    assert_eq!(lines[0].matches('|').count(), 15);
+    // The scenario's column and one a detector, each closed by a bar.
+    assert_eq!(
+        lines[0].matches('|').count(),
+        2 + lease_diagnose::detector_ids().count()
+    );
     assert_eq!(lines[2].matches(" x ").count(), 1);
 }
 

@@ -523,6 +523,9 @@ mod tests {
                 max_receive_count: 5,
             },
             Fix::Workers { count: 9 },
+            Fix::Renewal {
+                renewal: lease_sim::scenario::Renewal::Background,
+            },
         ]
         .into_iter()
         .chain(lease_sim::scenario::Fence::ALL.map(|fence| Fix::Fence { fence }));

@@ -112,7 +112,7 @@ fn every_detector_is_silent_on_sub_second_work() {
 #[test]
 fn ids_are_unique_and_kebab_case() {
     let ids: Vec<&str> = detector_ids().collect();
-    assert_eq!(ids.len(), 13);
+    assert_eq!(ids.len(), 17);
     for (i, id) in ids.iter().enumerate() {
         assert!(
             id.chars().all(|c| c.is_ascii_lowercase() || c == '-'),
@@ -657,4 +657,172 @@ fn small_unit_of_work_is_silent_with_a_heartbeat_or_a_dead_dependency() {
     // A million-fold slowdown is an outage: no split fits it.
     silent_on("small-unit-of-work", "invisible-backlog");
     silent_on("small-unit-of-work", "sub-second-work");
+}
+
+// --- the brokers' and frameworks' own signatures ------------------------------
+
+/// RabbitMQ to 4.2 with a 60 s consumer timeout (checked on its 60 s
+/// tick): one worker prefetching 4, one job in five taking 150 s.
+fn rabbit_channel() -> Scenario {
+    let mut s = small("rabbit-channel", 20, 5_000, 60_000, 2);
+    s.broker.preset = lease_sim::scenario::Preset::Rabbitmq42;
+    s.broker.max_receive_count = None;
+    s.workers.prefetch = Some(4);
+    s.work.dist = Dist::Mix {
+        slow_fraction: 0.2,
+        fast: Box::new(Dist::Constant { ms: 5_000 }),
+        slow: Box::new(Dist::Constant { ms: 150_000 }),
+    };
+    s
+}
+
+/// JetStream's AckWait 30 s against 45 s of work: the idle third worker
+/// takes a redelivery at 30 s, and the first worker's late ack at 45 s
+/// lands while it runs.
+fn jetstream_late_ack() -> Scenario {
+    let mut s = small("jetstream-late-ack", 2, 45_000, 30_000, 3);
+    s.broker.preset = lease_sim::scenario::Preset::NatsJetstream;
+    s.broker.max_receive_count = None;
+    s
+}
+
+/// The four new signatures' scenarios, by the detector each shows.
+fn signature_cases() -> Vec<(&'static str, Scenario)> {
+    vec![
+        ("channel-wide-requeue", rabbit_channel()),
+        (
+            "stall-failure",
+            shipped_scenario("bullmq-stalled-more-than-allowable-limit"),
+        ),
+        (
+            "buffer-expiry",
+            shipped_scenario("celery-task-runs-four-times"),
+        ),
+        ("ack-settled-another-run", jetstream_late_ack()),
+    ]
+}
+
+#[test]
+fn each_new_signature_fires_on_its_own_scenario_and_stays_silent_on_the_others() {
+    let cases = signature_cases();
+    for (id, s) in &cases {
+        let r = run(s);
+        for (other, _) in &cases {
+            let f = detect(other, s, &r);
+            if other == id {
+                let f = f.unwrap_or_else(|| panic!("{id} should fire on {}", s.name));
+                well_formed(&f, r.end_ms);
+            } else {
+                assert!(
+                    f.is_none(),
+                    "{other} should be silent on {}: {f:#?}",
+                    s.name
+                );
+            }
+        }
+    }
+}
+
+/// A fix applied and run again: the signature is gone.
+fn fixed_and_silent(id: &str, s: &Scenario) -> Fix {
+    let f = fires(id, s).unwrap_or_else(|| panic!("{id} should fire on {}", s.name));
+    let fix = f.fix.clone().expect("a fix");
+    let mut fixed = s.clone();
+    fix.apply(&mut fixed);
+    let after = fires(id, &fixed);
+    assert!(after.is_none(), "{id} after {fix:?}: {after:#?}");
+    fix
+}
+
+#[test]
+fn channel_wide_requeue_counts_what_a_close_took_back_and_raises_the_consumer_timeout() {
+    let s = rabbit_channel();
+    let f = fires("channel-wide-requeue", &s).expect("fires");
+    assert!(f.measure >= 1.0);
+    assert!(
+        f.evidence[0].contains("before their own 60 s lease ran out"),
+        "{:?}",
+        f.evidence
+    );
+    match fixed_and_silent("channel-wide-requeue", &s) {
+        Fix::Timeout { ms } => assert!(ms > 150_000, "above the 150 s job: {ms}"),
+        other => panic!("the consumer timeout is the lever: {other:?}"),
+    }
+    // RabbitMQ 4.3 takes back the timed-out delivery alone.
+    let mut q = s.clone();
+    q.broker.preset = lease_sim::scenario::Preset::Rabbitmq43;
+    assert!(fires("channel-wide-requeue", &q).is_none());
+}
+
+#[test]
+fn stall_failure_names_the_blocked_event_loop_and_moves_renewal_off_it() {
+    let s = shipped_scenario("bullmq-stalled-more-than-allowable-limit");
+    let f = fires("stall-failure", &s).expect("fires");
+    assert!(f.evidence[0].contains("job stalled more than allowable limit"));
+    assert!(f.evidence[2].contains("event loop"));
+    assert_eq!(
+        fixed_and_silent("stall-failure", &s),
+        Fix::Renewal {
+            renewal: lease_sim::scenario::Renewal::Background
+        }
+    );
+    silent_on("stall-failure", "bullmq-stalled-sandboxed-processor");
+}
+
+#[test]
+fn buffer_expiry_sees_the_eta_wait_and_sets_the_timeout_past_it() {
+    let s = shipped_scenario("celery-task-runs-four-times");
+    let f = fires("buffer-expiry", &s).expect("fires");
+    assert!(f.evidence[0].contains("its ETA"), "{:?}", f.evidence);
+    match fixed_and_silent("buffer-expiry", &s) {
+        Fix::Timeout { ms } => {
+            assert!(
+                ms > lease_sim::resolve::resolve(&s).eta_ms,
+                "past the ETA: {ms}"
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+    silent_on(
+        "buffer-expiry",
+        "celery-task-runs-four-times-visibility-timeout",
+    );
+}
+
+#[test]
+fn ack_settled_another_run_finds_the_late_ack_under_a_running_redelivery() {
+    let s = jetstream_late_ack();
+    let f = fires("ack-settled-another-run", &s).expect("fires");
+    assert!(f.measure >= 1.0);
+    assert!(
+        f.evidence[1].contains("late ack settled message"),
+        "{:?}",
+        f.evidence
+    );
+    fixed_and_silent("ack-settled-another-run", &s);
+    // SQS standard accepts a late delete only while nobody holds the message.
+    let mut sqs = s.clone();
+    sqs.broker.preset = lease_sim::scenario::Preset::SqsStandard;
+    assert!(fires("ack-settled-another-run", &sqs).is_none());
+}
+
+#[test]
+fn a_lease_fix_never_proposes_a_heartbeat_the_client_cannot_send() {
+    for (_, s) in signature_cases() {
+        let r = run(&s);
+        for f in diagnose(&s, &r) {
+            if crate::extend::cannot_extend(&s).is_some() {
+                assert!(
+                    !matches!(
+                        f.fix,
+                        Some(Fix::Heartbeat { .. } | Fix::ExtensionCap { .. })
+                    ),
+                    "{} on {}: {:?}",
+                    f.id,
+                    s.name,
+                    f.fix
+                );
+            }
+        }
+    }
 }

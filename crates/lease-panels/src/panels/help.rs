@@ -6,6 +6,9 @@
 use lease_ui::panel::PanelCommand;
 use yew::prelude::*;
 
+use lease_sim::scenario::Preset;
+
+use super::preset_questions::{answers, QUESTIONS};
 use crate::shortcut_list::SHORTCUTS;
 
 /// How the presets differ from Textbook rules where it matters most: a
@@ -71,6 +74,32 @@ pub const PRESET_RULES: [(&str, &str); 15] = [
     ),
 ];
 
+/// The questions a design review asks, one row a preset, in
+/// `Preset::ALL`'s order; its own scroll box, so that at a phone's width
+/// the table scrolls sideways under its sticky first column.
+fn questions_table() -> Html {
+    html! {
+        <div class="preset-table-wrap" role="region" aria-labelledby="presets-differ" tabindex="0">
+            <table class="preset-table" id="preset-table">
+                <thead>
+                    <tr>
+                        <th scope="col">{"Preset"}</th>
+                        { for QUESTIONS.iter().map(|q| html! { <th scope="col">{*q}</th> }) }
+                    </tr>
+                </thead>
+                <tbody>
+                    { for Preset::ALL.into_iter().zip(PRESET_RULES).map(|(p, (name, _))| html! {
+                        <tr>
+                            <th scope="row">{name}</th>
+                            { for answers(p).into_iter().map(|a| html! { <td>{a}</td> }) }
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct HelpProps {
     pub on_command: Callback<PanelCommand>,
@@ -102,7 +131,7 @@ pub fn help_overlay(p: &HelpProps) -> Html {
     };
     html! {
         <div class="overlay" role="dialog" aria-modal="true" aria-labelledby={title} id="help-overlay">
-            <div class="overlay-card" tabindex="-1" ref={card}>
+            <div class="overlay-card wide" tabindex="-1" ref={card}>
                 <h2 id="help-title">{"Keyboard shortcuts"}</h2>
                 <p class="muted">{"Keys are named as on a US keyboard; on another layout press the key in the same place. Page keys work when the focus is not in a text field or slider; timeline keys work when the timeline has the focus (click it or Tab to it)."}</p>
                 <table class="shortcuts">
@@ -114,6 +143,8 @@ pub fn help_overlay(p: &HelpProps) -> Html {
                     </tbody>
                 </table>
                 <h2 id="presets-differ" tabindex="-1" ref={section}>{"How the broker presets differ"}</h2>
+                {questions_table()}
+                <h3 class="preset-rules-head">{"Each in a sentence"}</h3>
                 <ul class="preset-rules" id="preset-rules">
                     { for PRESET_RULES.iter().map(|(name, rule)| html! {
                         <li><strong>{*name}</strong>{*rule}</li>
@@ -128,7 +159,7 @@ pub fn help_overlay(p: &HelpProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lease_sim::scenario::{Preset, Scenario};
+    use lease_sim::scenario::Scenario;
 
     /// The lines follow `Preset::ALL`, and a timeout or a count of
     /// deliveries a line states is the one the engine gives the preset.

@@ -10,6 +10,7 @@ mod latency;
 pub mod menu;
 mod notes;
 mod presenter;
+mod preset_questions;
 mod recommend;
 mod sweep;
 mod table;
