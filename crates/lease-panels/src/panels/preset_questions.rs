@@ -64,6 +64,10 @@ fn takes_back(c: &Config) -> String {
             "Nothing: no broker timer; a claimer takes an entry idle past its min-idle-time"
                 .into()
         }
+        ExpiryTakes::Claim => format!(
+            "The expired delivery alone, claimed {} and handed to the next receive ahead of the queue",
+            check_grid(c)
+        ),
         ExpiryTakes::Orphans => match c.expiry_check_ms {
             Some(ms) => format!(
                 "Nothing while the process lives; a dead process's jobs at a later process start, checked every {}",
@@ -104,6 +108,9 @@ fn keeps_running(c: &Config) -> String {
 fn late_ack(c: &Config) -> String {
     if c.expiry_takes == ExpiryTakes::Orphans {
         return "No lease to be late for.".into();
+    }
+    if c.expiry_takes == ExpiryTakes::Claim && c.late_ack == LateAck::AcceptedAlways {
+        return "Accepted whenever: it settles the message, but a claimed copy still runs, and its own ack finds nothing.".into();
     }
     match c.late_ack {
         LateAck::Rejected => "Rejected.".into(),
@@ -309,6 +316,13 @@ mod tests {
         );
         assert!(r[0].contains("in two passes"));
         assert!(row(Preset::CeleryRedis)[1].contains("acks as it starts"));
+        let r = row(Preset::CeleryRedis);
+        assert!(
+            r[0].starts_with("The expired delivery alone, claimed on a check every"),
+            "{}",
+            r[0]
+        );
+        assert!(r[2].contains("a claimed copy still runs"), "{}", r[2]);
         let r = row(Preset::TemporalActivity);
         assert_eq!(r[6], "None: you must set it.");
         assert_eq!(r[4], "1 s, doubling, at most 100 s.");
