@@ -15,8 +15,8 @@ use lease_sim::scenario::{Fence, Scenario};
 use serde::{Deserialize, Serialize};
 
 use crate::fix::{
-    interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_p99, Fix,
-    REDRIVE_RECEIVES, SPLIT_PARTS,
+    interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_longest,
+    timeout_above_p99, Fix, REDRIVE_RECEIVES, SPLIT_PARTS,
 };
 use crate::stats::{
     expiry_kind, max_slowdown, work_median_ms, work_p99_ms, ExpiryKind, LeaseFacts,
@@ -1500,7 +1500,7 @@ fn channel_wide_requeue(c: &Ctx) -> Option<Finding> {
         ),
         "Each of them runs again elsewhere while the first worker's handler goes on: one slow message costs its whole channel.".to_string(),
     ];
-    let t = timeout_above_p99(c.scenario, &c.facts);
+    let t = timeout_above_longest(c.scenario, &c.facts);
     Some(finding(
         "channel-wide-requeue",
         evidence,
@@ -1511,9 +1511,9 @@ fn channel_wide_requeue(c: &Ctx) -> Option<Finding> {
         Some((
             Fix::Timeout { ms: t },
             format!(
-                "Raise the consumer timeout above the measured p99 ({} x {}): RabbitMQ has no call that extends it, so the timeout itself is the lever. A prefetch of 1 narrows what a close takes back, and RabbitMQ 4.3's quorum queues return only the timed-out message.",
+                "Raise the consumer timeout above the longest run measured ({} x {}): RabbitMQ has no call that extends it, so the timeout itself is the lever. A prefetch of 1 narrows what a close takes back, and RabbitMQ 4.3's quorum queues return only the timed-out message.",
                 crate::fix::TIMEOUT_HEADROOM,
-                display::duration(c.facts.run_p99_ms().unwrap_or(0))
+                display::duration(c.facts.longest_run_ms().unwrap_or(0))
             ),
         )),
     ))

@@ -300,6 +300,16 @@ pub fn timeout_above_p99(s: &Scenario, facts: &LeaseFacts) -> u64 {
     ceil_to_second(tail * TIMEOUT_HEADROOM).min(MAX_VISIBILITY_TIMEOUT_MS)
 }
 
+/// Where nothing renews the lease, every run longer than it expires, however
+/// rare: a static timeout above the longest run measured as well as above
+/// p99 (a job that takes 40 minutes once an hour is far past p99 and still
+/// loses its lease every time).
+pub fn timeout_above_longest(s: &Scenario, facts: &LeaseFacts) -> u64 {
+    let longest = facts.longest_run_ms().unwrap_or(0) as f64;
+    timeout_above_p99(s, facts)
+        .max(ceil_to_second(longest * TIMEOUT_HEADROOM).min(MAX_VISIBILITY_TIMEOUT_MS))
+}
+
 /// A heartbeat every third of the lease, extending by the lease, capped so
 /// that it covers `HEARTBEAT_CAP_COVER` times the work's tail.
 pub fn capped_heartbeat(s: &Scenario, facts: &LeaseFacts, timeout_ms: Option<u64>) -> Fix {
@@ -383,13 +393,13 @@ pub fn lease_fix(s: &Scenario, facts: &LeaseFacts) -> (Fix, String) {
     }
     if let Some(why) = crate::extend::cannot_extend(s) {
         let (lo, hi) = crate::extend::timeout_range_ms(s.broker.preset);
-        let t = t.clamp(lo, hi);
+        let t = timeout_above_longest(s, facts).clamp(lo, hi);
         return (
             Fix::Timeout { ms: t },
             format!(
-                "Set the timeout above the measured p99 ({} x {}, {}): no heartbeat can help here, since {why}.",
+                "Set the timeout above the longest run measured ({} x {}, {}): no heartbeat can help here, since {why}, so every run longer than the lease loses it.",
                 TIMEOUT_HEADROOM,
-                lease_format::display::duration(facts.run_p99_ms().unwrap_or(p99 as u64)),
+                lease_format::display::duration(facts.longest_run_ms().unwrap_or(p99 as u64)),
                 lease_format::display::duration(t)
             ),
         );

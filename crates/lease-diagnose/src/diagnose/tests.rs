@@ -754,6 +754,25 @@ fn channel_wide_requeue_counts_what_a_close_took_back_and_raises_the_consumer_ti
     assert!(fires("channel-wide-requeue", &q).is_none());
 }
 
+/// Nothing renews a RabbitMQ delivery: a job far past p99 (the export's
+/// 40 minutes among 20 s jobs) loses its lease every time, so the fixes
+/// raise the timeout above the longest run, never lower it to p99's.
+#[test]
+fn where_nothing_renews_a_timeout_fix_outlasts_the_longest_run_not_only_p99() {
+    let name = "one-slow-consumer-requeues-its-whole-channel";
+    let s = shipped_scenario(name);
+    for id in ["channel-wide-requeue", "concurrent-duplicates"] {
+        match fires_on(id, name).fix {
+            Some(Fix::Timeout { ms }) => assert!(
+                ms as f64 >= 2_400_000.0 * crate::fix::TIMEOUT_HEADROOM,
+                "{id}: {ms} ms is not above the 40 min export"
+            ),
+            other => panic!("{id}: the consumer timeout is the lever: {other:?}"),
+        }
+    }
+    assert_eq!(s.broker.preset, lease_sim::scenario::Preset::Rabbitmq42);
+}
+
 #[test]
 fn stall_failure_names_the_blocked_event_loop_and_moves_renewal_off_it() {
     let s = shipped_scenario("bullmq-stalled-more-than-allowable-limit");
