@@ -10,7 +10,7 @@ root=$(cd "$here/.." && pwd)
 export PATH="$HOME/.cargo/bin:$PATH"
 
 # The brokers whose presets the engine has; the others are run by name.
-in_test_command=(sqs rabbitmq nats redis celery bullmq)
+in_test_command=(sqs rabbitmq nats redis celery celery_sqs bullmq)
 brokers=("$@")
 [ ${#brokers[@]} -gt 0 ] || brokers=("${in_test_command[@]}")
 

@@ -25,8 +25,10 @@ fi
 if [ ! -x "$here/.venv/bin/python" ]; then
   python3 -m venv "$here/.venv"
 fi
-if ! "$here/.venv/bin/python" -c 'import boto3, moto, pika, redis, nats, celery, flask' 2>/dev/null; then
-  "$here/.venv/bin/pip" install -q --disable-pip-version-check -r "$here/requirements.txt"
+# pip through the environment's own interpreter: the `pip` script's first
+# line names the interpreter of the folder the environment was made in.
+if ! "$here/.venv/bin/python" -c 'import boto3, moto, pika, redis, nats, celery, flask, pycurl' 2>/dev/null; then
+  "$here/.venv/bin/python" -m pip install -q --disable-pip-version-check -r "$here/requirements.txt"
 fi
 
 if [ ! -d "$here/node_modules/bullmq" ] || [ ! -d "$here/node_modules/ioredis" ]; then

@@ -12,20 +12,25 @@ from celery.signals import task_postrun, task_received
 
 CASE = json.loads(os.environ["CONFORMANCE_CASE"])
 app = Celery("conformance", broker=CASE["broker_url"])
+# The Redis transport restores expired unacked tasks on a periodic sweep:
+# every interval x throttle seconds (10 x 10 by default). The SQS transport
+# gets its own options from the harness (moto's endpoint, the polling).
 app.conf.update(
-    broker_transport_options={
+    broker_transport_options=CASE.get("transport_options") or {
         "visibility_timeout": CASE["visibility_timeout_s"],
-        # The transport restores expired unacked tasks on a periodic sweep:
-        # every interval x throttle seconds (10 x 10 by default).
         "unacked_restore_interval": CASE["restore_interval_s"],
         "unacked_restore_throttle": 1,
     },
+    # SQS has no fanout exchange for the workers' remote control.
+    worker_enable_remote_control=CASE.get("remote_control", True),
     task_acks_late=CASE["acks_late"],
     worker_prefetch_multiplier=CASE["prefetch_multiplier"],
     task_default_queue=CASE["queue"],
     worker_hijack_root_logger=False,
 )
-log = redis.Redis.from_url(CASE["broker_url"])
+# Where the deliveries are recorded: the broker's Redis, or a Redis of the
+# harness's own beside SQS.
+log = redis.Redis.from_url(CASE.get("events_url") or CASE["broker_url"])
 
 
 def say(**kv):

@@ -25,6 +25,7 @@ DRIVERS = {
     "redis": "harness.redis_streams",
     "bullmq": "harness.bullmq",
     "celery": "harness.celery_redis",
+    "celery_sqs": "harness.celery_sqs",
 }
 
 

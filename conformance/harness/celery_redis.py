@@ -25,10 +25,17 @@ HERE = Path(__file__).resolve().parent.parent
 
 
 def run_case(endpoint, case, unique):
-    url = f"redis://{endpoint}/0"
+    return run_celery(f"redis://{endpoint}/0", case, unique)
+
+
+def run_celery(url, case, unique, events_url=None, transport_options=None):
+    """The case's Celery workers on the broker at `url`; the deliveries are
+    recorded in the Redis at `events_url` (the broker's own if left out)."""
     w = case.scenario.get("workers", {})
     settings = {
-        "broker_url": url, "queue": unique,
+        "broker_url": url, "queue": unique, "events_url": events_url,
+        "transport_options": transport_options,
+        "remote_control": transport_options is None,
         "visibility_timeout_s": case.timeout_ms / 1000,
         "restore_interval_s": (case.broker.get("expiry_check_ms") or 100_000) / 1000,
         "acks_late": w.get("ack_at", "before_work") == "after_work",
@@ -38,14 +45,17 @@ def run_case(endpoint, case, unique):
     }
     env = dict(os.environ, CONFORMANCE_CASE=json.dumps(settings),
                PYTHONPATH=str(HERE / "celery_app"))
-    celery = str(HERE / ".venv" / "bin" / "celery")
+    # `python -m celery` with the harness's own interpreter: the `celery`
+    # script's first line names the interpreter of the folder the virtual
+    # environment was made in, which a copied one does not have.
+    python = str(HERE / ".venv" / "bin" / "python")
     procs = [subprocess.Popen(
-        [celery, "-A", "tasks", "worker", "--pool", "threads", "-c", str(case.concurrency),
+        [python, "-m", "celery", "-A", "tasks", "worker", "--pool", "threads", "-c", str(case.concurrency),
          "-n", f"w{i}@conformance", "--without-gossip", "--without-mingle", "--without-heartbeat",
          "-Q", unique, "-l", "WARNING"],
         env=env, cwd=HERE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         for i in range(case.workers)]
-    r = redis.Redis.from_url(url)
+    r = redis.Redis.from_url(events_url or url)
     # The workers are up when each has registered its consumer.
     time.sleep(3)
     env_send = dict(env)
