@@ -13,6 +13,7 @@ that run's ack, rejected by the broker."""
 
 import json
 import re
+import select
 import subprocess
 import threading
 import time
@@ -30,6 +31,8 @@ GRANULARITY_MS = 500
 JOBS_AFTER_MS = 250
 # A case's crash kills a worker's process (and a restart starts another).
 CRASHES = True
+# Every process says it is connected within this, or the case fails.
+CONNECT_S = 30
 HERE = Path(__file__).resolve().parent.parent / "bullmq"
 
 
@@ -65,7 +68,10 @@ def run_case(endpoint, case, unique):
     producer = spawn(produce=True)
     procs = [p for _, p, _ in workers + restarts] + [producer]
     try:
+        deadline = time.monotonic() + CONNECT_S
         for p in procs:
+            if not select.select([p.stdout], [], [], max(deadline - time.monotonic(), 0))[0]:
+                raise RuntimeError(f"a BullMQ process did not connect within {CONNECT_S} s")
             line = p.stdout.readline()
             if '"ready"' not in line:
                 raise RuntimeError(f"a BullMQ process did not connect: {line.strip() or 'no output'}")
