@@ -44,7 +44,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry { name: "celery-task-runs-four-times", menu: "Celery task runs 4 times", title: "A Celery task runs four times at once", variant_of: None },
     Entry { name: "bullmq-stalled-more-than-allowable-limit", menu: "BullMQ: stalled too often", title: "Stalled more than allowable limit", variant_of: None },
     Entry { name: "two-attempts-of-the-same-activity", menu: "Temporal: two attempts at once", title: "Two attempts of the same activity", variant_of: None },
-    Entry { name: "one-slow-consumer-requeues-its-whole-channel", menu: "RabbitMQ: one channel requeued", title: "One slow consumer requeues its whole channel", variant_of: None },
+    Entry { name: "one-slow-consumer-requeues-its-whole-channel", menu: "RabbitMQ: channel requeued", title: "One slow consumer requeues its whole channel", variant_of: None },
     Entry { name: "forty-redeliveries-of-a-message-that-never-left-the-buffer", menu: "NATS: forty redeliveries", title: "Forty redeliveries of a message that never left the buffer", variant_of: None },
     Entry { name: "the-late-ack-that-settled-someone-else-s-run", menu: "NATS: a late ack settles", title: "The late ack that settled someone else's run", variant_of: None },
     Entry { name: "clip-surge-heartbeat", menu: "Clip surge fix 1: heartbeat", title: "Clip surge, fix 1: renew the lease while working (with a cap)", variant_of: Some("clip-surge") },

@@ -19,7 +19,7 @@ use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
-    OnReject, Preset, Process, ReceiveOrder, Renewal, Scenario, StaleDelete,
+    OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
@@ -81,6 +81,7 @@ pub enum Choice {
     Renewal(Renewal),
     AckAt(AckAt),
     ReceiveOrder(ReceiveOrder),
+    RetryOn(RetryOn),
 }
 
 impl Choice {
@@ -103,6 +104,7 @@ impl Choice {
             Choice::Renewal(x) => name(&x),
             Choice::AckAt(x) => name(&x),
             Choice::ReceiveOrder(x) => name(&x),
+            Choice::RetryOn(x) => name(&x),
         }
     }
 }
@@ -151,7 +153,8 @@ chosen!(
     Fence,
     Renewal,
     AckAt,
-    ReceiveOrder
+    ReceiveOrder,
+    RetryOn
 );
 
 impl From<Choice> for Value {
@@ -650,6 +653,7 @@ pub enum Field {
     RetryMin,
     RetryMax,
     RetryDoublings,
+    RetryOn,
     ReceiveOrder,
     Workers,
     Conc,
@@ -683,7 +687,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 55] = [
+    pub const ALL: [Field; 56] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -709,6 +713,7 @@ impl Field {
         Field::RetryMin,
         Field::RetryMax,
         Field::RetryDoublings,
+        Field::RetryOn,
         Field::ReceiveOrder,
         Field::Workers,
         Field::Conc,
@@ -893,7 +898,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 55] = [
+pub static FIELDS: [Spec; 56] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1363,6 +1368,20 @@ pub static FIELDS: [Spec; 55] = [
         read: |s| nullable_read(s.broker.retry_doublings, u64::from),
         write: |s, v| {
             s.broker.retry_doublings = nullable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "retry_on",
+        aliases: &[],
+        kind: Kind::Words(words::<RetryOn>, pick::<RetryOn>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.retry_on),
+        write: |s, v| {
+            s.broker.retry_on = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,

@@ -4,8 +4,9 @@
 
 use crate::scenario::{
     AckAt, Client, CountAt, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError, OnReject,
-    Preset, ReceiveOrder, Renewal, Scenario, Slowdown, StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
-    LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS, SERVICE_BUS_MAX_RENEWAL_MS,
+    Preset, ReceiveOrder, Renewal, RetryOn, Scenario, Slowdown, StaleDelete,
+    LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS,
+    SERVICE_BUS_MAX_RENEWAL_MS,
 };
 
 /// SQS: 12 hours from the receive, not reset by extensions.
@@ -53,6 +54,8 @@ pub struct Config {
     /// The delay before a message whose lease ended is handed out again
     /// (docs/MODEL.md "A delay before redelivery"); `None`: at once.
     pub retry: Option<RetryDelay>,
+    /// Which ended leases wait out `retry`.
+    pub retry_on: RetryOn,
     pub receive_order: ReceiveOrder,
     /// Temporal: the timeout caps each attempt whatever its heartbeats, and
     /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
@@ -497,6 +500,12 @@ pub fn resolve(s: &Scenario) -> Config {
         retry: retry(s),
         attempt_cap: crate::services::caps_attempts(b.preset),
         receive_order: b.receive_order.unwrap_or_default(),
+        // BullMQ applies a job's `backoff` to a thrown error, never to a
+        // stall (taskforcesh/bullmq docs, "Retrying failing jobs"; issue 651).
+        retry_on: b.retry_on.unwrap_or(match b.preset {
+            Preset::Bullmq => RetryOn::Failure,
+            _ => RetryOn::Every,
+        }),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,

@@ -306,6 +306,27 @@ pub struct Broker {
     /// Absent: `oldest`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub receive_order: Option<ReceiveOrder>,
+    /// Which ended leases wait out the retry delay; absent: the preset's
+    /// (BullMQ's `backoff`: failures only; elsewhere every one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_on: Option<RetryOn>,
+}
+
+/// Which ended leases wait out the retry delay (docs/MODEL.md "A delay
+/// before redelivery").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum RetryOn {
+    /// An expiry or a release: Temporal, Cloud Tasks.
+    Every,
+    /// A release after a handler error alone: BullMQ's `backoff` delays a
+    /// job whose processor threw, while a stalled job goes straight back
+    /// to wait.
+    Failure,
+}
+
+impl RetryOn {
+    pub const ALL: [RetryOn; 2] = [RetryOn::Every, RetryOn::Failure];
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -760,6 +781,7 @@ named_variants!(DlqTiming { OnExpiry = "on_expiry", OnNextReceive = "on_next_rec
 named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "accepted_if_not_redelivered", AcceptedAlways = "accepted_always", ChannelError = "channel_error" });
 named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans", Claim = "claim" });
 named_variants!(ReceiveOrder { Oldest = "oldest", Random = "random" });
+named_variants!(RetryOn { Every = "every", Failure = "failure" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });
@@ -797,6 +819,7 @@ mod named_variant_tests {
         same::<ExpiryTakes>();
         same::<CountAt>();
         same::<ReceiveOrder>();
+        same::<RetryOn>();
         same::<OnReject>();
         same::<OnError>();
         same::<Process>();

@@ -8,7 +8,9 @@ mod common;
 use common::{of, run, run_checked, times};
 use lease_sim::resolve::{resolve, HeartbeatConfig};
 use lease_sim::run::{DeadLetterCause, EventKind as K, Fate};
-use lease_sim::scenario::{AckAt, DlqTiming, LateAck, OnReject, Preset, Renewal, Scenario};
+use lease_sim::scenario::{
+    AckAt, DlqTiming, LateAck, OnReject, Preset, Renewal, RetryOn, Scenario,
+};
 use serde_json::json;
 
 /// A scenario from JSON alone, without the rule tests' base (whose timeout
@@ -281,6 +283,53 @@ fn a_thrown_error_fails_a_bullmq_job_at_once_and_a_stall_does_not_count_toward_i
     assert_eq!(times(&r, K::DeadLetterFailed), vec![6500]);
 }
 
+#[test]
+fn bullmq_backoff_delays_a_retry_after_a_thrown_error_but_not_after_a_stall() {
+    // attempts 3 and `backoff: {type: 'exponential', delay: 1000}`: every
+    // run throws 0.5 s in. The first throw at 500 waits 1 s: received again
+    // at 1500; the second at 2000 waits 2 s: received at 4000; the third,
+    // at 4500, spends the attempts and fails the job.
+    let r = bare(json!({
+        "broker": {"preset": "bullmq", "max_receive_count": 3,
+                   "retry_min_ms": 1000, "retry_doublings": null},
+        "workers": {"count": 1},
+        "work": {"dist": "constant", "ms": 500},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "faults": [
+            {"kind": "run", "message": 0, "receipt": 1, "outcome": "fail"},
+            {"kind": "run", "message": 0, "receipt": 2, "outcome": "fail"},
+            {"kind": "run", "message": 0, "receipt": 3, "outcome": "fail"}
+        ],
+        "duration_ms": 20000
+    }));
+    assert_eq!(times(&r, K::Receive), vec![0, 1500, 4000]);
+    assert_eq!(times(&r, K::DeadLetterFailed), vec![4500]);
+    // A stall (lock 1 s, never renewed, 1.5 s of work, checks every 3 s:
+    // moved at 6000) goes straight back to wait whatever the backoff, and
+    // the same job under `retry_on: every` waits its 1 s.
+    let stall = |retry_on: Option<&str>| {
+        let mut broker = json!({"preset": "bullmq", "visibility_timeout_ms": 1000,
+                                "expiry_check_ms": 3000, "max_receive_count": 3,
+                                "retry_min_ms": 1000, "retry_doublings": null});
+        if let Some(on) = retry_on {
+            broker["retry_on"] = json!(on);
+        }
+        bare(json!({
+            "broker": broker,
+            "workers": {"count": 1, "heartbeat": null},
+            "work": {"dist": "constant", "ms": 1500},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+            "duration_ms": 8000
+        }))
+    };
+    let r = stall(None);
+    assert_eq!(times(&r, K::Expire), vec![6000]);
+    assert_eq!(times(&r, K::Receive), vec![0, 6000]);
+    let r = stall(Some("every"));
+    assert_eq!(times(&r, K::Expire), vec![6000]);
+    assert_eq!(times(&r, K::Receive), vec![0, 7000]);
+}
+
 // ---- When the ack is sent ----------------------------------------------------
 
 /// Celery on Redis with a 2 s visibility timeout restored every 1 s, two
@@ -424,6 +473,9 @@ fn each_job_framework_preset_sets_its_documented_defaults() {
         })
     );
     assert_eq!(c.prefetch, 2);
+    // A job's backoff delays a thrown error's retry, never a stall's.
+    assert_eq!(c.retry_on, RetryOn::Failure);
+    assert_eq!(of_preset(Preset::CeleryRedis).retry_on, RetryOn::Every);
     // Celery on Redis: visibility_timeout 1 h, the restore sweep every
     // 10 s x 10, acks_late False, worker_prefetch_multiplier 4.
     let c = of_preset(Preset::CeleryRedis);

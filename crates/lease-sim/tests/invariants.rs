@@ -155,19 +155,29 @@ prop_compose! {
             retry_min_ms: retry.0,
             retry_max_ms: retry.1,
             retry_doublings: retry.2,
+            retry_on: retry.3,
             receive_order,
         }
     }
 }
 
 /// A delay before redelivery, each part drawn or left to the preset; the
-/// maximum drawn at least the minimum, as validation asks.
+/// maximum drawn at least the minimum, as validation asks; and which ended
+/// leases wait it out.
 #[allow(clippy::type_complexity)]
-fn retry_rules() -> impl Strategy<Value = (Option<Option<u64>>, Option<u64>, Option<Option<u32>>)> {
+fn retry_rules() -> impl Strategy<
+    Value = (
+        Option<Option<u64>>,
+        Option<u64>,
+        Option<Option<u32>>,
+        Option<RetryOn>,
+    ),
+> {
     (
         proptest::option::of(proptest::option::of(1u64..5_000)),
         proptest::option::of(5_000u64..60_000),
         proptest::option::of(proptest::option::of(0u32..20)),
+        proptest::option::of(proptest::sample::select(RetryOn::ALL.to_vec())),
     )
 }
 

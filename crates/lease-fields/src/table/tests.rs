@@ -506,3 +506,27 @@ fn every_retry_delay_field_and_the_receive_order_go_through_a_link_and_read_back
     assert_eq!(target.broker.retry_min_ms, None);
     assert_eq!(target.broker.retry_doublings, None);
 }
+
+#[test]
+fn which_leases_wait_out_the_retry_delay_goes_through_a_link_and_reads_back() {
+    use lease_sim::scenario::RetryOn;
+    let base = shipped::find("bullmq-stalled-more-than-allowable-limit")
+        .unwrap()
+        .scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::RetryMin, &Value::Num(1_000)).unwrap();
+    set(&mut target, Field::RetryOn, &RetryOn::Every.into()).unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.retry_on, Some(RetryOn::Every));
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    assert!(names.contains(&"retry_on"), "{names:?}");
+    assert_eq!(
+        Field::RetryOn.spec().parse("failure"),
+        Ok(RetryOn::Failure.into())
+    );
+    assert!(Field::RetryOn.spec().parse("stalls").is_err());
+    // Choosing a broker brings its own reading back.
+    set(&mut target, Field::Broker, &Preset::Bullmq.into()).unwrap();
+    assert_eq!(target.broker.retry_on, None);
+}

@@ -5,7 +5,7 @@
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
 use crate::clock::{Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
-use crate::scenario::{CountAt, DlqTiming, ExpiryTakes, LateAck, StaleDelete};
+use crate::scenario::{CountAt, DlqTiming, ExpiryTakes, LateAck, RetryOn, StaleDelete};
 use crate::work::attempt_need;
 
 impl Sim<'_> {
@@ -138,7 +138,9 @@ impl Sim<'_> {
         if !exhausted {
             // The retry index: 0 after the first delivery.
             let k = m.receive_count.saturating_sub(1);
-            match self.cfg.retry.map(|r| r.delay_ms(k)) {
+            // BullMQ: a stalled job goes back to wait at once, whatever its backoff.
+            let delayed = cause == DeadLetterCause::Failed || self.cfg.retry_on == RetryOn::Every;
+            match self.cfg.retry.filter(|_| delayed).map(|r| r.delay_ms(k)) {
                 Some(delay) if delay > 0 => self.make_available_after(id, delay),
                 _ => self.make_available(id),
             }
