@@ -383,16 +383,19 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
             if let Some(e) = &pr.error {
                 <p class="status bad" role="alert" id="rec-error">{e.clone()}</p>
             }
-            if let Some(r) = pr.result.as_ref() {
+            if let Some(r) = pr.result.as_ref().filter(|r| !r.points.is_empty()) {
                 { curve(r, pr.target_rate) }
             }
             if let Some(r) = result {
                 <div class="rec-verdict">
                     <p id="rec-verdict"><strong>{ r.verdict.clone() }</strong></p>
-                    <p id="rec-rule" class="muted">
-                        { r.rule_of_thumb.words.clone() }
-                        { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
-                    </p>
+                    // Nothing searched (no lease to choose): no rule to hold it to.
+                    if !r.points.is_empty() {
+                        <p id="rec-rule" class="muted">
+                            { r.rule_of_thumb.words.clone() }
+                            { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
+                        </p>
+                    }
                     if let Some(apply) = apply {
                         <button type="button" id="rec-apply" onclick={apply}>
                             { apply_label(r) }
@@ -463,12 +466,12 @@ fn status_text(p: &Progress) -> String {
     }
 }
 
-const W: f64 = 720.0;
-const H: f64 = 240.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 16.0;
-const BOTTOM: f64 = 40.0;
-const TOP: f64 = 10.0;
+const W: f64 = 900.0;
+const H: f64 = 280.0;
+const LEFT: f64 = 64.0;
+const RIGHT: f64 = 24.0;
+const BOTTOM: f64 = 44.0;
+const TOP: f64 = 12.0;
 
 /// The static timeouts tried, by timeout (the search visits them out of
 /// order); heartbeat candidates are listed in the table only.
