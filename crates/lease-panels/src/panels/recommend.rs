@@ -468,7 +468,7 @@ fn status_text(p: &Progress) -> String {
 
 const W: f64 = 900.0;
 const H: f64 = 280.0;
-const LEFT: f64 = 64.0;
+const LEFT: f64 = 80.0;
 const RIGHT: f64 = 24.0;
 const BOTTOM: f64 = 44.0;
 const TOP: f64 = 12.0;
@@ -525,7 +525,8 @@ fn log_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     while decade <= hi {
         for k in [1.0, 2.0, 5.0] {
             let t = decade * k;
-            if t > lo * 1.15 && t < hi / 1.15 {
+            // Clear of the ends, whose labels would overlap a tick's.
+            if t > lo * 1.6 && t < hi / 1.6 {
                 v.push(t);
             }
         }
