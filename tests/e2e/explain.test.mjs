@@ -154,3 +154,27 @@ test('a sweep whose worker cannot load says so, ends that worker, and the next s
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|lease-worker/.test(e)), []);
   await page.close();
 });
+
+test('the diagnosis names a BullMQ stall failure and a Celery buffer expiry, and each Apply clears its own', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=bullmq-stalled-more-than-allowable-limit`);
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
+  await page.locator('#diagnosis[aria-busy="false"]').waitFor();
+  for (const [scenario, id, label] of [
+    ['bullmq-stalled-more-than-allowable-limit', 'stall-failure', /Apply fix: Renew on a thread of its own/],
+    ['celery-task-runs-four-times', 'buffer-expiry', /Apply fix: Visibility timeout/],
+  ]) {
+    if (scenario !== 'bullmq-stalled-more-than-allowable-limit') {
+      await page.locator('#ctl-scenario').selectOption(scenario);
+      await page.locator('#diagnosis').scrollIntoViewIfNeeded();
+    }
+    const finding = page.locator(`#finding-${id}`);
+    await finding.waitFor({ timeout: 60000 });
+    assert.match(await finding.innerText(), /\d/, `${id}: evidence in numbers`);
+    const apply = finding.locator('.apply-fix');
+    assert.match(await apply.innerText(), label);
+    await apply.click();
+    await page.waitForFunction((sel) => !document.querySelector(sel), `#finding-${id}`, { timeout: 60000 });
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

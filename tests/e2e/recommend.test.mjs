@@ -5,8 +5,10 @@
 // across more than one worker when the browser has two cores or more.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
-import { useServerAndBrowser, openPage, fillSweep } from './harness.mjs';
+import { readFile, mkdir } from 'node:fs/promises';
+import { useServerAndBrowser, openPage, fillSweep, outputDir } from './harness.mjs';
+
+await mkdir(outputDir, { recursive: true });
 
 const env = useServerAndBrowser();
 
@@ -204,4 +206,67 @@ test('on a 400-pixel screen, Recommend and Use your data come to the reader when
   }
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('Recommend answers under each preset in its own words: lockDuration under BullMQ, no lease under Sidekiq Pro, on a chart across the panel', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge&broker=bullmq`);
+  await openRecommend(page);
+  await page.locator('#rec-seeds').fill('4');
+  await page.locator('#rec-seeds').dispatchEvent('change');
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 240000 });
+  const verdict = await page.locator('#rec-verdict').innerText();
+  assert.match(verdict, /lockDuration/, verdict);
+  assert.match(verdict, /Renewal (does not cover|covers) this work/, verdict);
+  // The chart takes the panel's width, with its axes marked between the ends.
+  const sizes = await page.evaluate(() => {
+    const panel = document.querySelector('#recommend-panel').getBoundingClientRect();
+    const svg = document.querySelector('#rec-curve svg').getBoundingClientRect();
+    return { panel: panel.width, svg: svg.width };
+  });
+  assert.ok(sizes.svg >= 0.85 * sizes.panel, `chart ${sizes.svg} px of a ${sizes.panel} px panel`);
+  assert.ok(await page.locator('#rec-curve .rec-x-tick').count() >= 3, 'the timeout axis has ticks between its ends');
+  assert.equal(await page.locator('#rec-curve .rec-y-tick').count(), 5, 'the rate axis has five marks');
+  // The fallback's heartbeats, if tried, each read differently.
+  const beats = (await page.locator('#rec-points tbody tr td:nth-child(2)').allInnerTexts()).filter((t) => t !== 'none');
+  assert.equal(new Set(beats).size, beats.length, `heartbeat rows: ${beats.join(' | ')}`);
+  await page.locator('#recommend-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${outputDir}/recommend-bullmq-1280-light.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+
+  const sk = await openPage(env.browser, `${env.server.url}?scenario=sub-second-work&broker=sidekiq_pro`, { width: 400, height: 800, colorScheme: 'dark' });
+  await openRecommend(sk.page);
+  await sk.page.locator('#rec-run').click();
+  await sk.page.locator('#rec-verdict').waitFor({ timeout: 60000 });
+  assert.match(await sk.page.locator('#rec-verdict').innerText(), /^There is no lease to choose under Sidekiq Pro/);
+  assert.equal(await sk.page.locator('#rec-curve').count(), 0, 'no curve: nothing was tried');
+  assert.equal(await sk.page.locator('#rec-points').count(), 0, 'no table of candidates');
+  assert.equal(await sk.page.locator('#rec-rule').count(), 0, 'no rule of thumb for a lease there is not');
+  assert.equal(await sk.page.locator('#rec-apply').count(), 0, 'nothing to apply');
+  await sk.page.locator('#recommend-panel').scrollIntoViewIfNeeded();
+  await sk.page.screenshot({ path: `${outputDir}/recommend-sidekiq-400-dark.png` });
+  assert.deepEqual(sk.errors, []);
+  await sk.page.close();
+
+  // On a phone the targets stack inside the panel and the curve's labels
+  // stay readable.
+  const phone = await openPage(env.browser, `${env.server.url}?scenario=clip-surge&broker=bullmq`, { width: 400, height: 800, colorScheme: 'dark' });
+  await openRecommend(phone.page);
+  await phone.page.locator('#rec-seeds').fill('2');
+  await phone.page.locator('#rec-seeds').dispatchEvent('change');
+  await phone.page.locator('#rec-run').click();
+  await phone.page.locator('#rec-verdict').waitFor({ timeout: 240000 });
+  const fit = await phone.page.evaluate(() => {
+    const panel = document.querySelector('#recommend-panel').getBoundingClientRect();
+    const input = document.querySelector('#rec-recovery').getBoundingClientRect();
+    const tick = document.querySelector('#rec-curve .rec-x-tick').getBoundingClientRect();
+    return { right: panel.right, input: input.right, tick: tick.height };
+  });
+  assert.ok(fit.input <= fit.right, `the target's box ends inside the panel: ${fit.input} > ${fit.right}`);
+  assert.ok(fit.tick >= 9, `an axis label ${fit.tick} px high`);
+  await phone.page.locator('#rec-curve').scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: `${outputDir}/recommend-bullmq-400-dark.png` });
+  assert.deepEqual(phone.errors, []);
+  await phone.page.close();
 });

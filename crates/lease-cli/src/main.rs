@@ -108,6 +108,11 @@ enum Command {
             allow_hyphen_values = true
         )]
         seeds: String,
+        /// Run the scenario under this broker preset, named as a scenario
+        /// file names it (`bullmq`, `celery_redis`, `cloud_tasks`, ...); the
+        /// preset fills only the fields the file leaves out.
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
         /// Print one JSON object instead of the text.
         #[arg(long)]
         json: bool,
@@ -253,6 +258,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             max_recovery,
             max_duplicate_rate,
             seeds,
+            preset,
             json,
         } => {
             let (targets, seeds) = recommend::parse(&recommend::Flags {
@@ -262,7 +268,10 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 seeds: &seeds,
             })
             .map_err(bad_input)?;
-            let scenario = load(&file)?;
+            let mut scenario = load(&file)?;
+            if let Some(name) = preset {
+                scenario.broker.preset = recommend::preset_named(&name).map_err(bad_input)?;
+            }
             let rec = lease_diagnose::recommend(&scenario, targets.clone(), seeds)
                 .map_err(|e| bad_input(recommend::target_message(&file, &e)))?;
             let out = if json {

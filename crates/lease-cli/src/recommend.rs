@@ -54,6 +54,20 @@ pub fn parse(flags: &Flags<'_>) -> Result<(Targets, u32), String> {
     ))
 }
 
+/// `--preset NAME`: the preset a scenario file names so, or an error that
+/// lists every name.
+pub fn preset_named(name: &str) -> Result<lease_sim::scenario::Preset, String> {
+    use lease_sim::scenario::{Named, Preset};
+    serde_json::from_value::<Preset>(serde_json::Value::String(name.trim().to_string())).map_err(
+        |_| {
+            format!(
+                "--preset: `{name}` is not a broker preset (one of {})",
+                Preset::WORDS.join(", ")
+            )
+        },
+    )
+}
+
 /// A target the library refused, said with its flag.
 pub fn target_message(file: &str, e: &TargetError) -> String {
     if e.target == "scenario" {

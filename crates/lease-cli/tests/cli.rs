@@ -929,11 +929,101 @@ fn runs_sweeps_and_recommends_by_name(preset: &str, says: &str, from: &str) {
         "--json",
     ]);
     assert!(o.status.success(), "{preset}: {}", stderr(&o));
+    let points = json_of(&o)["points"].as_array().map_or(0, Vec::len);
+    if preset == "sidekiq_pro" {
+        // No lease: nothing to search.
+        assert_eq!(points, 0, "{preset}");
+        assert!(json_of(&o)["verdict"]
+            .as_str()
+            .is_some_and(|v| v.starts_with("There is no lease to choose")));
+    } else {
+        assert!(points > 0, "{preset}");
+    }
+}
+
+/// `recommend --preset NAME` runs the file under that preset and answers
+/// as the library does for the same scenario.
+#[test]
+fn recommend_takes_a_preset_by_name_and_answers_as_the_library_does() {
+    let text = r#"{"name":"p","duration_ms":600000,
+        "work":{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}"#;
+    let p = temp_file("preset-flag.json", text);
+    let file = p.to_str().unwrap();
+    for (name, says) in [
+        ("bullmq", "Set lockDuration to"),
+        ("nats_jetstream", "Set AckWait to"),
+        (
+            "celery_redis",
+            "Set the visibility_timeout (broker_transport_options) to",
+        ),
+        ("cloud_tasks", "Set the dispatch deadline to"),
+        (
+            "sidekiq_pro",
+            "There is no lease to choose under Sidekiq Pro",
+        ),
+    ] {
+        let o = lease_sim(&[
+            "recommend",
+            file,
+            "--preset",
+            name,
+            "--max-redelivery-rate",
+            "0.05",
+            "--seeds",
+            "3",
+            "--json",
+        ]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let got = json_of(&o);
+        let mut s = lease_sim::parse_scenario(text).expect("the file parses");
+        s.broker.preset = serde_json::from_value(serde_json::Value::String(name.into()))
+            .expect("a preset's name");
+        let want = lease_diagnose::recommend(
+            &s,
+            lease_diagnose::Targets {
+                max_redelivery_rate: 0.05,
+                max_recovery_ms: None,
+                max_duplicate_rate: None,
+            },
+            3,
+        )
+        .expect("the library recommends");
+        assert_eq!(
+            got["verdict"].as_str(),
+            Some(want.verdict.as_str()),
+            "{name}"
+        );
+        assert!(want.verdict.starts_with(says), "{name}: {}", want.verdict);
+        assert_eq!(
+            got["visibility_timeout_ms"].as_u64(),
+            want.visibility_timeout_ms,
+            "{name}"
+        );
+        assert_eq!(
+            got["points"].as_array().map_or(0, Vec::len),
+            want.points.len(),
+            "{name}"
+        );
+        if name == "cloud_tasks" {
+            for pt in got["points"].as_array().into_iter().flatten() {
+                let t = pt["timeout_ms"].as_u64().unwrap_or(0);
+                assert!((15_000..=1_800_000).contains(&t), "{t}");
+            }
+        }
+    }
+    let o = lease_sim(&[
+        "recommend",
+        file,
+        "--preset",
+        "kafka",
+        "--max-redelivery-rate",
+        "0.05",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
     assert!(
-        json_of(&o)["points"]
-            .as_array()
-            .is_some_and(|p| !p.is_empty()),
-        "{preset}"
+        stderr(&o).contains("--preset: `kafka` is not a broker preset (one of textbook"),
+        "{}",
+        stderr(&o)
     );
 }
 

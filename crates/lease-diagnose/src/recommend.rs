@@ -228,8 +228,92 @@ pub struct Search {
     /// heartbeat: the fallback has nothing to try.
     #[serde(default)]
     client_library: bool,
+    /// Why the worker cannot extend its lease (the preset or the client),
+    /// so the fallback has no heartbeat to try.
+    #[serde(default)]
+    cannot_extend: Option<String>,
+    /// The least timeout the preset accepts (Cloud Tasks: 15 s).
+    #[serde(default = "one_ms")]
+    min_ms: u64,
+    /// What the preset calls the lease and what its answer adds (BullMQ's
+    /// renewal, Celery's ETA, JetStream's in-progress calls).
+    #[serde(default)]
+    words: PresetWords,
     phase: Phase,
     points: Vec<Point>,
+}
+
+fn one_ms() -> u64 {
+    1
+}
+
+/// What the preset calls the timeout, and what its answer says beside it.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct PresetWords {
+    /// `the visibility timeout`, `lockDuration`, `AckWait`, ...
+    pub lease: String,
+    /// Said after the verdict, with the timeout found (`{t}`), when any.
+    pub note: String,
+    /// The preset keeps no lease: nothing to search, this is the answer.
+    pub no_lease: Option<String>,
+}
+
+/// What each preset calls its lease, and what a recommendation under it
+/// must say beside the number (docs/MODEL.md "The recommendation").
+pub fn preset_words(s: &Scenario) -> PresetWords {
+    use lease_sim::scenario::{Preset, Renewal};
+    let cfg = lease_sim::resolve::resolve(s);
+    let d = lease_format::display::duration;
+    let (lease, note) = match s.broker.preset {
+        Preset::Bullmq => {
+            let covers = if cfg.renewal == Renewal::EventLoop && cfg.cpu_bound {
+                "Renewal does not cover this work: the processor is CPU-bound, and BullMQ renews the lock on the event loop the processor blocks, so lockDuration must outlast the whole job (or run the processor sandboxed, where the renewal keeps running)."
+            } else if cfg.renewal == Renewal::EventLoop {
+                "Renewal covers this work while the event loop is free: BullMQ renews the lock every half lockDuration; each candidate was judged with renewal off, as if the processor blocked the loop throughout, so this lockDuration also holds through a blocked loop."
+            } else {
+                "Renewal covers this work: the lock is renewed off the event loop (a sandboxed processor); each candidate was judged with renewal off."
+            };
+            ("lockDuration", covers.to_string())
+        }
+        Preset::NatsJetstream => (
+            "AckWait",
+            "With a BackOff list, its first value replaces AckWait for the first delivery: start it at {t}. A handler that may run longer can call InProgress() to reset the timer.".to_string(),
+        ),
+        Preset::CeleryRedis | Preset::CelerySqs => {
+            let eta = if cfg.eta_ms > 0 {
+                format!(
+                    "The longest ETA here is {}: a task waiting for its ETA longer than the visibility timeout is restored and run again, so the timeout must cover the ETA and the run.",
+                    d(cfg.eta_ms)
+                )
+            } else {
+                "No task here waits for an ETA; one that waits longer than the visibility timeout is restored and run again, so cover the longest ETA too.".to_string()
+            };
+            let acks = if cfg.ack_at == lease_sim::scenario::AckAt::BeforeWork {
+                " With acks_late off each task is acked as it starts, so the timeout only has to cover the wait before the start (the prefetch buffer and the ETA); a crash then loses the task."
+            } else {
+                ""
+            };
+            ("the visibility_timeout (broker_transport_options)", eta + acks)
+        }
+        Preset::Rabbitmq42 | Preset::Rabbitmq43 => ("consumer_timeout", String::new()),
+        Preset::TemporalActivity => ("StartToClose", String::new()),
+        Preset::CloudTasks => (
+            "the dispatch deadline",
+            "Cloud Tasks takes a dispatch deadline from 15 s to 30 min; the candidates stayed in it.".to_string(),
+        ),
+        Preset::AzureServiceBus => ("LockDuration", String::new()),
+        Preset::GooglePubsub => ("the ack deadline", String::new()),
+        Preset::RedisStreams => ("the claimer's min-idle-time", String::new()),
+        _ => ("the visibility timeout", String::new()),
+    };
+    let no_lease = (!crate::extend::has_lease(s.broker.preset)).then(|| {
+        "There is no lease to choose under Sidekiq Pro: super_fetch keeps no lease, so a slow job is never run twice, and a crashed process's jobs come back only when a later process starts, once its heartbeat has expired and the hourly orphan check is due. No timeout changes that.".to_string()
+    });
+    PresetWords {
+        lease: lease.to_string(),
+        note,
+        no_lease,
+    }
 }
 
 impl Search {
@@ -237,8 +321,10 @@ impl Search {
         check_targets(&targets, seeds)?;
         lease_sim::validate(scenario)
             .map_err(|e| TargetError::new("scenario", scenario.name.clone(), &e.to_string()))?;
-        let max_ms = scenario.duration_ms.clamp(1, MAX_VISIBILITY_TIMEOUT_MS);
-        let start = (work_median_ms(&scenario.work.dist).round() as u64).clamp(1, max_ms);
+        let (min_ms, top) = crate::extend::timeout_range_ms(scenario.broker.preset);
+        let max_ms = scenario.duration_ms.clamp(min_ms, top.max(min_ms));
+        let start = (work_median_ms(&scenario.work.dist).round() as u64).clamp(min_ms, max_ms);
+        let words = preset_words(scenario);
         Ok(Search {
             targets,
             seeds,
@@ -254,7 +340,14 @@ impl Search {
             client_note: client_note(client_policy(scenario.workers.client.as_ref())),
             arrived: 0,
             client_library: client_policy(scenario.workers.client.as_ref()) != ClientPolicy::None,
-            phase: Phase::Up { next: start },
+            cannot_extend: crate::extend::cannot_extend(scenario).map(str::to_string),
+            min_ms,
+            phase: if words.no_lease.is_some() {
+                Phase::Done
+            } else {
+                Phase::Up { next: start }
+            },
+            words,
             points: Vec::new(),
         })
     }
@@ -296,16 +389,20 @@ impl Search {
         self.phase = match self.phase.clone() {
             Phase::Up { .. } if ok => match self.highest_failing_below(t) {
                 Some(lo) => self.bisect_or_top(lo, t),
-                None if t <= 1 => self.after_static(Some(t)),
-                None => Phase::Down { next: t / 2 },
+                None if t <= self.min_ms.max(1) => self.after_static(Some(t)),
+                None => Phase::Down {
+                    next: (t / 2).max(self.min_ms),
+                },
             },
             Phase::Up { .. } if t >= self.max_ms => self.after_static(None),
             Phase::Up { .. } => Phase::Up {
                 next: (t.saturating_mul(BRACKET_FACTOR)).min(self.max_ms),
             },
             Phase::Down { .. } if !ok => self.bisect_or_top(t, self.lowest_meeting_above(t)),
-            Phase::Down { .. } if t <= 1 => self.after_static(Some(t)),
-            Phase::Down { .. } => Phase::Down { next: t / 2 },
+            Phase::Down { .. } if t <= self.min_ms.max(1) => self.after_static(Some(t)),
+            Phase::Down { .. } => Phase::Down {
+                next: (t / 2).max(self.min_ms),
+            },
             Phase::Bisect { lo, hi } => {
                 if ok {
                     self.bisect_or_top(lo, t)
@@ -354,7 +451,23 @@ impl Search {
         };
         let done = self.phase == Phase::Done;
         let rule = self.rule_of_thumb(timeout, window_ms, heartbeat.is_some());
+        if let Some(why) = &self.words.no_lease {
+            return Recommendation {
+                visibility_timeout_ms: None,
+                window_ms: None,
+                seeds: self.seeds,
+                points: Vec::new(),
+                heartbeat: None,
+                rule_of_thumb: rule,
+                verdict: why.clone(),
+            };
+        }
         let mut verdict = self.verdict(done, &statics, lowest, window_ms, beat);
+        if let (true, false) = (done, self.words.note.is_empty()) {
+            let t = timeout.map_or(String::new(), lease_format::display::duration);
+            verdict.push(' ');
+            verdict.push_str(&self.words.note.replace("{t}", &t));
+        }
         if let (true, Some(note)) = (done, &self.client_note) {
             verdict.push(' ');
             verdict.push_str(note);
@@ -373,6 +486,16 @@ impl Search {
             heartbeat,
             rule_of_thumb: rule,
             verdict,
+        }
+    }
+
+    /// What the preset calls the timeout (`the visibility timeout` before
+    /// the preset said).
+    fn lease_name(&self) -> &str {
+        if self.words.lease.is_empty() {
+            "the visibility timeout"
+        } else {
+            &self.words.lease
         }
     }
 
@@ -480,10 +603,10 @@ impl Search {
         let Some(recovery) = self.targets.max_recovery_ms else {
             return Vec::new();
         };
-        if self.client_library {
+        if self.client_library || self.cannot_extend.is_some() {
             return Vec::new();
         }
-        let timeout = recovery.clamp(3, MAX_VISIBILITY_TIMEOUT_MS);
+        let timeout = recovery.clamp(self.min_ms.max(3), MAX_VISIBILITY_TIMEOUT_MS);
         let interval = interval_for(timeout);
         let cap = suggested_cap(self.tail_ms as f64, interval);
         let mut caps = vec![cap, cap.saturating_mul(2), cap.saturating_mul(4)];
@@ -612,7 +735,8 @@ impl Search {
             let p = statics.iter().find(|p| p.candidate.timeout_ms == t);
             let upper = p.map_or(0.0, |p| p.redelivery_rate_upper);
             return format!(
-                "Set the visibility timeout to {}: over {n} seeds its redelivery rate is at most {} (95% bound), within the target of {target}. Any timeout from {} to {} meets the targets.",
+                "Set {} to {}: over {n} seeds its redelivery rate is at most {} (95% bound), within the target of {target}. Any timeout from {} to {} meets the targets.",
+                self.lease_name(),
                 lease_format::display::duration(t),
                 rate_text(upper),
                 lease_format::display::duration(a),
@@ -655,6 +779,10 @@ impl Search {
             }
             None if self.client_library => format!(
                 "Nothing tried meets the targets: {why}; a heartbeat cannot stand in, since the client library manages the lease."
+            ),
+            None if self.cannot_extend.is_some() => format!(
+                "Nothing tried meets the targets: {why}; a heartbeat cannot stand in, since {}.",
+                self.cannot_extend.as_deref().unwrap_or_default()
             ),
             None => format!(
                 "Nothing tried meets the targets: {why}, and no heartbeat tried does either."

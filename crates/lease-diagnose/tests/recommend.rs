@@ -404,3 +404,200 @@ fn the_search_starts_at_the_median_and_every_candidate_runs_over_the_same_seeds(
         vec![s.seed, s.seed + 1, s.seed + 2, s.seed + 3]
     );
 }
+
+// --- every preset ------------------------------------------------------------
+
+/// A small scenario under `preset`: 200 messages of log-normal work
+/// (median 5 s, p99 40 s) over ten minutes, four workers.
+fn under(preset: lease_sim::scenario::Preset) -> Scenario {
+    let mut s = scenario("sub-second-work");
+    s.name = format!("{preset:?}");
+    s.broker = lease_sim::scenario::Broker {
+        preset,
+        ..Default::default()
+    };
+    if preset == lease_sim::scenario::Preset::TemporalActivity {
+        s.broker.visibility_timeout_ms = Some(60_000);
+    }
+    s.duration_ms = 600_000;
+    s.work.dist = lease_sim::scenario::Dist::Lognormal {
+        median_ms: 5_000.0,
+        p99_ms: 40_000.0,
+    };
+    s.arrivals.rate_per_s = 0.3;
+    s.arrivals.backlog = 0;
+    s
+}
+
+fn with_recovery(rate: f64, recovery_ms: u64) -> Targets {
+    Targets {
+        max_redelivery_rate: rate,
+        max_recovery_ms: Some(recovery_ms),
+        max_duplicate_rate: None,
+    }
+}
+
+#[test]
+fn recommend_under_sidekiq_pro_says_there_is_no_lease_to_choose_and_runs_nothing() {
+    let s = under(lease_sim::scenario::Preset::SidekiqPro);
+    let rec = recommend(&s, targets(0.01), 3).expect("searches");
+    assert!(rec.points.is_empty(), "{:?}", rec.points);
+    assert_eq!(rec.visibility_timeout_ms, None);
+    assert_eq!(rec.heartbeat, None);
+    assert!(
+        rec.verdict
+            .starts_with("There is no lease to choose under Sidekiq Pro"),
+        "{}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn recommend_under_cloud_tasks_tries_no_dispatch_deadline_outside_fifteen_seconds_to_thirty_minutes(
+) {
+    let mut s = under(lease_sim::scenario::Preset::CloudTasks);
+    // Work of a few hundred ms: without the floor the search halves far below 15 s.
+    s.work.dist = lease_sim::scenario::Dist::Constant { ms: 300 };
+    let rec = recommend(&s, targets(0.01), 3).expect("searches");
+    assert!(!rec.points.is_empty());
+    for p in &rec.points {
+        let t = p.candidate.timeout_ms;
+        assert!((15_000..=1_800_000).contains(&t), "{t} ms tried");
+    }
+    assert_eq!(rec.visibility_timeout_ms, Some(15_000), "{}", rec.verdict);
+    assert!(
+        rec.verdict.starts_with("Set the dispatch deadline to 15 s"),
+        "{}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn recommend_proposes_no_heartbeat_where_the_client_cannot_extend() {
+    use lease_sim::scenario::Preset;
+    // A 30 s recovery target that no static timeout meets beside a 40 s p99.
+    let t = with_recovery(0.001, 30_000);
+    for (preset, says) in [
+        (Preset::CeleryRedis, "Celery has no call"),
+        (Preset::Rabbitmq42, "RabbitMQ has no call"),
+    ] {
+        let mut s = under(preset);
+        // Celery with acks_late, so that a run longer than the timeout is
+        // redelivered (acked as it starts, nothing is).
+        s.workers.ack_at = Some(lease_sim::scenario::AckAt::AfterWork);
+        let rec = recommend(&s, t.clone(), 3).expect("searches");
+        assert!(
+            rec.points.iter().all(|p| p.candidate.heartbeat.is_none()),
+            "{preset:?}"
+        );
+        assert_eq!(rec.heartbeat, None);
+        assert!(rec.verdict.contains(says), "{preset:?}: {}", rec.verdict);
+    }
+    let mut lambda = under(Preset::SqsStandard);
+    lambda.workers.client = Some(Client {
+        library: Library::SqsLambda,
+        function_timeout_ms: Some(60_000),
+        ..Client::default()
+    });
+    let rec = recommend(&lambda, t.clone(), 3).expect("searches");
+    assert!(rec.points.iter().all(|p| p.candidate.heartbeat.is_none()));
+    // Where the worker can extend, the fallback still tries a heartbeat.
+    let rec = recommend(&under(Preset::SqsStandard), t, 3).expect("searches");
+    assert!(rec.points.iter().any(|p| p.candidate.heartbeat.is_some()));
+}
+
+#[test]
+fn recommend_under_bullmq_names_lock_duration_and_says_whether_renewal_covers_the_work() {
+    let mut s = under(lease_sim::scenario::Preset::Bullmq);
+    let rec = recommend(&s, targets(0.01), 3).expect("searches");
+    assert!(
+        rec.verdict.starts_with("Set lockDuration to"),
+        "{}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict
+            .contains("Renewal covers this work while the event loop is free"),
+        "{}",
+        rec.verdict
+    );
+    s.work.cpu_bound = true;
+    let rec = recommend(&s, targets(0.01), 3).expect("searches");
+    assert!(
+        rec.verdict
+            .contains("Renewal does not cover this work: the processor is CPU-bound"),
+        "{}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn recommend_under_jetstream_gives_ack_wait_its_backoff_start_and_in_progress() {
+    let rec = recommend(
+        &under(lease_sim::scenario::Preset::NatsJetstream),
+        targets(0.01),
+        3,
+    )
+    .expect("searches");
+    let t = lease_format::display::duration(rec.visibility_timeout_ms.expect("a timeout"));
+    assert!(
+        rec.verdict.starts_with(&format!("Set AckWait to {t}")),
+        "{}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict.contains(&format!("start it at {t}")),
+        "{}",
+        rec.verdict
+    );
+    assert!(rec.verdict.contains("InProgress()"), "{}", rec.verdict);
+}
+
+#[test]
+fn recommend_under_celery_holds_the_visibility_timeout_against_the_longest_eta() {
+    let mut s = under(lease_sim::scenario::Preset::CeleryRedis);
+    s.arrivals.eta_ms = 120_000;
+    let rec = recommend(&s, targets(0.01), 3).expect("searches");
+    assert!(
+        rec.verdict
+            .starts_with("Set the visibility_timeout (broker_transport_options) to"),
+        "{}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict.contains("The longest ETA here is 2 min"),
+        "{}",
+        rec.verdict
+    );
+    // A lease that ends before the ETA, by more than the sweep that
+    // restores it, puts the waiting task back: no such candidate meets.
+    let sweep = lease_sim::resolve::CELERY_REDIS_RESTORE_SWEEP_MS;
+    for p in &rec.points {
+        if p.candidate.timeout_ms + sweep < 120_000 {
+            assert!(!p.meets, "{} ms", p.candidate.timeout_ms);
+        }
+    }
+    let t = rec.visibility_timeout_ms.expect("a timeout");
+    assert!(t + sweep >= 120_000, "{t}");
+    assert!(
+        rec.verdict.contains("acked as it starts"),
+        "{}",
+        rec.verdict
+    );
+}
+
+#[test]
+fn every_preset_gets_an_answer_in_its_own_range() {
+    for p in lease_sim::scenario::Preset::ALL {
+        let rec = recommend(&under(p), targets(0.05), 2).expect("searches");
+        let (lo, hi) = lease_diagnose::extend::timeout_range_ms(p);
+        for pt in &rec.points {
+            assert!(
+                (lo..=hi).contains(&pt.candidate.timeout_ms),
+                "{p:?}: {}",
+                pt.candidate.timeout_ms
+            );
+        }
+        assert!(!rec.verdict.is_empty(), "{p:?}");
+    }
+}

@@ -383,16 +383,19 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
             if let Some(e) = &pr.error {
                 <p class="status bad" role="alert" id="rec-error">{e.clone()}</p>
             }
-            if let Some(r) = pr.result.as_ref() {
+            if let Some(r) = pr.result.as_ref().filter(|r| !r.points.is_empty()) {
                 { curve(r, pr.target_rate) }
             }
             if let Some(r) = result {
                 <div class="rec-verdict">
                     <p id="rec-verdict"><strong>{ r.verdict.clone() }</strong></p>
-                    <p id="rec-rule" class="muted">
-                        { r.rule_of_thumb.words.clone() }
-                        { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
-                    </p>
+                    // Nothing searched (no lease to choose): no rule to hold it to.
+                    if !r.points.is_empty() {
+                        <p id="rec-rule" class="muted">
+                            { r.rule_of_thumb.words.clone() }
+                            { if r.rule_of_thumb.agrees { " The recommendation agrees with it." } else { " The recommendation differs from it." } }
+                        </p>
+                    }
                     if let Some(apply) = apply {
                         <button type="button" id="rec-apply" onclick={apply}>
                             { apply_label(r) }
@@ -463,12 +466,12 @@ fn status_text(p: &Progress) -> String {
     }
 }
 
-const W: f64 = 420.0;
-const H: f64 = 180.0;
-const LEFT: f64 = 46.0;
-const RIGHT: f64 = 8.0;
-const BOTTOM: f64 = 22.0;
-const TOP: f64 = 8.0;
+const W: f64 = 900.0;
+const H: f64 = 280.0;
+const LEFT: f64 = 80.0;
+const RIGHT: f64 = 24.0;
+const BOTTOM: f64 = 44.0;
+const TOP: f64 = 12.0;
 
 /// The static timeouts tried, by timeout (the search visits them out of
 /// order); heartbeat candidates are listed in the table only.
@@ -497,6 +500,47 @@ fn pct(x: f64) -> String {
     format!("{p:.places$}%")
 }
 
+/// A candidate's heartbeat as its row says it: the interval, the
+/// extension and the cap, which is what the fallback's candidates differ in.
+fn heartbeat_words(p: &Point) -> String {
+    p.candidate
+        .heartbeat
+        .as_ref()
+        .map_or("none".to_string(), |h| {
+            format!(
+                "every {}, extending by {}, {}",
+                duration_about(h.interval_ms as f64),
+                duration_about(h.extend_by_ms.unwrap_or(p.candidate.timeout_ms) as f64),
+                h.max_extensions
+                    .map_or("no cap".to_string(), |c| format!("at most {c} extensions")),
+            )
+        })
+}
+
+/// The log-scale ticks between `lo` and `hi`: each power of ten, and 2 and
+/// 5 times it, with the ends, at most `n` of them.
+fn log_ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
+    let mut v = vec![lo];
+    let mut decade = 10f64.powf(lo.max(1.0).log10().floor());
+    while decade <= hi {
+        for k in [1.0, 2.0, 5.0] {
+            let t = decade * k;
+            // Clear of the ends, whose labels would overlap a tick's.
+            if t > lo * 1.6 && t < hi / 1.6 {
+                v.push(t);
+            }
+        }
+        decade *= 10.0;
+    }
+    v.push(hi);
+    if v.len() > n {
+        // Keep the ends and every other tick between.
+        let inner: Vec<f64> = v[1..v.len() - 1].iter().step_by(2).copied().collect();
+        v = std::iter::once(lo).chain(inner).chain([hi]).collect();
+    }
+    v
+}
+
 /// The redelivery rate against the timeout: the mean's line, a band up to
 /// the upper bound, the target as a dashed line and the window shaded; then
 /// every candidate in a table.
@@ -510,10 +554,7 @@ fn curve(r: &Recommendation, target: f64) -> Html {
                 { for r.points.iter().map(|p| html! {
                     <tr>
                         <td>{duration_about(p.candidate.timeout_ms as f64)}</td>
-                        <td>{ p.candidate.heartbeat.as_ref().map_or("none".to_string(), |h| format!(
-                            "every {}",
-                            duration_about(h.interval_ms as f64),
-                        )) }</td>
+                        <td>{ heartbeat_words(p) }</td>
                         <td>{pct(p.redelivery_rate_mean)}</td>
                         <td>{pct(p.redelivery_rate_upper)}</td>
                         <td>{ if p.meets { "yes" } else { "no" } }</td>
@@ -575,11 +616,30 @@ fn curve(r: &Recommendation, target: f64) -> Html {
             <figcaption>{"Redelivery rate per arrived message against the visibility timeout"}</figcaption>
             <svg viewBox={format!("0 0 {} {}", W, H)} role="img" aria-label={label}>
                 {window}
-                <text class="axis-label" x="2" y={(TOP + 8.0).to_string()}>{pct(max)}</text>
-                <text class="axis-label" x="2" y={(H - BOTTOM).to_string()}>{"0"}</text>
+                // The rate axis: 0, a quarter steps and the top, each with its grid line.
+                { for (0..=4).map(|k| {
+                    let v = max * f64::from(k) / 4.0;
+                    let yy = y(v);
+                    html! {
+                        <>
+                        <line class="grid" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={format!("{yy:.1}")} y2={format!("{yy:.1}")} />
+                        <text class="axis-label rec-y-tick" text-anchor="end" x={(LEFT - 4.0).to_string()} y={format!("{:.1}", yy + 4.0)}>{ if k == 0 { "0".to_string() } else { pct(v) } }</text>
+                        </>
+                    }
+                }) }
                 <line class="axis" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM).to_string()} />
-                <text class="axis-label" x={LEFT.to_string()} y={(H - 5.0).to_string()}>{duration_about(lo)}</text>
-                <text class="axis-label" text-anchor="end" x={(W - RIGHT).to_string()} y={(H - 5.0).to_string()}>{duration_about(hi)}</text>
+                // The timeout axis, on a log scale: its ends and the round values between.
+                { for log_ticks(lo, hi, 8).into_iter().map(|t| {
+                    let xx = x(t);
+                    let anchor = if (xx - LEFT).abs() < 1.0 { "start" } else if (W - RIGHT - xx).abs() < 1.0 { "end" } else { "middle" };
+                    html! {
+                        <>
+                        <line class="axis" x1={format!("{xx:.1}")} x2={format!("{xx:.1}")} y1={(H - BOTTOM).to_string()} y2={(H - BOTTOM + 4.0).to_string()} />
+                        <text class="axis-label rec-x-tick" text-anchor={anchor} x={format!("{xx:.1}")} y={(H - BOTTOM + 16.0).to_string()}>{duration_about(t)}</text>
+                        </>
+                    }
+                }) }
+                <text class="axis-label" text-anchor="middle" x={format!("{:.1}", (LEFT + W - RIGHT) / 2.0)} y={(H - 4.0).to_string()}>{"timeout (log scale)"}</text>
                 <polygon class="rec-band" id="rec-band" points={band.join(" ")} />
                 <polyline class="series s-depth" points={mean.join(" ")} />
                 <line class="rec-target" x1={LEFT.to_string()} x2={(W - RIGHT).to_string()} y1={format!("{ty:.1}")} y2={format!("{ty:.1}")} />
@@ -683,6 +743,62 @@ mod tests {
         assert_eq!(fields, ["timeout", "hb", "ext", "cap"]);
         assert_eq!(set[1].1, "40s");
         assert_eq!(set[3].1, "30");
+    }
+
+    /// The fallback's heartbeats differ in their cap: each row says it, so
+    /// no two rows of the table read the same.
+    #[test]
+    fn each_heartbeat_row_says_its_cap_and_no_two_rows_read_the_same() {
+        let s = lease_sim::shipped::find("clip-surge")
+            .expect("shipped")
+            .scenario;
+        let mut search = Search::new(
+            &s,
+            Targets {
+                max_redelivery_rate: 0.0,
+                max_recovery_ms: Some(1_000),
+                max_duplicate_rate: None,
+            },
+            2,
+        )
+        .expect("a search");
+        // Every candidate fails: the search walks the static timeouts,
+        // then every heartbeat of the fallback.
+        while search.next_candidate().is_some() {
+            let fail = search
+                .seeds_of()
+                .into_iter()
+                .map(|seed| SeedResult {
+                    seed,
+                    arrived: 10,
+                    redeliveries: 10,
+                    duplicate_effects: 0,
+                    recovery_ms: 0,
+                })
+                .collect();
+            search.feed(fail);
+        }
+        let r = search.result();
+        let beats: Vec<String> = r
+            .points
+            .iter()
+            .filter(|p| p.candidate.heartbeat.is_some())
+            .map(heartbeat_words)
+            .collect();
+        assert!(beats.len() >= 2, "{beats:?}");
+        for (i, b) in beats.iter().enumerate() {
+            assert!(b.contains("at most"), "{b}");
+            assert!(!beats[..i].contains(b), "{b} twice");
+        }
+    }
+
+    #[test]
+    fn the_timeout_axis_has_its_ends_and_round_values_between() {
+        let t = log_ticks(1_000.0, 600_000.0, 8);
+        assert_eq!(t.first(), Some(&1_000.0));
+        assert_eq!(t.last(), Some(&600_000.0));
+        assert!(t.len() >= 4 && t.len() <= 8, "{t:?}");
+        assert!(t.windows(2).all(|w| w[0] < w[1]), "{t:?}");
     }
 
     #[test]
