@@ -193,6 +193,12 @@ pub struct Timeline {
 /// second.
 const RANGE_SETTLE_MS: u32 = 120;
 
+/// A worker's row at this ink (presenter mode's heavier ink is for a room
+/// reading the timeline from afar): rows grow with the square of the ink.
+fn row_max_px(ink: f64) -> f64 {
+    lease_view::lanes::ROW_MAX_PX * ink.max(1.0).powi(2)
+}
+
 /// The canvas grows with its lanes up to this height, then scrolls.
 const MAX_HEIGHT_PX: f64 = 480.0;
 const MIN_HEIGHT_PX: f64 = 140.0;
@@ -729,7 +735,13 @@ impl Timeline {
         let top = AXIS_PX + 2.0 - self.scroll_px;
         let avail = self.css_h - AXIS_PX - 4.0;
         (
-            WorkerLanes::new(self.index.workers, self.index.slots, top, avail),
+            WorkerLanes::with_row_max(
+                self.index.workers,
+                self.index.slots,
+                top,
+                avail,
+                row_max_px(ctx.props().ink),
+            ),
             MessageRows::new(ctx.props().run.messages.len() as u32, top, avail),
         )
     }
@@ -863,16 +875,21 @@ impl Timeline {
     /// Tall enough for every lane at full row height, within limits.
     fn natural_height(&self, ctx: &Context<Self>) -> f64 {
         let content = match self.view {
-            TimelineView::Workers => {
-                WorkerLanes::new(self.index.workers, self.index.slots, 0.0, f64::INFINITY)
-                    .content_px()
-            }
+            TimelineView::Workers => WorkerLanes::with_row_max(
+                self.index.workers,
+                self.index.slots,
+                0.0,
+                f64::INFINITY,
+                row_max_px(ctx.props().ink),
+            )
+            .content_px(),
             TimelineView::Messages => {
                 MessageRows::new(ctx.props().run.messages.len() as u32, 0.0, f64::INFINITY)
                     .content_px()
             }
         };
-        (content + AXIS_PX + 6.0).clamp(MIN_HEIGHT_PX, MAX_HEIGHT_PX)
+        let min = (MIN_HEIGHT_PX * ctx.props().ink).min(MAX_HEIGHT_PX);
+        (content + AXIS_PX + 6.0).clamp(min, MAX_HEIGHT_PX)
     }
 
     /// The page's range over this canvas's plot width.
