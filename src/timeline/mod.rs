@@ -136,9 +136,25 @@ pub enum Msg {
 /// within the run; `None` for a drag of under three pixels (a click).
 fn picked((a, b): (f64, f64), ms_per_px: f64, limit_ms: f64) -> Option<(u64, u64)> {
     let (from, to) = (a.min(b).max(0.0), a.max(b).min(limit_ms));
-    (to - from >= 3.0 * ms_per_px && to.round() > from.round())
-        .then(|| (from.round() as u64, to.round() as u64))
+    if to - from < 3.0 * ms_per_px || to.round() <= from.round() {
+        return None;
+    }
+    // A hand marks "60 s to 90 s", not "60,287 ms to 90,789 ms": each end
+    // goes to the nearest step of the axis's own grid (a nice step at
+    // least `SNAP_PX` wide), and the range keeps at least one step.
+    let step = lease_view::ticks::nice_step(SNAP_PX * ms_per_px);
+    let limit = limit_ms.max(0.0);
+    let near = |t: f64| ((t / step).round() * step).min(limit);
+    let (mut a, mut b) = (near(from), near(to));
+    if b <= a {
+        a = ((from / step).floor() * step).min(limit);
+        b = (a + step).min(limit);
+    }
+    (b > a).then(|| (a.round() as u64, b.round() as u64))
 }
+
+/// How far apart the grid a Shift+drag snaps to is, at least, on screen.
+const SNAP_PX: f64 = 12.0;
 
 pub struct Timeline {
     canvas: NodeRef,
@@ -1130,7 +1146,7 @@ impl TestHook<'_> {
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes)
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")))
     }
 }
 
@@ -1307,9 +1323,29 @@ mod note_range_tests {
     #[test]
     fn a_drag_of_under_three_pixels_is_a_click_not_a_range() {
         assert_eq!(picked((1_000.0, 1_250.0), 100.0, 300_000.0), None);
+        // Three pixels are a range: one step of the grid, 2 s at 100 ms a pixel.
         assert_eq!(
             picked((1_000.0, 1_300.0), 100.0, 300_000.0),
-            Some((1_000, 1_300))
+            Some((0, 2_000))
+        );
+    }
+
+    #[test]
+    fn a_shift_drag_snaps_to_the_axis_grid() {
+        // 155 ms a pixel: a grid of 2 s.
+        assert_eq!(
+            picked((60_287.0, 90_789.0), 155.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        // Zoomed in to 5 ms a pixel: a grid of 100 ms.
+        assert_eq!(
+            picked((61_234.0, 61_871.0), 5.0, 300_000.0),
+            Some((61_200, 61_900))
+        );
+        // The run's end stays the end.
+        assert_eq!(
+            picked((290_100.0, 299_900.0), 155.0, 299_900.0),
+            Some((290_000, 299_900))
         );
     }
 }
