@@ -40,7 +40,11 @@
     'button{font:inherit;font-weight:600;padding:.45em 1em;border-radius:999px;border:0;' +
     'background:#2563eb;color:#fff;cursor:pointer;white-space:nowrap}' +
     'button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
-    'iframe{display:block;width:100%;flex:1;min-height:0;border:0}';
+    'iframe{display:block;width:100%;flex:1;min-height:0;border:0}' +
+    // The figure's one tab stop once loaded: shown while it has the focus.
+    ':host{position:relative}' +
+    '.enter{position:absolute;top:.5em;left:.5em;z-index:1;opacity:0;pointer-events:none}' +
+    '.enter:focus{opacity:1;pointer-events:auto}';
 
   var dark = window.matchMedia ? matchMedia('(prefers-color-scheme: dark)') : { matches: false };
 
@@ -202,17 +206,45 @@
   proto.load = function (focus) {
     if (this.frame) return;
     if (this.observer) this.observer.disconnect();
+    var self = this;
     var frame = document.createElement('iframe');
     frame.title = 'Lease Playground: ' + this.title_();
     frame.src = this.link();
     this.frame = frame;
     var root = this.shadowRoot;
-    root.innerHTML = '<style>' + CSS + '</style>';
+    root.innerHTML = '<style>' + CSS + '</style><button type="button" class="enter"></button>';
+    // A playground has some forty controls: a reader tabbing through the
+    // docs page meets the figure as one stop, goes in with Enter, or goes
+    // past it with the next Tab. A pointer goes in as it always does.
+    var enter = root.querySelector('.enter');
+    enter.textContent = '\u23CE Enter the playground \u00B7 Tab skips past it';
+    enter.setAttribute('aria-label', 'Lease Playground: ' + this.title_() + '. Enter goes into it; Tab skips past it.');
+    enter.addEventListener('click', function () {
+      self.enter_();
+      frame.focus();
+    });
+    frame.addEventListener('focus', function () {
+      self.enter_();
+    });
+    this.gate_();
     root.appendChild(frame);
     // The reader who pressed Play goes on inside the figure, not at the top
     // of the page where a removed button leaves the focus.
-    if (focus) frame.focus();
+    if (focus) {
+      this.enter_();
+      frame.focus();
+    }
     this.dispatchEvent(new CustomEvent('lease-playground:load', { bubbles: true }));
+  };
+
+  // Out of the page's tab order (one stop, the Enter button), or in it.
+  proto.gate_ = function () {
+    this.frame.setAttribute('tabindex', '-1');
+    this.removeAttribute('data-entered');
+  };
+  proto.enter_ = function () {
+    this.frame.removeAttribute('tabindex');
+    this.setAttribute('data-entered', '');
   };
 
   // The figure's box is `border-box` with a border (ours, or the host's own
@@ -232,6 +264,16 @@
       for (var i = 0; i < all.length; i++) if (all[i].restyle) all[i].restyle();
     }).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme'] });
   }
+
+  // The focus went elsewhere in the page: every figure it left is one tab
+  // stop again.
+  addEventListener('focusin', function (e) {
+    var all = document.querySelectorAll(NAME);
+    for (var i = 0; i < all.length; i++) {
+      var f = all[i];
+      if (f !== e.target && f.frame && f.hasAttribute('data-entered')) f.gate_();
+    }
+  });
 
   // One listener for every figure: the playground reports its height, and
   // the figure whose frame sent it takes that height.

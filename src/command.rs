@@ -92,6 +92,8 @@ pub enum Command {
     /// Start this tour: its scenario loads, at its first step.
     Tour(String, Option<Box<Scenario>>),
     TourStep(usize),
+    /// Back to that step of the tour, with the scenario it last showed.
+    TourReturn(usize),
     /// Compare: side B starts as a copy of A.
     CompareStart,
     /// Whether the controls edit side B (else A).

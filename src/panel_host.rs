@@ -126,6 +126,8 @@ fn command_of(text: &str) -> Command {
         PanelCommand::Notes(list) => Command::Notes(list),
         PanelCommand::Select(m) => Command::Select(Some(m)),
         PanelCommand::TourStep(i) => Command::TourStep(i),
+        PanelCommand::TourReturn(i) => Command::TourReturn(i),
+        PanelCommand::Seek(ms) => Command::Seek(ms),
         // Read as a link's field is, so a panel cannot set what a link could not.
         PanelCommand::Set { field, value } => match lease_fields::find(&field) {
             Some(f) => match f.spec().parse(&value) {

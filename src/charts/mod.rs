@@ -144,6 +144,88 @@ pub struct Line {
     pub gauge: bool,
 }
 
+/// A value with its chart's unit, in words: `12/min`, `4 handlers`.
+fn with_unit(v: f64, unit: &str) -> String {
+    let one = v == 1.0;
+    let v = lease_ui::axis::fmt_value(v);
+    let unit = if unit == "msgs" { "messages" } else { unit };
+    match unit {
+        u if u.starts_with('/') => format!("{v}{u}"),
+        u if one && u.ends_with('s') => format!("{v} {}", &u[..u.len() - 1]),
+        u => format!("{v} {u}"),
+    }
+}
+
+/// What a line chart shows, in words, for a screen reader: each line's
+/// peak and when, and where it ends (whole run), rather than the axis's
+/// ticks.
+pub fn line_summary(
+    title: &str,
+    unit: &str,
+    lines: &[Line],
+    bucket_ms: u64,
+    end_ms: u64,
+) -> String {
+    let each: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let peak =
+                l.values
+                    .iter()
+                    .enumerate()
+                    .fold(None, |best: Option<(usize, f64)>, (i, &v)| match best {
+                        Some((_, b)) if b >= v => best,
+                        _ => Some((i, v)),
+                    });
+            match peak {
+                Some((i, max)) if max > 0.0 => {
+                    let at = if l.gauge { 1.0 } else { 0.5 };
+                    let t = (((i as f64 + at) * bucket_ms as f64) as u64).min(end_ms);
+                    let last = l.values.last().copied().unwrap_or(0.0);
+                    format!(
+                        "{} peaks at {} at {}, {} at the end",
+                        l.label,
+                        with_unit(max, unit),
+                        lease_format::display::duration(t),
+                        with_unit(last, unit)
+                    )
+                }
+                _ => format!("{} none", l.label),
+            }
+        })
+        .collect();
+    format!(
+        "{title} over {}: {}.",
+        lease_format::display::duration(end_ms),
+        each.join("; ")
+    )
+}
+
+/// What the receive-count histogram shows, in words.
+pub fn histogram_summary(counts: &[(u64, u64)]) -> String {
+    let times = |k: u64| match k {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        k => format!("{k} times"),
+    };
+    let each: Vec<String> = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| {
+            let who = if *n == 1 { "message" } else { "messages" };
+            format!(
+                "{} {who} delivered {}",
+                lease_format::display::count(*n),
+                times(*k)
+            )
+        })
+        .collect();
+    if each.is_empty() {
+        return "Receive count per message: no message was delivered.".into();
+    }
+    format!("Receive count per message: {}.", each.join(", "))
+}
+
 #[derive(PartialEq)]
 pub struct LineChartProps {
     pub id: &'static str,
@@ -220,7 +302,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                 "0 0 {} {}",
                 w,
                 H,
-            )} role="img" aria-label={format!("{} ({}) over time", p.title, p.unit)}
+            )} role="img" aria-label={line_summary(p.title, p.unit, &p.lines, p.bucket_ms, p.end_ms)}
                 {onmousemove} {onmouseleave}>
                 {y_labels}
                 {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
@@ -255,7 +337,7 @@ fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
                 "0 0 {} {}",
                 w,
                 H,
-            )} role="img" aria-label="Histogram: messages by how many times each was delivered">
+            )} role="img" aria-label={histogram_summary(counts)}>
                 {y_labels}
                 {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
                 { for counts.iter().enumerate().map(|(i, (k, v))| {
@@ -359,5 +441,48 @@ pub fn charts(p: &ChartsProps) -> Html {
                 Line { label: "running", class: "s-depth", values: f(&s.running_handlers), gauge: true },
             ])}
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(label: &'static str, values: &[f64], gauge: bool) -> Line {
+        Line {
+            label,
+            class: "",
+            values: values.to_vec(),
+            gauge,
+        }
+    }
+
+    #[test]
+    fn a_charts_name_says_what_it_shows_not_its_ticks() {
+        let lines = [
+            line("useful", &[2.0, 12.0, 4.0], false),
+            line("duplicate", &[0.0, 0.0, 0.0], false),
+        ];
+        assert_eq!(
+            line_summary("Completions per minute", "/min", &lines, 60_000, 180_000),
+            "Completions per minute over 3 min: useful peaks at 12/min at 90 s, 4/min at the end; duplicate none."
+        );
+        let depth = [line("queue depth", &[3.0, 1.0], true)];
+        assert_eq!(
+            line_summary("Queue depth", "msgs", &depth, 10_000, 20_000),
+            "Queue depth over 20 s: queue depth peaks at 3 messages at 10 s, 1 message at the end."
+        );
+    }
+
+    #[test]
+    fn the_histograms_name_counts_the_messages_by_deliveries() {
+        assert_eq!(
+            histogram_summary(&[(1, 1_200), (2, 3), (3, 1)]),
+            "Receive count per message: 1,200 messages delivered once, 3 messages delivered twice, 1 message delivered 3 times."
+        );
+        assert_eq!(
+            histogram_summary(&[]),
+            "Receive count per message: no message was delivered."
+        );
     }
 }

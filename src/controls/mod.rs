@@ -496,6 +496,10 @@ pub fn controls(props: &ControlsProps) -> Html {
     let mut groups: Vec<(Group, Vec<Html>)> = Vec::new();
     for field in CONTROLS {
         let Some(c) = field.control() else { continue };
+        // The function timeout is the Lambda client's own setting.
+        if c.id == "function-timeout" && !(c.applies)(s) {
+            continue;
+        }
         let g = c.group;
         let mut view = slider_view(field, c, &props.scenario, cb);
         if c.id == "timeout" {

@@ -133,6 +133,9 @@ pub struct State {
     /// step that is only read, moved on from it. A step that already holds
     /// on arrival is one to look at, not a tick.
     pub tour_earned: Vec<bool>,
+    /// Per step of that tour, the scenario on screen when the step was last
+    /// shown: going back to a step shows it again.
+    pub tour_shown: Vec<Option<Rc<Scenario>>>,
     /// What the background worker found in a run of side A, and the tour's
     /// checks on it: the Diagnosis and the tours panel show it once it
     /// answers for the run on screen.
@@ -205,6 +208,7 @@ impl State {
             note_draft: None,
             tour: None,
             tour_earned: Vec::new(),
+            tour_shown: Vec::new(),
             diagnosed: None,
             diagnosis_failed: None,
             b: None,
@@ -282,6 +286,17 @@ impl State {
     }
 }
 
+impl State {
+    /// Keeps the scenario the tour's current step shows, for a return to it.
+    fn remember_tour_step(&mut self) {
+        if let Some((_, step)) = &self.tour {
+            if let Some(shown) = self.tour_shown.get_mut(*step) {
+                *shown = Some(self.a.scenario.clone());
+            }
+        }
+    }
+}
+
 impl Reducible for State {
     type Action = Command;
 
@@ -290,6 +305,7 @@ impl Reducible for State {
         if !s.apply(cmd) {
             return self;
         }
+        s.remember_tour_step();
         Rc::new(s)
     }
 }

@@ -157,7 +157,9 @@ impl State {
                 if let Some(found) = scenario {
                     s.load(*found);
                 }
-                s.tour_earned = vec![false; lease_diagnose::tour(&id).map_or(0, |t| t.steps.len())];
+                let steps = lease_diagnose::tour(&id).map_or(0, |t| t.steps.len());
+                s.tour_earned = vec![false; steps];
+                s.tour_shown = vec![None; steps];
                 s.tour = Some((id, 0));
                 s.panel = Some(Panel::Tour);
             }
@@ -188,6 +190,20 @@ impl State {
                     }
                     let last = plan.map_or(0, |t| t.steps.len().saturating_sub(1));
                     *step = i.min(last);
+                }
+            }
+            // A presenter going back: the step as it was shown, not the
+            // later steps' changes on top of it.
+            Command::TourReturn(i) => {
+                let Some((_, step)) = &mut s.tour else {
+                    return false;
+                };
+                *step = i.min(s.tour_shown.len().saturating_sub(1));
+                if let Some(was) = s.tour_shown.get(*step).cloned().flatten() {
+                    if was != s.a.scenario {
+                        s.a.scenario = was;
+                        s.want_run(Which::A);
+                    }
                 }
             }
             Command::Ran(id, ran) => match s.awaiting(id) {

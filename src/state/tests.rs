@@ -369,3 +369,69 @@ fn choosing_a_broker_keeps_the_timeout_the_person_set() {
     assert_eq!(chosen.a.scenario.broker.visibility_timeout_ms, Some(45_000));
     assert!(chosen.a.wanted.is_some(), "the new broker's run is wanted");
 }
+
+/// A presenter's arrival at a step: the step, then its demonstration.
+fn arrive(st: Rc<State>, tour: &str, step: usize) -> Rc<State> {
+    let st = st.reduce(Command::TourStep(step));
+    let demo = lease_diagnose::tour(tour)
+        .and_then(|t| t.steps.get(step))
+        .map_or(&[][..], |s| s.demo);
+    if demo.is_empty() {
+        return st;
+    }
+    effect(st.reduce(Command::Fix(demo.to_vec())))
+}
+
+#[test]
+fn going_back_a_step_shows_the_scenario_that_step_showed() {
+    let id = "ninety-second-timeline";
+    let plan = lease_diagnose::tour(id).expect("tour");
+    let start = crate::catalog::find(plan.scenario).expect("shipped");
+    let st = effect(
+        Rc::new(State::new()).reduce(Command::Tour(id.into(), Some(Box::new(start.clone())))),
+    );
+    let first = st.a.scenario.clone();
+    let st = (1..plan.steps.len()).fold(st, |st, i| arrive(st, id, i));
+    // The last step heartbeats; the one before raised the timeout to 135 s.
+    assert!(st.a.scenario.workers.heartbeat.clone().flatten().is_some());
+    let back = effect(st.reduce(Command::TourReturn(4)));
+    assert_eq!(back.tour.as_ref().map(|(_, i)| *i), Some(4));
+    assert_eq!(back.a.scenario.broker.visibility_timeout_ms, Some(135_000));
+    assert!(
+        back.a
+            .scenario
+            .workers
+            .heartbeat
+            .clone()
+            .flatten()
+            .is_none(),
+        "the later step's heartbeat is gone"
+    );
+    assert!(
+        back.a
+            .run
+            .as_ref()
+            .is_some_and(|r| r.scenario == *back.a.scenario),
+        "and its run is the one on screen"
+    );
+    // What the person changed while a step was shown is what it shows again.
+    let tried = effect(back.reduce(Command::Set(Field::Timeout, Value::Num(150_000))));
+    let there = effect(
+        tried
+            .reduce(Command::TourReturn(5))
+            .reduce(Command::TourReturn(4)),
+    );
+    assert_eq!(there.a.scenario.broker.visibility_timeout_ms, Some(150_000));
+    let home = effect(there.reduce(Command::TourReturn(0)));
+    assert_eq!(
+        home.a.scenario, first,
+        "the first step shows the tour's own scenario"
+    );
+}
+
+#[test]
+fn returning_to_a_step_without_a_tour_changes_nothing() {
+    let st = Rc::new(State::new());
+    let same = st.clone().reduce(Command::TourReturn(2));
+    assert!(Rc::ptr_eq(&st, &same));
+}

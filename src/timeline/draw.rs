@@ -141,6 +141,8 @@ pub struct Drawn {
     pub lit: Option<(f64, f64)>,
     /// Notes drawn in the range shown.
     pub notes: u32,
+    /// The lowest edge of a note's label, in CSS pixels of the canvas.
+    pub note_label_bottom: Option<f64>,
 }
 
 impl Drawn {
@@ -201,7 +203,7 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     paint_not_kept(ctx, f);
     paint_unplayed(ctx, f);
     paint_axis(ctx, f);
-    drawn.notes = super::notes::paint_notes(ctx, f);
+    (drawn.notes, drawn.note_label_bottom) = super::notes::paint_notes(ctx, f);
     if let Some(c) = f.cursor {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let x = f.x(c).round() + 0.5;
@@ -855,6 +857,9 @@ fn arrow_head(ctx: &CanvasRenderingContext2d, x: f64, y: f64, fx: f64, fy: f64, 
 }
 
 /// Text on a halo so it reads over bars.
+/// Half the height of a label's halo.
+pub(super) const LABEL_HALF_PX: f64 = 7.0;
+
 pub(super) fn label(
     ctx: &CanvasRenderingContext2d,
     text: &str,
@@ -867,7 +872,7 @@ pub(super) fn label(
     let align = ctx.text_align();
     let left = if align == "center" { x - w / 2.0 } else { x };
     ctx.set_fill_style_str(halo);
-    ctx.fill_rect(left - 2.0, y - 7.0, w + 4.0, 14.0);
+    ctx.fill_rect(left - 2.0, y - LABEL_HALF_PX, w + 4.0, 2.0 * LABEL_HALF_PX);
     ctx.set_fill_style_str(colour);
     let _ = ctx.fill_text(text, x, y);
 }

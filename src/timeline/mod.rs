@@ -137,9 +137,25 @@ pub enum Msg {
 /// within the run; `None` for a drag of under three pixels (a click).
 fn picked((a, b): (f64, f64), ms_per_px: f64, limit_ms: f64) -> Option<(u64, u64)> {
     let (from, to) = (a.min(b).max(0.0), a.max(b).min(limit_ms));
-    (to - from >= 3.0 * ms_per_px && to.round() > from.round())
-        .then(|| (from.round() as u64, to.round() as u64))
+    if to - from < 3.0 * ms_per_px || to.round() <= from.round() {
+        return None;
+    }
+    // A hand marks "60 s to 90 s", not "60,287 ms to 90,789 ms": each end
+    // goes to the nearest step of the axis's own grid (a nice step at
+    // least `SNAP_PX` wide), and the range keeps at least one step.
+    let step = lease_view::ticks::nice_step(SNAP_PX * ms_per_px);
+    let limit = limit_ms.max(0.0);
+    let near = |t: f64| ((t / step).round() * step).min(limit);
+    let (mut a, mut b) = (near(from), near(to));
+    if b <= a {
+        a = ((from / step).floor() * step).min(limit);
+        b = (a + step).min(limit);
+    }
+    (b > a).then(|| (a.round() as u64, b.round() as u64))
 }
+
+/// How far apart the grid a Shift+drag snaps to is, at least, on screen.
+const SNAP_PX: f64 = 12.0;
 
 pub struct Timeline {
     canvas: NodeRef,
@@ -196,6 +212,12 @@ pub struct Timeline {
 /// frame of a drag, it took the pan benchmark from about 58 to 15 frames a
 /// second.
 const RANGE_SETTLE_MS: u32 = 120;
+
+/// A worker's row at this ink (presenter mode's heavier ink is for a room
+/// reading the timeline from afar): rows grow with the square of the ink.
+fn row_max_px(ink: f64) -> f64 {
+    lease_view::lanes::ROW_MAX_PX * ink.max(1.0).powi(2)
+}
 
 /// The canvas grows with its lanes up to this height, then scrolls.
 const MAX_HEIGHT_PX: f64 = 480.0;
@@ -749,7 +771,13 @@ impl Timeline {
         let top = AXIS_PX + 2.0 - self.scroll_px;
         let avail = self.css_h - AXIS_PX - 4.0;
         (
-            WorkerLanes::new(self.index.workers, self.index.slots, top, avail),
+            WorkerLanes::with_row_max(
+                self.index.workers,
+                self.index.slots,
+                top,
+                avail,
+                row_max_px(ctx.props().ink),
+            ),
             MessageRows::new(ctx.props().run.messages.len() as u32, top, avail),
         )
     }
@@ -883,16 +911,21 @@ impl Timeline {
     /// Tall enough for every lane at full row height, within limits.
     fn natural_height(&self, ctx: &Context<Self>) -> f64 {
         let content = match self.view {
-            TimelineView::Workers => {
-                WorkerLanes::new(self.index.workers, self.index.slots, 0.0, f64::INFINITY)
-                    .content_px()
-            }
+            TimelineView::Workers => WorkerLanes::with_row_max(
+                self.index.workers,
+                self.index.slots,
+                0.0,
+                f64::INFINITY,
+                row_max_px(ctx.props().ink),
+            )
+            .content_px(),
             TimelineView::Messages => {
                 MessageRows::new(ctx.props().run.messages.len() as u32, 0.0, f64::INFINITY)
                     .content_px()
             }
         };
-        (content + AXIS_PX + 6.0).clamp(MIN_HEIGHT_PX, MAX_HEIGHT_PX)
+        let min = (MIN_HEIGHT_PX * ctx.props().ink).min(MAX_HEIGHT_PX);
+        (content + AXIS_PX + 6.0).clamp(min, MAX_HEIGHT_PX)
     }
 
     /// The page's range over this canvas's plot width.
@@ -1133,7 +1166,7 @@ impl TestHook<'_> {
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes)
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")))
     }
 }
 
@@ -1310,9 +1343,29 @@ mod note_range_tests {
     #[test]
     fn a_drag_of_under_three_pixels_is_a_click_not_a_range() {
         assert_eq!(picked((1_000.0, 1_250.0), 100.0, 300_000.0), None);
+        // Three pixels are a range: one step of the grid, 2 s at 100 ms a pixel.
         assert_eq!(
             picked((1_000.0, 1_300.0), 100.0, 300_000.0),
-            Some((1_000, 1_300))
+            Some((0, 2_000))
+        );
+    }
+
+    #[test]
+    fn a_shift_drag_snaps_to_the_axis_grid() {
+        // 155 ms a pixel: a grid of 2 s.
+        assert_eq!(
+            picked((60_287.0, 90_789.0), 155.0, 300_000.0),
+            Some((60_000, 90_000))
+        );
+        // Zoomed in to 5 ms a pixel: a grid of 100 ms.
+        assert_eq!(
+            picked((61_234.0, 61_871.0), 5.0, 300_000.0),
+            Some((61_200, 61_900))
+        );
+        // The run's end stays the end.
+        assert_eq!(
+            picked((290_100.0, 299_900.0), 155.0, 299_900.0),
+            Some((290_000, 299_900))
         );
     }
 }

@@ -1,14 +1,15 @@
 //! The reader's notes over the timeline: a band over each note's range (its
 //! worker's lane or its message's row when it names one and the view has
-//! it, else the whole height) with its text on a halo at the band's top,
-//! and the band of a Shift+drag under way. Amber, which no run or mark
+//! it, else the whole height) with its text on a halo in the time axis's
+//! strip over the band's start, clear of the runs the note is about, and
+//! the band of a Shift+drag under way. Amber, which no run or mark
 //! uses; the text is the page's text colour on its background, readable in
 //! both schemes, and grows with presenter mode's ink as every label does.
 use lease_view::note::{Note, NoteOn};
 use lease_view::AXIS_PX;
 use web_sys::CanvasRenderingContext2d;
 
-use super::draw::{label, Frame, Inks};
+use super::draw::{label, Frame, Inks, LABEL_HALF_PX};
 use super::TimelineView;
 
 /// Top and height of a note's band.
@@ -24,8 +25,9 @@ fn band(f: &Frame, on: NoteOn) -> (f64, f64) {
     }
 }
 
-/// Paints the notes and a Shift+drag under way; returns how many notes it drew.
-pub(super) fn paint_notes(ctx: &CanvasRenderingContext2d, f: &Frame) -> u32 {
+/// Paints the notes and a Shift+drag under way; returns how many notes it
+/// drew and the lowest edge of their labels.
+pub(super) fn paint_notes(ctx: &CanvasRenderingContext2d, f: &Frame) -> (u32, Option<f64>) {
     let (fill, edge) = if f.dark {
         ("rgba(242,184,75,0.16)", "#f2b84b")
     } else {
@@ -48,6 +50,10 @@ pub(super) fn paint_notes(ctx: &CanvasRenderingContext2d, f: &Frame) -> u32 {
     let p = Inks::of_scheme(f.dark);
     ctx.set_text_align("left");
     let mut drawn = 0;
+    let mut bottom = None;
+    // The axis's strip, above every lane and row: a label there covers no
+    // run, whichever lane or row the note is on.
+    let y = AXIS_PX / 2.0;
     for n in f.notes.iter().filter_map(|n| Note::from_field(n).ok()) {
         let (from, to) = (n.from_ms as f64, n.to_ms as f64);
         if to < t0 || from > t1 {
@@ -55,15 +61,9 @@ pub(super) fn paint_notes(ctx: &CanvasRenderingContext2d, f: &Frame) -> u32 {
         }
         let at = band(f, n.on);
         let x0 = shade(from, to, at);
-        label(
-            ctx,
-            &n.text,
-            x0 + 4.0,
-            at.0 + 10.0 * f.ink,
-            &p.text,
-            &p.background,
-        );
+        label(ctx, &n.text, x0 + 4.0, y, &p.text, &p.background);
+        bottom = Some(y + LABEL_HALF_PX);
         drawn += 1;
     }
-    drawn
+    (drawn, bottom)
 }

@@ -55,3 +55,38 @@ test('a link sets a library parameter, and switching the heartbeat on hands the 
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the Lambda client runs on SQS and its function timeout has a slider the visibility timeout follows', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  assert.equal(await page.locator('#ctl-broker').inputValue(), 'textbook');
+  assert.equal(await page.locator('#ctl-function-timeout').count(), 0, 'no function timeout without the Lambda client');
+  await page.locator('#ctl-client').selectOption('sqs_lambda');
+  // Lambda's event source reads an SQS queue: the broker follows.
+  await page.waitForFunction(() => document.querySelector('#ctl-broker')?.value === 'sqs_standard');
+  await page.locator('#ctl-function-timeout').waitFor();
+  assert.equal(await out(page, 'function-timeout'), '30 s');
+  assert.equal(await out(page, 'timeout'), '3 min');
+  assert.match(await page.locator('#ctl-function-timeout').getAttribute('aria-valuetext'), /30 seconds/);
+  // A key moves it, and the visibility timeout stays six times it.
+  await page.locator('#ctl-function-timeout').focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelector('#out-function-timeout')?.textContent.trim() !== '30 s');
+  const fn = await out(page, 'function-timeout');
+  const secs = (t) => {
+    const m = /^([\d.]+) (s|min)$/.exec(t);
+    assert.ok(m, t);
+    return Number(m[1]) * (m[2] === 'min' ? 60 : 1);
+  };
+  assert.ok(secs(fn) > 30, `up from 30 s: ${fn}`);
+  await page.waitForFunction((want) => {
+    const t = document.querySelector('#out-timeout')?.textContent.trim() ?? '';
+    const m = /^([\d.]+) (s|min)$/.exec(t);
+    return !!m && Math.abs(Number(m[1]) * (m[2] === 'min' ? 60 : 1) - want) < 1;
+  }, 6 * secs(fn));
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('function_timeout'));
+  // Another client leaves the slider out again.
+  await page.locator('#ctl-client').selectOption('none');
+  await page.locator('#ctl-function-timeout').waitFor({ state: 'detached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -71,7 +71,8 @@ test('the example docs page: the plain iframe still sizes itself, and the one-li
 
 test('the one-line snippet from the Embed panel, pasted into a page on another origin, loads its figure', async () => {
   const code = await panelSnippet('?scenario=hung-handler&timeout=45s', 'element');
-  assert.match(code, /^<script src="[^"]*\/embed\.js" defer><\/script>\n<lease-playground scenario="hung-handler" timeout="45s"/);
+  // A comment line first says how the figure follows the page's dark mode.
+  assert.match(code, /^<!-- Dark mode: [^\n]* -->\n<script src="[^"]*\/embed\.js" defer><\/script>\n<lease-playground scenario="hung-handler" timeout="45s"/);
   const host = await serveHost({ '/page.html': `<!doctype html><title>Docs</title><p style="height:1200px">Prose.</p>${code}<p style="height:1200px">More.</p>` });
   const page = await env.browser.newPage();
   const errors = [];
@@ -132,4 +133,23 @@ test('the Docusaurus snippet, compiled as MDX and rendered with React, loads its
   assert.deepEqual(errors, []);
   await page.close();
   await host.close();
+});
+
+test('each snippet of the Embed panel says how the figure follows the host page\'s dark-mode switch', async () => {
+  for (const kind of ['element', 'mdbook', 'docusaurus']) {
+    const code = await panelSnippet('?scenario=hung-handler', kind);
+    assert.match(code, /Dark mode: the figure follows your page's switch where it writes data-theme="dark" or a dark class on <html>/, `${kind}: ${code}`);
+    assert.match(code, /a theme attribute of "light" or "dark" pins it/, `${kind}: ${code}`);
+  }
+  const iframe = await panelSnippet('?scenario=hung-handler', 'iframe');
+  assert.match(iframe, /a plain iframe follows the reader's system, not your page's switch; to follow the switch, use the embed\.js snippet/, iframe);
+  // The panel's Theme pins the figure, and the comment says so.
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=hung-handler`);
+  await page.locator('#open-embed').click();
+  await page.locator('#embed-kind').selectOption('element');
+  await page.locator('#embed-theme').selectOption('dark');
+  await page.waitForFunction(() => document.querySelector('#embed-code').value.includes('theme="dark" keeps this figure dark whatever your page shows'));
+  assert.match(await page.locator('#embed-theme option[value=auto]').textContent(), /your page's dark-mode switch/);
+  assert.deepEqual(errors, []);
+  await page.close();
 });

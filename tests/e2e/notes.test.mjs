@@ -47,9 +47,9 @@ test('Shift+drag and a few words make a note: in the link, on the timeline after
   const from = await page.locator('#note-from').inputValue();
   const to = await page.locator('#note-to').inputValue();
   const near = (text, s) => {
-    const m = /^([\d.]+)(ms|s|min)$/.exec(text);
-    assert.ok(m, `a duration: ${text}`);
-    const ms = Number(m[1]) * { ms: 1, s: 1000, min: 60000 }[m[2]];
+    const m = /^([\d.,]+) (ms|s|min)$/.exec(text);
+    assert.ok(m, `a duration as the page writes one: ${text}`);
+    const ms = Number(m[1].replaceAll(',', '')) * { ms: 1, s: 1000, min: 60000 }[m[2]];
     assert.ok(Math.abs(ms - s * 1000) < 1500, `${text} is near ${s} s`);
   };
   near(from, 60);
@@ -116,10 +116,10 @@ test('deleting a note takes it off the timeline and out of the link', async () =
     env.browser,
     `${env.server.url}?scenario=ninety-second-message&note=${encodeURIComponent('10s-20s~~first')}&note=${encodeURIComponent('30s-40s~m0~second')}`,
   );
-  await heard(page, 'Note, 30s to 40s, message 0: second.');
+  await heard(page, 'Note, 30 s to 40 s, message 0: second.');
   await page.locator('#open-notes').click();
   await page.locator('#note-list li', { hasText: 'first' }).locator('.note-delete').click();
-  await heard(page, 'Note, 10s to 20s: first.', true);
+  await heard(page, 'Note, 10 s to 20 s: first.', true);
   const url = await settledUrl(page);
   assert.deepEqual(new URL(url).searchParams.getAll('note'), ['30s-40s~m0~second']);
   assert.deepEqual(errors, []);
@@ -136,6 +136,36 @@ test('a garbage note in a link gives a notice naming it, and the rest of the lin
   assert.match(await notice.textContent(), /note = "garbage": is not FROM-TO~ON~TEXT/);
   await heard(page, 'kept');
   assert.match(await page.locator('#out-timeout').textContent(), /45/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a Shift+drag note snaps to the axis, reads as the page writes durations, takes the typing, and labels clear of its runs', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  const box = await page.locator(CANVAS).first().boundingBox();
+  const y = box.y + box.height * 0.3;
+  // A hand lands a little off the moments it means.
+  const [x0, x1] = [await xOf(page, 60_287), await xOf(page, 90_789)];
+  await page.keyboard.down('Shift');
+  await page.mouse.move(x0, y);
+  await page.mouse.down();
+  await page.mouse.move(x1, y, { steps: 6 });
+  await page.mouse.up();
+  await page.keyboard.up('Shift');
+  await page.locator('#notes-panel').waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'note-text');
+  assert.equal(await page.locator('#note-from').inputValue(), '60 s');
+  assert.equal(await page.locator('#note-to').inputValue(), '90 s');
+  // The focus is in the text box: the words go straight in.
+  await page.keyboard.type('the second worker starts');
+  await page.locator('#note-on').selectOption('w0');
+  await page.locator('#note-save').click();
+  await page.locator('#note-list li', { hasText: '60 s to 90 s, worker 0: the second worker starts' }).waitFor();
+  await heard(page, 'Note, 60 s to 90 s, worker 0: the second worker starts.');
+  const f = await waitForFrame(page, (f) => f.notes === 1);
+  // Worker 0's lane starts under the time axis (22 px): the label sits in
+  // the axis's strip, over none of the lane's runs.
+  assert.ok(f.noteLabelBottom !== null && f.noteLabelBottom <= 22, `the label's bottom: ${f.noteLabelBottom}`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -108,6 +108,9 @@ pub struct StepText {
     /// or a control id ("timeout", "heartbeat", "max_extensions", "fence",
     /// "workers").
     pub look_at: &'static str,
+    /// The moment of the run the step talks about ("60 s: the timer runs
+    /// out"), where a presenter's playhead goes with it.
+    pub at_ms: Option<u64>,
 }
 
 /// A tour's words: its title, the question it answers, and each step's text.
@@ -135,17 +138,28 @@ const fn act(check: Check, demo: &'static [Fix]) -> Step {
     Step { check, demo }
 }
 
+/// A step's moment, when it names one.
+macro_rules! at {
+    () => {
+        None
+    };
+    ($ms:literal) => {
+        Some($ms)
+    };
+}
+
 /// The tours are written once, words and checks together, and become two
 /// statics: `TOURS` (checks and demonstrations) and `TOUR_TEXTS` (words).
 /// A step is `read(text, look_at)`, `see(text, look_at, check)` or
-/// `act(text, look_at, check, demo)`.
+/// `act(text, look_at, check, demo)`; `look_at @ ms` names the moment of the
+/// run the step talks about.
 macro_rules! tours {
     ($({
         id: $id:literal,
         title: $title:literal,
         question: $question:literal,
         scenario: $scenario:literal,
-        steps: [$($kind:ident($text:literal, $look:literal $(, $rest:expr)* $(,)?)),* $(,)?] $(,)?
+        steps: [$($kind:ident($text:literal, $look:literal $(@ $at:literal)? $(, $rest:expr)* $(,)?)),* $(,)?] $(,)?
     }),* $(,)?) => {
         static TOURS: &[Tour] = {
             use Check::*;
@@ -159,7 +173,7 @@ macro_rules! tours {
             id: $id,
             title: $title,
             question: $question,
-            steps: &[$(StepText { text: $text, look_at: $look }),*],
+            steps: &[$(StepText { text: $text, look_at: $look, at_ms: at!($($at)?) }),*],
         }),*];
     };
 }
@@ -174,16 +188,16 @@ tours! {
             steps: [
                 read(
                     "0 s: worker 0 receives the message and the broker starts a 60 s timer. The worker cannot see that timer; it just works.",
-                    "timeline",
+                    "timeline" @ 0,
                 ),
                 see(
                     "60 s: the timer runs out. The broker asks nobody and hands the message to worker 1. Two bars of the same message now overlap.",
-                    "timeline",
+                    "timeline" @ 60_000,
                     OverlapsAtLeast(1),
                 ),
                 see(
                     "90 s: worker 0 finishes, commits its effect and acks with a receipt that is no longer current. The ack deletes nothing (Textbook rules reject it; SQS standard answers success anyway); the effect has already landed.",
-                    "timeline",
+                    "timeline" @ 90_000,
                     AcksRejectedAtLeast(1),
                 ),
                 see(
@@ -355,7 +369,7 @@ tours! {
                 ),
                 see(
                     "A 55 s pause freezes worker 0: no heartbeat goes out, and the lease expires at 50 s while worker 0 is alive.",
-                    "timeline",
+                    "timeline" @ 50_000,
                     DetectorFires("heartbeat-starvation"),
                 ),
                 see(

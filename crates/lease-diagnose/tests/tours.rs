@@ -200,3 +200,41 @@ fn every_step_holds_on_every_seed_from_1_to_20() {
     // one there. Every other step holds on every seed.
     assert_eq!(failed, ["lower-the-timeout step 2 seed 11"]);
 }
+
+#[test]
+fn a_step_that_names_a_moment_carries_it_for_the_playhead() {
+    // A presenter's playhead goes to the moment a step talks about: a step
+    // that opens on one ("60 s: the timer runs out") carries it, and a
+    // step's moment is one its words name and its run reaches.
+    let mut carried = 0;
+    for (t, words) in tours().iter().zip(tour_texts()) {
+        let Some(start) = shipped::find(t.scenario) else {
+            panic!("{}: no scenario {}", t.id, t.scenario)
+        };
+        for w in words.steps {
+            let opens_on = w
+                .text
+                .split_once(" s:")
+                .and_then(|(n, _)| n.parse::<u64>().ok());
+            if let Some(secs) = opens_on {
+                assert_eq!(w.at_ms, Some(secs * 1000), "{}: {}", t.id, w.text);
+            }
+            if let Some(ms) = w.at_ms {
+                carried += 1;
+                assert!(
+                    w.text.contains(&format!("{} s", ms / 1000)),
+                    "{}: the step's words name {ms} ms: {}",
+                    t.id,
+                    w.text
+                );
+                assert!(ms <= start.scenario.duration_ms, "{}: {ms}", t.id);
+                assert_eq!(
+                    w.look_at, "timeline",
+                    "{}: a moment is seen on the timeline",
+                    t.id
+                );
+            }
+        }
+    }
+    assert!(carried >= 4, "the moments the tours talk about: {carried}");
+}

@@ -157,6 +157,11 @@ pub fn choose_client(s: &mut Scenario, library: Library) {
         s.workers.heartbeat = None;
     }
     if library == Library::SqsLambda {
+        // A Lambda function's SQS event source reads an SQS queue, standard
+        // or FIFO: the broker it runs on is SQS, not the textbook's.
+        if !matches!(s.broker.preset, Preset::SqsStandard | Preset::SqsFifo) {
+            choose_preset(s, Preset::SqsStandard);
+        }
         s.broker.visibility_timeout_ms = None;
     }
 }
@@ -241,6 +246,28 @@ mod tests {
         assert_eq!(s.broker.visibility_timeout_ms, Some(45_000));
         assert_eq!(s.broker.max_receive_count, None);
         assert_eq!(s.broker.late_ack, None);
+    }
+
+    #[test]
+    fn choosing_the_lambda_client_runs_it_on_sqs() {
+        let mut s = shipped::find("ninety-second-message").unwrap().scenario;
+        assert_eq!(s.broker.preset, Preset::Textbook);
+        choose_client(&mut s, Library::SqsLambda);
+        assert_eq!(s.broker.preset, Preset::SqsStandard);
+        assert_eq!(
+            effective_visibility_timeout_ms(&s),
+            6 * lease_sim::scenario::LAMBDA_FUNCTION_TIMEOUT_MS,
+            "six times the function timeout, AWS's advice"
+        );
+        // FIFO is an SQS queue Lambda reads too: it stays.
+        let mut fifo = shipped::find("ninety-second-message").unwrap().scenario;
+        choose_preset(&mut fifo, Preset::SqsFifo);
+        choose_client(&mut fifo, Library::SqsLambda);
+        assert_eq!(fifo.broker.preset, Preset::SqsFifo);
+        // Another client leaves the broker as it is.
+        let mut pubsub = shipped::find("ninety-second-message").unwrap().scenario;
+        choose_client(&mut pubsub, Library::Pubsub);
+        assert_eq!(pubsub.broker.preset, Preset::Textbook);
     }
 
     #[test]

@@ -20,6 +20,7 @@ use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
     OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
+    LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
@@ -762,8 +763,9 @@ impl Field {
 }
 
 /// The sliders in the order the page shows them, each group together.
-pub const CONTROLS: [Field; 17] = [
+pub const CONTROLS: [Field; 18] = [
     Field::Timeout,
+    Field::FunctionTimeout,
     Field::Mrc,
     Field::Rpc,
     Field::Workers,
@@ -1032,7 +1034,25 @@ pub static FIELDS: [Spec; 56] = [
             Ok(())
         },
         work: false,
-        control: None,
+        // Shown with the Lambda client only: it is that client's setting.
+        control: Some(Control {
+            id: "function-timeout",
+            label: "Function timeout",
+            group: Group::Broker,
+            range: Range::log(1.0, MAX_FUNCTION_TIMEOUT_MS as f64),
+            unit: Unit::Ms,
+            get: |s| {
+                s.workers
+                    .client
+                    .as_ref()
+                    .filter(|c| c.library == Library::SqsLambda)
+                    .and_then(|c| c.function_timeout_ms)
+                    .unwrap_or(LAMBDA_FUNCTION_TIMEOUT_MS) as f64
+            },
+            value: |_, v| Value::Num(round2(v) as u64),
+            applies: |s| library(s) == Library::SqsLambda,
+            toggle: None,
+        }),
     },
     Spec {
         name: "timeout",

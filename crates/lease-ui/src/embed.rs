@@ -190,19 +190,42 @@ impl Figure<'_> {
     }
 }
 
+/// What decides a figure's colour scheme, in words for the snippet's
+/// comment: a docs site's reader flips its dark-mode switch and expects the
+/// figure to follow. `embed.js` follows the host page's own scheme on
+/// `<html>`; a plain iframe cannot see its host page.
+fn theme_words(kind: &str, f: &Figure) -> String {
+    let pinned = f.query.split('&').find_map(|pair| {
+        pair.strip_prefix("theme=")
+            .filter(|t| *t != "auto" && !t.is_empty())
+    });
+    match (pinned, kind) {
+        (Some(t), "iframe" | "") => format!(
+            "Dark mode: theme={t} in src keeps this figure {t} whatever your page or the reader's system shows; without it, the figure follows the reader's system."
+        ),
+        (Some(t), _) => format!(
+            "Dark mode: theme=\"{t}\" keeps this figure {t} whatever your page shows; without it, the figure follows your page's dark-mode switch."
+        ),
+        (None, "element" | "mdbook" | "docusaurus") => "Dark mode: the figure follows your page's switch where it writes data-theme=\"dark\" or a dark class on <html> (Docusaurus, mdBook and most themes do), and the reader's system where the page says nothing; a theme attribute of \"light\" or \"dark\" pins it.".to_string(),
+        (None, _) => "Dark mode: a plain iframe follows the reader's system, not your page's switch; to follow the switch, use the embed.js snippet, or have your switch set the theme field of src to dark or light.".to_string(),
+    }
+}
+
 /// The snippet of `kind` (an id of `SNIPPET_KINDS`; another is the iframe).
 pub fn figure_snippet(kind: &str, f: &Figure, title: &str) -> String {
     let script = attr_escape(&f.script());
+    // An HTML comment ends at the first "--".
+    let theme = theme_words(kind, f).replace("--", "- -");
     match kind {
         "element" => format!(
-            "<script src=\"{script}\" defer></script>\n{}\n",
+            "<!-- {theme} -->\n<script src=\"{script}\" defer></script>\n{}\n",
             f.element(false)
         ),
         // A <div> line opens a raw HTML block in Markdown (CommonMark, as
         // mdBook reads it): what follows, to the blank line, goes through as
         // it is, rather than in a paragraph.
         "mdbook" => format!(
-            "<div class=\"lease-figure\">\n<script src=\"{script}\" defer></script>\n{}\n</div>\n",
+            "<div class=\"lease-figure\">\n<!-- {theme} -->\n<script src=\"{script}\" defer></script>\n{}\n</div>\n",
             f.element(false)
         ),
         // React does not run a <script> it renders: Docusaurus loads it on
@@ -210,11 +233,12 @@ pub fn figure_snippet(kind: &str, f: &Figure, title: &str) -> String {
         "docusaurus" => format!(
             "// docusaurus.config.js: load embed.js on every page\n\
              scripts: [{{ src: {}, defer: true }}],\n\n\
-             {{/* In the .mdx page, where the figure goes: */}}\n{}\n",
+             {{/* In the .mdx page, where the figure goes. {} */}}\n{}\n",
             js_string(&f.script()),
+            theme.replace("*/", "* /"),
             f.element(true)
         ),
-        _ => snippet(&f.src(), f.height_px, title),
+        _ => format!("<!-- {theme} -->\n{}", snippet(&f.src(), f.height_px, title)),
     }
 }
 
@@ -316,6 +340,11 @@ mod tests {
             &figure("scenario=clip-surge&timeout=45s&note=a%20b%26c", &parts),
             "T",
         );
+        let (comment, s) = s.split_once('\n').unwrap();
+        assert!(
+            comment.starts_with("<!-- Dark mode: ") && comment.ends_with(" -->"),
+            "{comment}"
+        );
         assert_eq!(
             s,
             "<script src=\"https://docs.example.org/lease/embed.js\" defer></script>\n\
@@ -374,11 +403,43 @@ mod tests {
             f.src(),
             "https://docs.example.org/lease/?scenario=clip-surge&embed=1&panels=timeline"
         );
-        assert_eq!(
-            figure_snippet("iframe", &f, "T"),
-            snippet(&f.src(), 480, "T")
-        );
+        let iframe = figure_snippet("iframe", &f, "T");
+        assert!(iframe.ends_with(&snippet(&f.src(), 480, "T")), "{iframe}");
         assert_eq!(SNIPPET_KINDS[0].0, "iframe");
+    }
+
+    #[test]
+    fn each_snippet_says_how_the_figure_follows_the_host_pages_dark_mode() {
+        let parts = [Part::Timeline];
+        for (id, _) in SNIPPET_KINDS {
+            let auto = figure_snippet(id, &figure("scenario=clip-surge", &parts), "T");
+            let pinned = figure_snippet(id, &figure("scenario=clip-surge&theme=dark", &parts), "T");
+            assert!(auto.contains("Dark mode: "), "{id}: {auto}");
+            if *id == "iframe" {
+                // A frame cannot see its host page: the snippet says so and
+                // points at the one that can.
+                assert!(
+                    auto.contains("reader's system, not your page's switch"),
+                    "{auto}"
+                );
+                assert!(auto.contains("embed.js snippet"), "{auto}");
+            } else {
+                assert!(
+                    auto.contains("data-theme=\"dark\" or a dark class on <html>"),
+                    "{id}: {auto}"
+                );
+                assert!(
+                    auto.contains("a theme attribute of \"light\" or \"dark\" pins it"),
+                    "{id}: {auto}"
+                );
+            }
+            // The page's Embed panel leaves `auto` out of the frame's address.
+            if *id == "iframe" {
+                assert!(!auto.contains("theme="), "{auto}");
+            }
+            assert!(pinned.contains("keeps this figure dark"), "{id}: {pinned}");
+            assert!(!pinned.contains("data-theme"), "{id}: {pinned}");
+        }
     }
 
     #[test]

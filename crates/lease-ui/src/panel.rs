@@ -92,6 +92,12 @@ pub enum PanelCommand {
     /// Start the tour of that id (its scenario loads, at its first step).
     StartTour(String),
     TourStep(usize),
+    /// Go back to that step of the tour under way, with the scenario it
+    /// last showed (a presenter's PageUp).
+    TourReturn(usize),
+    /// Move the playhead to this moment of the run, in ms (a presenter's
+    /// step that talks about one).
+    Seek(u64),
     /// Set a scenario field, named and written as a share link writes it
     /// (`timeout`, `45s`): a sweep's point chosen.
     Set {
@@ -223,9 +229,11 @@ mod tests {
             PanelCommand::Select(_) => 10,
             PanelCommand::Replace { .. } => 11,
             PanelCommand::Fork { .. } => 12,
+            PanelCommand::TourReturn(_) => 13,
+            PanelCommand::Seek(_) => 14,
         }
     }
-    const COMMAND_CASES: usize = 13;
+    const COMMAND_CASES: usize = 15;
 
     #[test]
     fn every_panel_command_reads_back_as_the_panel_wrote_it() {
@@ -243,6 +251,8 @@ mod tests {
             PanelCommand::Reject("The file was not loaded: \"x\"".into()),
             PanelCommand::StartTour("not-a-lock".into()),
             PanelCommand::TourStep(3),
+            PanelCommand::TourReturn(2),
+            PanelCommand::Seek(60_000),
             PanelCommand::TourDemo {
                 tour: "not-a-lock".into(),
                 step: 2,

@@ -9,8 +9,9 @@ const CLEAR_PX: f64 = 8.0;
 
 /// Scrolls `el` into view, in the page and in any scroll box around it: one
 /// taller than 0.6 of the window shows its top, the rest are centred. Then,
-/// if the sticky totals (`#totals`) still cover its top, whatever their
-/// number of rows at this width, the page scrolls back to clear them.
+/// if the sticky totals (`#totals`) or the presenter's bar still cover its
+/// top, whatever their number of rows at this width, the page scrolls back
+/// to clear them.
 pub fn bring_into_view(el: &Element) {
     let Some(window) = web_sys::window() else {
         return;
@@ -28,14 +29,20 @@ pub fn bring_into_view(el: &Element) {
     });
     opts.set_inline(ScrollLogicalPosition::Nearest);
     el.scroll_into_view_with_scroll_into_view_options(&opts);
-    let covered = window
-        .document()
-        .and_then(|d| d.get_element_by_id("totals"))
-        .map(|t| {
-            t.get_bounding_client_rect().bottom() + CLEAR_PX - el.get_bounding_client_rect().top()
-        });
-    if let Some(by) = covered.filter(|by| *by > 0.0) {
-        window.scroll_by_with_x_and_y(0.0, -by);
+    // What stays stuck at the top of the window (the totals, the presenter's
+    // bar) covers the element only when it sits above it: totals placed
+    // after the element in the page cover nothing of it.
+    let doc = window.document();
+    let el_top = el.get_bounding_client_rect().top();
+    let covered = ["totals", "presenter-bar"]
+        .iter()
+        .filter_map(|id| doc.as_ref()?.get_element_by_id(id))
+        .map(|t| t.get_bounding_client_rect())
+        .filter(|r| r.height() > 0.0 && r.top() < el_top)
+        .map(|r| r.bottom() + CLEAR_PX - el_top)
+        .fold(0.0_f64, f64::max);
+    if covered > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, -covered);
     }
 }
 

@@ -95,10 +95,22 @@ impl WorkerLanes {
     /// Rows share `avail_px` between them, between 8 and 22 px each; when
     /// even 8 px rows do not fit, the view scrolls.
     pub fn new(workers: u32, slots: u32, top_px: f64, avail_px: f64) -> Self {
+        Self::with_row_max(workers, slots, top_px, avail_px, ROW_MAX_PX)
+    }
+
+    /// As `new`, with rows up to `row_max_px` (at least `ROW_MAX_PX`): a
+    /// projector's rows, read from the back of a room.
+    pub fn with_row_max(
+        workers: u32,
+        slots: u32,
+        top_px: f64,
+        avail_px: f64,
+        row_max_px: f64,
+    ) -> Self {
         let slots = slots.max(1);
         let fixed = workers as f64 * (BUFFER_PX + LANE_GAP_PX);
         let rows = (workers * slots).max(1) as f64;
-        let row_px = ((avail_px - fixed) / rows).clamp(ROW_MIN_PX, ROW_MAX_PX);
+        let row_px = ((avail_px - fixed) / rows).clamp(ROW_MIN_PX, row_max_px.max(ROW_MAX_PX));
         WorkerLanes {
             top_px,
             row_px: row_px.floor(),
@@ -216,6 +228,13 @@ mod tests {
 
     #[test]
     fn many_workers_get_narrow_rows_and_scroll() {
+        let big = WorkerLanes::with_row_max(2, 1, 0.0, 400.0, 60.0);
+        assert_eq!(
+            big.row_px, 60.0,
+            "a projector's rows grow to their own limit"
+        );
+        let small = WorkerLanes::with_row_max(2, 1, 0.0, 400.0, 1.0);
+        assert_eq!(small.row_px, ROW_MAX_PX, "never below the page's own rows");
         let l = WorkerLanes::new(100, 1, 0.0, 400.0);
         assert_eq!(l.row_px, ROW_MIN_PX);
         assert_eq!(l.content_px(), 2200.0);

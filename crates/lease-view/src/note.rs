@@ -136,7 +136,7 @@ impl Note {
         }
     }
 
-    /// The note as a sentence a screen reader reads: "60s to 90s, worker 1:
+    /// The note as a sentence a screen reader reads: "60 s to 90 s, worker 1:
     /// worker 1 starts it again".
     pub fn describe(&self) -> String {
         let on = match self.on {
@@ -145,8 +145,8 @@ impl Note {
         };
         format!(
             "{} to {}{on}: {}",
-            format_ms(self.from_ms),
-            format_ms(self.to_ms),
+            lease_format::display::duration(self.from_ms),
+            lease_format::display::duration(self.to_ms),
             self.text
         )
     }
@@ -263,10 +263,10 @@ mod tests {
     #[test]
     fn describes_itself_in_words() {
         let n = note(60_000, 90_000, NoteOn::Worker(1), "again");
-        assert_eq!(n.describe(), "60s to 90s, worker 1: again");
+        assert_eq!(n.describe(), "60 s to 90 s, worker 1: again");
         assert_eq!(
             note(0, 5, NoteOn::Timeline, "x").describe(),
-            "0ms to 5ms: x"
+            "0 ms to 5 ms: x"
         );
     }
 }

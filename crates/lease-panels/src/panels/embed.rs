@@ -179,7 +179,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 <label for="embed-theme">{"Theme"}</label>
                 <select id="embed-theme" onchange={theme}>
                     { for THEMES.iter().map(|t| html! {
-                        <option value={*t} selected={choices.theme == *t}>{ if *t == THEMES[0] { "auto (the reader's OS)" } else { *t } }</option>
+                        <option value={*t} selected={choices.theme == *t}>{ if *t == THEMES[0] { "auto (your page's dark-mode switch, else the reader's OS)" } else { *t } }</option>
                     }) }
                 </select>
             </div>

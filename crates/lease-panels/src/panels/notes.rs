@@ -4,7 +4,7 @@
 //! and writes them into the share link as `note=` fields
 //! (`lease_view::note`); this panel sends the whole list back each time.
 
-use lease_format::units::format_ms;
+use lease_format::display::duration;
 use lease_ui::panel::PanelCommand;
 use lease_view::note::{Note, NoteOn, MAX_NOTES, MAX_NOTE_CHARS};
 use yew::prelude::*;
@@ -41,8 +41,8 @@ struct Form {
 impl Form {
     fn on_range((from, to): (u64, u64)) -> Form {
         Form {
-            from: format_ms(from),
-            to: format_ms(to),
+            from: duration(from),
+            to: duration(to),
             ..Form::default()
         }
     }
@@ -54,8 +54,8 @@ impl Form {
             NoteOn::Message(m) => ("m".into(), m.to_string()),
         };
         Form {
-            from: format_ms(note.from_ms),
-            to: format_ms(note.to_ms),
+            from: duration(note.from_ms),
+            to: duration(note.to_ms),
             on,
             message,
             text: note.text.clone(),
@@ -76,12 +76,14 @@ impl Form {
             .chars()
             .map(|c| if c.is_control() { ' ' } else { c })
             .collect();
-        let field = format!("{}-{}~{on}~{text}", self.from.trim(), self.to.trim());
+        // Read as the page writes a duration ("1,500 ms"), or as a link does.
+        let time = |t: &str| t.trim().replace(',', "");
+        let field = format!("{}-{}~{on}~{text}", time(&self.from), time(&self.to));
         let note = Note::from_field(&field).map_err(|e| format!("This note {e}."))?;
         if note.to_ms > end_ms {
             return Err(format!(
                 "This note ends after the run does ({}).",
-                format_ms(end_ms)
+                duration(end_ms)
             ));
         }
         Ok(note)
@@ -114,13 +116,18 @@ pub fn notes_panel(p: &NotesProps) -> Html {
     let start = p.draft.or(p.range).unwrap_or((0, p.end_ms));
     let form = use_state(|| Form::on_range(start));
     let error = use_state(|| None::<String>);
+    let text_box = use_node_ref();
     {
-        // A new range picked on the timeline starts a new note on it.
-        let (form, error) = (form.clone(), error.clone());
+        // A new range picked on the timeline starts a new note on it, and
+        // the hand that picked it goes on to write it.
+        let (form, error, text_box) = (form.clone(), error.clone(), text_box.clone());
         use_effect_with(p.draft, move |draft| {
             if let Some(d) = draft {
                 form.set(Form::on_range(*d));
                 error.set(None);
+                if let Some(el) = text_box.cast::<web_sys::HtmlElement>() {
+                    let _ = el.focus();
+                }
             }
         });
     }
@@ -231,7 +238,7 @@ pub fn notes_panel(p: &NotesProps) -> Html {
                     }
                 </div>
                 <label for="note-text">{"Note"}</label>
-                <textarea id="note-text" rows="2" maxlength={MAX_NOTE_CHARS.to_string()} value={form.text.clone()} oninput={edit(|f, v| f.text = v)}
+                <textarea id="note-text" ref={text_box} rows="2" maxlength={MAX_NOTE_CHARS.to_string()} value={form.text.clone()} oninput={edit(|f, v| f.text = v)}
                     aria-describedby="note-count" />
                 <span class="muted" id="note-count">{format!("{count} of {MAX_NOTE_CHARS} characters")}</span>
                 if let Some(why) = &*error {

@@ -1,12 +1,15 @@
 //! Presenter mode's bar: a tour's steps as slides for a projector and a
 //! clicker. PageDown / → go to the next step and PageUp / ← back, each
-//! step's demonstration ("Show me") applied on arrival; the page's controls
+//! step's demonstration ("Show me") applied on arrival and the playhead at
+//! the moment a step talks about; going back shows the step as it was
+//! shown, the later steps' changes undone. The clicker's PageDown and
+//! PageUp step the slides wherever the focus is; the page's controls
 //! collapse to the one the step points at and those the presenter pinned
 //! (`panels.css`, under `.presenting`). The page holds only the mode
 //! (`present=1`, the P key, Escape to leave). A clicker's blank key, `.`
 //! or B, blacks the screen out and brings it back, as slide software does.
 
-use gloo::events::{EventListener, EventListenerOptions};
+use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use lease_diagnose::{tour, tour_text, tour_texts};
 use lease_ui::panel::PanelCommand;
 use wasm_bindgen::JsCast;
@@ -27,7 +30,8 @@ pub struct PresenterProps {
     pub on_command: Callback<PanelCommand>,
 }
 
-/// Go to `step` of `tour` and apply its demonstration, as "Show me" would.
+/// Go to `step` of `tour` and apply its demonstration, as "Show me" would;
+/// a step that talks about a moment of the run moves the playhead there.
 fn arrive(cb: &Callback<PanelCommand>, tour_id: &str, step: usize) {
     cb.emit(PanelCommand::TourStep(step));
     if tour(tour_id)
@@ -38,6 +42,50 @@ fn arrive(cb: &Callback<PanelCommand>, tour_id: &str, step: usize) {
             tour: tour_id.to_string(),
             step,
         });
+    }
+    seek_to_moment(cb, tour_id, step);
+}
+
+/// Go back to `step` of `tour` as it was shown: the later steps' changes
+/// undone, the playhead at its moment.
+fn go_back(cb: &Callback<PanelCommand>, tour_id: &str, step: usize) {
+    cb.emit(PanelCommand::TourReturn(step));
+    seek_to_moment(cb, tour_id, step);
+}
+
+fn seek_to_moment(cb: &Callback<PanelCommand>, tour_id: &str, step: usize) {
+    if let Some(ms) = tour_text(tour_id)
+        .and_then(|t| t.steps.get(step))
+        .and_then(|s| s.at_ms)
+    {
+        cb.emit(PanelCommand::Seek(ms));
+    }
+}
+
+/// The step a key goes on from: the last one a key asked for, until the
+/// page shows a newer one. A clicker's presses can come faster than the
+/// page answers, and each press is one step on from the one before it.
+type AtStep = std::rc::Rc<std::cell::RefCell<Option<(String, usize)>>>;
+
+/// Steps the tour under way one step on or back, if there is one to go to.
+fn step_tour(cb: &Callback<PanelCommand>, at: &AtStep, forward: bool) {
+    let Some((id, step)) = at.borrow().clone() else {
+        return;
+    };
+    let count = tour(&id).map_or(0, |t| t.steps.len());
+    let to = if forward {
+        (step + 1 < count).then_some(step + 1)
+    } else {
+        step.checked_sub(1)
+    };
+    let Some(to) = to else {
+        return;
+    };
+    *at.borrow_mut() = Some((id.clone(), to));
+    if forward {
+        arrive(cb, &id, to);
+    } else {
+        go_back(cb, &id, to);
     }
 }
 
@@ -135,6 +183,18 @@ fn use_bar_height(bar: NodeRef) {
     });
 }
 
+/// What a room needs on screen for a step: a step about a control shows
+/// the timeline, where the control's effect is seen, with the control
+/// beside it (presenter mode lays the page out so); other steps show what
+/// they point at.
+fn presented_view(look_at: &str) -> String {
+    if target_selector(look_at).starts_with("#ctl-") {
+        target_selector("timeline")
+    } else {
+        target_selector(look_at)
+    }
+}
+
 #[function_component(PresenterBar)]
 pub fn presenter_bar(p: &PresenterProps) -> Html {
     let cb = p.on_command.clone();
@@ -146,19 +206,63 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
         .current
         .as_ref()
         .and_then(|(id, step)| tour_text(id).map(|t| (t, *step)));
+    let look_at = running
+        .as_ref()
+        .and_then(|(t, i)| t.steps.get(*i).map(|s| s.look_at));
     use_point_at(
         p.current.clone(),
         true,
-        running
-            .as_ref()
-            .and_then(|(t, i)| t.steps.get(*i).map(|s| target_selector(s.look_at))),
+        look_at.map(target_selector),
+        look_at.map(presented_view),
     );
     use_pins((*pins).clone(), (p.current.clone(), p.scenario.clone()));
     {
         let cb = cb.clone();
         let blank = blank.clone();
-        use_effect_with((p.current.clone(), *blank), move |(current, blanked)| {
-            let (current, blanked) = (current.clone(), *blanked);
+        let at: AtStep = use_mut_ref(|| p.current.clone());
+        {
+            let at = at.clone();
+            use_effect_with(p.current.clone(), move |current| {
+                *at.borrow_mut() = current.clone();
+            });
+        }
+        use_effect_with(*blank, move |blanked| {
+            let blanked = *blanked;
+            // A clicker sends PageDown and PageUp: in presenter mode they
+            // step the presentation wherever the focus is, before a focused
+            // slider or list takes them as its own.
+            let clicker = {
+                let blank = blank.clone();
+                let cb = cb.clone();
+                let at = at.clone();
+                EventListener::new_with_options(
+                    &gloo::utils::window(),
+                    "keydown",
+                    EventListenerOptions {
+                        phase: EventListenerPhase::Capture,
+                        passive: false,
+                    },
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                            return;
+                        };
+                        if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
+                        }
+                        let forward = match e.code().as_str() {
+                            "PageDown" => true,
+                            "PageUp" => false,
+                            _ => return,
+                        };
+                        e.prevent_default();
+                        e.stop_propagation();
+                        if blanked {
+                            blank.set(false);
+                        }
+                        step_tour(&cb, &at, forward);
+                    },
+                )
+            };
             let options = EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(
                 &gloo::utils::document(),
@@ -181,8 +285,8 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                         return;
                     }
                     let forward = match code.as_str() {
-                        "PageDown" | "ArrowRight" => true,
-                        "PageUp" | "ArrowLeft" => false,
+                        "ArrowRight" => true,
+                        "ArrowLeft" => false,
                         "Period" | "KeyB" if slide_key_target(e.target()) => {
                             e.prevent_default();
                             blank.set(!blanked);
@@ -197,22 +301,11 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                     if blanked {
                         blank.set(false);
                     }
-                    let Some((id, step)) = &current else {
-                        return;
-                    };
-                    let count = tour(id).map_or(0, |t| t.steps.len());
-                    let to = if forward {
-                        (step + 1 < count).then_some(step + 1)
-                    } else {
-                        step.checked_sub(1)
-                    };
                     e.prevent_default();
-                    if let Some(to) = to {
-                        arrive(&cb, id, to);
-                    }
+                    step_tour(&cb, &at, forward);
                 },
             );
-            move || drop(listener)
+            move || drop((listener, clicker))
         });
     }
     let leave = cb.reform(|_: MouseEvent| PanelCommand::Present(false));
@@ -222,7 +315,7 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
             let id = t.id;
             let back = {
                 let cb = cb.clone();
-                Callback::from(move |_: MouseEvent| arrive(&cb, id, i.saturating_sub(1)))
+                Callback::from(move |_: MouseEvent| go_back(&cb, id, i.saturating_sub(1)))
             };
             let next = {
                 let cb = cb.clone();
@@ -231,10 +324,12 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
             let last = i + 1 == t.steps.len();
             html! {
                 <>
-                    <p class="presenter-tour">{t.title}</p>
-                    <p class="presenter-count" id="presenter-count">{format!("Step {} of {}", i + 1, t.steps.len())}</p>
+                    <p class="presenter-head">
+                        <span class="presenter-count" id="presenter-count">{format!("Step {} of {}", i + 1, t.steps.len())}</span>
+                        <span class="presenter-tour">{t.title}</span>
+                    </p>
                     <p class="presenter-words" id="presenter-words" aria-live="polite">{t.steps[i].text}</p>
-                    <div class="panel-row">
+                    <div class="panel-row presenter-row">
                         <button type="button" id="presenter-back" onclick={back} disabled={i == 0}>{"← Back"}</button>
                         <button type="button" id="presenter-next" onclick={next} disabled={last}>{"Next →"}</button>
                         <span class="muted">{"PageDown / PageUp or → / ← step through the tour; . or B blanks the screen."}</span>

@@ -24,14 +24,19 @@ pub struct TourProps {
     pub on_command: Callback<PanelCommand>,
 }
 
-/// Marks what the current step points at, unmarks the rest, and brings it
-/// into view (each step, also when two in a row point at the same thing);
-/// closing the panel unmarks it.
+/// Marks what the current step points at, unmarks the rest, and brings
+/// `shown` into view (each step, also when two in a row point at the same
+/// thing); closing the panel unmarks it.
 #[hook]
-pub(super) fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: Option<String>) {
+pub(super) fn use_point_at(
+    step: Option<(String, usize)>,
+    ran: bool,
+    selector: Option<String>,
+    shown: Option<String>,
+) {
     // Again once the tour's scenario has run: its run changes the page's
     // layout under the target.
-    use_effect_with((step, ran, selector), |(_, _, selector)| {
+    use_effect_with((step, ran, selector, shown), |(_, _, selector, shown)| {
         let doc = gloo::utils::document();
         if let Ok(old) = doc.query_selector_all(".tour-target") {
             for i in 0..old.length() {
@@ -49,7 +54,7 @@ pub(super) fn use_point_at(step: Option<(String, usize)>, ran: bool, selector: O
         if let Some(el) = &marked {
             let _ = el.class_list().add_1("tour-target");
         }
-        if let Some(s) = selector {
+        if let Some(s) = shown {
             bring_selector_into_view(s);
         }
         move || {
@@ -68,13 +73,10 @@ pub fn tour_panel(p: &TourProps) -> Html {
         .current
         .as_ref()
         .and_then(|(id, step)| tour_text(id).map(|t| (t, *step)));
-    use_point_at(
-        p.current.clone(),
-        p.done.is_some(),
-        running
-            .as_ref()
-            .and_then(|(t, i)| t.steps.get(*i).map(|s| target_selector(s.look_at))),
-    );
+    let target = running
+        .as_ref()
+        .and_then(|(t, i)| t.steps.get(*i).map(|s| target_selector(s.look_at)));
+    use_point_at(p.current.clone(), p.done.is_some(), target.clone(), target);
     let on_pick = {
         let cb = cb.clone();
         Callback::from(move |e: Event| {

@@ -653,7 +653,7 @@ fn notes_show_in_the_svg_as_labelled_bands_and_in_its_description() {
             .and_then(|n| n.text())
             .unwrap_or_default();
         assert!(
-            desc.contains("60s to 90s, worker 1: worker 1 starts"),
+            desc.contains("60 s to 90 s, worker 1: worker 1 starts"),
             "{desc}"
         );
     }
