@@ -227,14 +227,15 @@ mod tests {
     }
 
     #[test]
-    fn many_workers_get_narrow_rows_and_scroll() {
+    fn a_projectors_rows_grow_to_their_own_limit() {
         let big = WorkerLanes::with_row_max(2, 1, 0.0, 400.0, 60.0);
-        assert_eq!(
-            big.row_px, 60.0,
-            "a projector's rows grow to their own limit"
-        );
+        assert_eq!(big.row_px, 60.0);
         let small = WorkerLanes::with_row_max(2, 1, 0.0, 400.0, 1.0);
         assert_eq!(small.row_px, ROW_MAX_PX, "never below the page's own rows");
+    }
+
+    #[test]
+    fn many_workers_get_narrow_rows_and_scroll() {
         let l = WorkerLanes::new(100, 1, 0.0, 400.0);
         assert_eq!(l.row_px, ROW_MIN_PX);
         assert_eq!(l.content_px(), 2200.0);
