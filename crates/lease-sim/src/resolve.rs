@@ -501,7 +501,7 @@ pub fn resolve(s: &Scenario) -> Config {
         attempt_cap: crate::services::caps_attempts(b.preset),
         receive_order: b.receive_order.unwrap_or_default(),
         // BullMQ applies a job's `backoff` to a thrown error, never to a
-        // stall (taskforcesh/bullmq docs, "Retrying failing jobs"; issue 651).
+        // stall (taskforcesh/bullmq docs, "Retrying failing jobs"; taskforcesh/bullmq#651).
         retry_on: b.retry_on.unwrap_or(match b.preset {
             Preset::Bullmq => RetryOn::Failure,
             _ => RetryOn::Every,

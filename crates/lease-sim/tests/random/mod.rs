@@ -125,6 +125,19 @@ pub fn scenarios() -> Vec<Scenario> {
 /// Draws `count` valid scenarios from the shipped bases: each a base with
 /// a name of its own, a seed and a run of at most 15 minutes, then `vary`
 /// (told how many are drawn so far), kept when it validates and stays small.
+/// A field a preset fills: left to the preset, cleared, or drawn, one in
+/// three each (the draw after the choice, so the order of draws is fixed).
+fn preset_cleared_or<T>(
+    rng: &mut Pcg64Mcg,
+    value: impl FnOnce(&mut Pcg64Mcg) -> T,
+) -> Option<Option<T>> {
+    match rng.random_range(0..3) {
+        0 => None,
+        1 => Some(None),
+        _ => Some(Some(value(rng))),
+    }
+}
+
 fn draw(
     seed: u64,
     count: usize,
@@ -293,16 +306,8 @@ fn brokers() -> Vec<Scenario> {
     draw(SEED_BROKERS, BROKERS, "random-broker-", |rng, s, n| {
         s.broker.preset = RUN_PRESETS[n % RUN_PRESETS.len()];
         s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
-        s.broker.max_receive_count = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(2..8))),
-        };
-        s.broker.expiry_check_ms = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(1_000..60_000))),
-        };
+        s.broker.max_receive_count = preset_cleared_or(rng, |rng| rng.random_range(2..8));
+        s.broker.expiry_check_ms = preset_cleared_or(rng, |rng| rng.random_range(1_000..60_000));
         s.broker.expiry_takes = rng
             .random_bool(0.5)
             .then(|| RUN_EXPIRY_TAKES[rng.random_range(0..RUN_EXPIRY_TAKES.len())]);
@@ -368,11 +373,7 @@ fn frameworks() -> Vec<Scenario> {
             s.broker = Default::default();
             s.broker.preset = FRAMEWORK_PRESETS[n % FRAMEWORK_PRESETS.len()];
             s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..120_000));
-            s.broker.max_receive_count = match rng.random_range(0..3) {
-                0 => None,
-                1 => Some(None),
-                _ => Some(Some(rng.random_range(1..6))),
-            };
+            s.broker.max_receive_count = preset_cleared_or(rng, |rng| rng.random_range(1..6));
             s.broker.expiry_check_ms = match rng.random_range(0..3) {
                 0 => None,
                 _ => Some(Some(rng.random_range(1_000..60_000))),
@@ -381,11 +382,7 @@ fn frameworks() -> Vec<Scenario> {
             if s.broker.expiry_check_passes == Some(2) && s.broker.preset == Preset::CelerySqs {
                 s.broker.expiry_check_ms = Some(Some(rng.random_range(1_000..60_000)));
             }
-            s.broker.max_expiries = match rng.random_range(0..3) {
-                0 => None,
-                1 => Some(None),
-                _ => Some(Some(rng.random_range(0..4))),
-            };
+            s.broker.max_expiries = preset_cleared_or(rng, |rng| rng.random_range(0..4));
             s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
                 0
             } else {
@@ -397,16 +394,12 @@ fn frameworks() -> Vec<Scenario> {
             s.workers.prefetch = rng
                 .random_bool(0.5)
                 .then(|| s.workers.concurrency + rng.random_range(0..6));
-            s.workers.heartbeat = match rng.random_range(0..3) {
-                0 => None,
-                1 => Some(None),
-                _ => Some(Some(Heartbeat {
-                    interval_ms: rng.random_range(500..30_000),
-                    extend_by_ms: None,
-                    max_extensions: Some(rng.random_range(0..20)),
-                    on_reject: OnReject::Continue,
-                })),
-            };
+            s.workers.heartbeat = preset_cleared_or(rng, |rng| Heartbeat {
+                interval_ms: rng.random_range(500..30_000),
+                extend_by_ms: None,
+                max_extensions: Some(rng.random_range(0..20)),
+                on_reject: OnReject::Continue,
+            });
             s.workers.renewal = rng
                 .random_bool(0.5)
                 .then(|| Renewal::ALL[rng.random_range(0..Renewal::ALL.len())]);
@@ -445,24 +438,12 @@ fn services() -> Vec<Scenario> {
         s.broker.preset = preset;
         // Cloud Tasks' dispatch deadline is at least 15 s.
         s.broker.visibility_timeout_ms = Some(rng.random_range(15_000..120_000));
-        s.broker.max_receive_count = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(2..8))),
-        };
-        s.broker.retry_min_ms = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(1..5_000))),
-        };
+        s.broker.max_receive_count = preset_cleared_or(rng, |rng| rng.random_range(2..8));
+        s.broker.retry_min_ms = preset_cleared_or(rng, |rng| rng.random_range(1..5_000));
         s.broker.retry_max_ms = rng
             .random_bool(0.5)
             .then(|| rng.random_range(5_000..120_000));
-        s.broker.retry_doublings = match rng.random_range(0..3) {
-            0 => None,
-            1 => Some(None),
-            _ => Some(Some(rng.random_range(0..8))),
-        };
+        s.broker.retry_doublings = preset_cleared_or(rng, |rng| rng.random_range(0..8));
         if preset == Preset::SidekiqPro {
             s.broker.expiry_check_ms = Some(Some(rng.random_range(10_000..300_000)));
         }
