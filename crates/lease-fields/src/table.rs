@@ -620,6 +620,12 @@ impl Spec {
         })
     }
 
+    /// The field's raw value in the scenario (`Default` where the file
+    /// leaves it to the preset), as a link would write it.
+    pub fn read(&self, s: &Scenario) -> Value {
+        (self.read)(s)
+    }
+
     /// Whether the value is a duration (else a count, a number or a word).
     pub fn is_duration(&self) -> bool {
         matches!(self.kind, Kind::Ms { .. } | Kind::MsF { .. })
