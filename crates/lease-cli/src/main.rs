@@ -25,6 +25,19 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum LessonCommand {
+    /// Read a lesson, then walk it from its start applying each step's
+    /// demo: fail on a goal the demo does not meet, a goal that holds
+    /// before the student does anything, or words or an answer the run
+    /// contradicts. Prints a line per step; exit 1 when a step fails, 2
+    /// when the lesson does not read.
+    Check {
+        /// A lesson file (Markdown with TOML front matter), or `-` for stdin.
+        file: String,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Run a scenario and print a summary (or the report as JSON).
     Run {
@@ -43,6 +56,9 @@ enum Command {
         #[arg(long, value_name = "OUT.jsonl")]
         events: Option<PathBuf>,
     },
+    /// Lessons (docs/lessons.md): check one as its author would.
+    #[command(subcommand)]
+    Lesson(LessonCommand),
     /// Check a scenario file and say what is wrong with it.
     Validate {
         /// A scenario file, `-` for stdin, or the name of a shipped scenario.
@@ -220,6 +236,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             };
             print(&out)
         }
+        Command::Lesson(LessonCommand::Check { file }) => lesson_check(&file),
         Command::Validate { file } => {
             let s = load(&file)?;
             print(&format!("ok: {}\n", s.name))
@@ -302,6 +319,47 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             print(&format!("{written} previews in {}\n", dir.display()))
         }
     }
+}
+
+/// `lesson check FILE`: every problem of the file with its line, or a line
+/// per step of the walk.
+fn lesson_check(file: &str) -> Result<(), Failure> {
+    let text = read_text(file)?;
+    let lesson = lease_lesson::parse(&text).map_err(|errors| {
+        let lines: Vec<String> = errors.0.iter().map(|e| format!("{file}:{e}")).collect();
+        bad_input(format!(
+            "{file} does not read as a lesson:\n{}",
+            lines.join("\n")
+        ))
+    })?;
+    let outcomes = lease_lesson::check::check(&lesson);
+    let mut out = format!("{file}: {}\n", lesson.title);
+    for o in &outcomes {
+        out.push_str(&format!("{o}\n"));
+    }
+    let failed = outcomes.iter().filter(|o| !o.ok).count();
+    if failed == 0 {
+        out.push_str(&format!("ok: {} steps\n", outcomes.len()));
+        print(&out)
+    } else {
+        print(&out)?;
+        Err(Failure {
+            code: 1,
+            message: format!("{file}: {failed} of {} steps failed", outcomes.len()),
+        })
+    }
+}
+
+/// A file's text, or stdin's for `-`.
+fn read_text(file: &str) -> Result<String, Failure> {
+    if file == "-" {
+        let mut t = String::new();
+        io::stdin()
+            .read_to_string(&mut t)
+            .map_err(|e| bad_input(format!("stdin: {e}")))?;
+        return Ok(t);
+    }
+    std::fs::read_to_string(file).map_err(|e| bad_input(format!("{file}: cannot read it ({e})")))
 }
 
 /// Read and validate a scenario: a path, `-` for stdin, or a shipped name.
