@@ -82,3 +82,11 @@ fn lesson_check_names_the_line_and_figure_of_a_lesson_that_does_not_read() {
         "{err}"
     );
 }
+
+#[test]
+fn the_reference_example_passes_lesson_check() {
+    let o = lease_sim(&["lesson", "check", "docs/lesson-example.md"]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{out}{}", text(&o.stderr));
+    assert!(out.ends_with("ok: 3 steps\n"), "{out}");
+}
