@@ -96,7 +96,39 @@ pub fn check(lesson: &Lesson) -> Vec<Outcome> {
     out
 }
 
+/// A step's moment, range and highlighted messages lie within the run.
+fn within_the_run(step: &Step, s: &Scenario) -> Result<(), String> {
+    let end = s.duration_ms;
+    let ms = lease_format::units::format_ms;
+    if let Some(at) = step.at_ms.filter(|&at| at > end) {
+        return Err(format!(
+            "at {} is after the run's end at {}",
+            ms(at),
+            ms(end)
+        ));
+    }
+    if let Some([_, to]) = step.fit.filter(|[_, to]| *to > end) {
+        return Err(format!(
+            "fit ends at {}, after the run's end at {}",
+            ms(to),
+            ms(end)
+        ));
+    }
+    if !step.highlight.is_empty() {
+        let run = run_of(s)?;
+        let count = run.messages.len();
+        if let Some(m) = step.highlight.iter().find(|&&m| m as usize >= count) {
+            return Err(format!(
+                "highlight names message {m}, but the run has {count} messages (ids 0 to {})",
+                count.saturating_sub(1)
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_step(step: &Step, s: &mut Scenario) -> Result<String, String> {
+    within_the_run(step, s)?;
     match &step.kind {
         StepKind::Text { holds } if holds.is_empty() => Ok("text, to read".into()),
         StepKind::Text { holds } => {

@@ -148,7 +148,7 @@ struct RawNextRun {
 #[serde(deny_unknown_fields)]
 struct RawStep {
     kind: Spanned<String>,
-    look_at: Option<String>,
+    look_at: Option<Spanned<String>>,
     at: Option<Spanned<String>>,
     fit: Option<Spanned<Vec<String>>>,
     #[serde(default)]
@@ -499,6 +499,18 @@ fn read_step(src: &str, b: &Block, raw: RawStep, text: String, errs: &mut Errors
             Problem::Format(format!("`{k}` does not belong to a {kind_word} step")),
         );
     }
+    if let Some(look) = &raw.look_at {
+        if !look_at_known(look.get_ref()) {
+            errs.at(
+                at0 + look.span().start,
+                Problem::Format(format!(
+                    "unknown look_at `{}`: one of {}",
+                    look.get_ref(),
+                    look_at_words().join(", ")
+                )),
+            );
+        }
+    }
     let at_ms = raw
         .at
         .as_ref()
@@ -568,12 +580,37 @@ fn read_step(src: &str, b: &Block, raw: RawStep, text: String, errs: &mut Errors
     Some(Step {
         line,
         text,
-        look_at: raw.look_at,
+        look_at: raw.look_at.map(Spanned::into_inner),
         at_ms,
         fit,
         highlight: raw.highlight,
         kind,
     })
+}
+
+/// The parts of the page a step can point at besides its controls.
+const LOOK_AT_PARTS: [&str; 7] = [
+    "timeline",
+    "totals",
+    "charts",
+    "diagnosis",
+    "sweep",
+    "fence",
+    "max_extensions",
+];
+
+/// Every word `look_at` takes: the page's parts, and each slider's id in
+/// the field table.
+pub fn look_at_words() -> Vec<&'static str> {
+    let controls = lease_fields::CONTROLS
+        .iter()
+        .filter_map(|f| f.control())
+        .map(|c| c.id);
+    LOOK_AT_PARTS.iter().copied().chain(controls).collect()
+}
+
+fn look_at_known(word: &str) -> bool {
+    look_at_words().contains(&word)
 }
 
 fn edits(d: &Spanned<toml::Table>, at0: usize, errs: &mut Errors) -> Vec<Edit> {

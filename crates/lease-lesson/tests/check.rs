@@ -116,3 +116,22 @@ fn a_stop_after_the_runs_end_fails() {
     assert!(!o[0].ok);
     assert!(o[0].says.contains("after the run's end"), "{}", o[0]);
 }
+
+#[test]
+fn a_moment_a_range_or_a_message_outside_the_run_fails() {
+    let run = the_run();
+    let end = run.scenario.duration_ms;
+    let after = lease_format::units::format_ms(end + 1_000);
+    for settings in [
+        format!("at = \"{after}\""),
+        format!("fit = [\"0s\", \"{after}\"]"),
+        format!("highlight = [{}]", run.messages.len()),
+    ] {
+        let o = outcomes(&format!(
+            "```step\nkind = \"text\"\n{settings}\n```\nRead.\n"
+        ));
+        assert!(!o[0].ok, "{settings}: {}", o[0]);
+    }
+    let o = outcomes("```step\nkind = \"text\"\nat = \"60s\"\nfit = [\"0s\", \"2min\"]\nhighlight = [0]\n```\nRead.\n");
+    assert!(o[0].ok, "{}", o[0]);
+}

@@ -179,6 +179,11 @@ fn each_wrong_piece_of_a_lesson_is_an_error_on_its_line() {
             is: |p| matches!(p, Problem::Format(w) if w.contains("needs its demo")),
         },
         Case {
+            src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\n+++\n\n```step\nkind = \"text\"\nlook_at = \"timline\"\n```\nRead.\n",
+            line: 8,
+            is: |p| matches!(p, Problem::Format(w) if w.contains("unknown look_at `timline`") && w.contains("max-receive")),
+        },
+        Case {
             src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\n+++\n\n```step\nkind = \"text\"\nat = \"soon\"\n```\nRead.\n",
             line: 8,
             is: |p| matches!(p, Problem::BadUnit { text, .. } if text == "soon"),
@@ -296,7 +301,7 @@ proptest! {
     /// Any text at all reads as a lesson or as errors with lines within
     /// the file, never a panic.
     #[test]
-    fn any_text_reads_or_gives_errors_on_its_lines(src in "(\\+\\+\\+\n|```step\n|```\n|kind = \"(do|text|predict)\"\n|goal = \\[\"[a-z_ =<>0-9]{0,20}\"\\]\n|[ -~]{0,20}\n){0,12}") {
+    fn any_text_reads_or_gives_errors_on_its_lines(src in "(\\+\\+\\+\n|```step\n|```\n|kind = \"(do|text|predict)\"\n|goal = \\[\"[a-z_ =<>0-9]{0,20}\"\\]\n|[ -~é€]{0,20}\n|\r\n){0,12}") {
         match parse(&src) {
             Ok(l) => prop_assert!(!l.steps.is_empty()),
             Err(e) => {
@@ -308,4 +313,21 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn a_lesson_with_windows_line_endings_reads_as_the_same_lesson() {
+    let unix = with_goal("\"duplicate_effects == 0\"");
+    let windows = unix.replace('\n', "\r\n");
+    match (parse(&unix), parse(&windows)) {
+        (Ok(a), Ok(b)) => {
+            assert_eq!(a.steps.len(), b.steps.len());
+            assert_eq!(a.steps[0].line, b.steps[0].line);
+            assert_eq!(a.steps[0].kind, b.steps[0].kind);
+            assert_eq!(a.steps[0].text, b.steps[0].text);
+        }
+        (a, b) => panic!("{a:?}\n{b:?}"),
+    }
+    let e = only(&with_goal("\"duplicate_efects == 0\"").replace('\n', "\r\n"));
+    assert_eq!(e.line, 9);
 }
