@@ -375,11 +375,24 @@ fn read_start(
         return read_link(link.get_ref()).map_err(|p| errs.at(at, p)).ok();
     }
     let b = inline[0];
-    match lease_sim::parse::parse_scenario(&src[b.body.clone()]) {
-        Ok(scenario) => Some(Start {
-            scenario,
-            from: StartFrom::File,
-        }),
+    let json = &src[b.body.clone()];
+    match lease_sim::parse::parse_scenario(json) {
+        Ok(scenario) => {
+            // A misspelt key would leave its default in place unseen: in a
+            // lesson handed to a class, that is an error, not a warning.
+            let unknown = lease_sim::parse::unknown_fields(json, &scenario);
+            if let Some(key) = unknown.first() {
+                errs.at(
+                    b.body.start,
+                    Problem::BadScenario(format!("unknown field `{key}`")),
+                );
+                return None;
+            }
+            Some(Start {
+                scenario,
+                from: StartFrom::File,
+            })
+        }
         Err(e) => {
             let line_in = match &e {
                 lease_sim::parse::ParseError::Syntax { line, .. }
@@ -676,6 +689,32 @@ fn read_predict(raw: &RawStep, at0: usize, kind_at: usize, errs: &mut Errors) ->
         + usize::from(raw.next_run.is_some());
     if asked != 1 {
         errs.at(kind_at, Problem::Format(format!("a predict step asks one question: choices = [...] with answer and holds, figure = \"...\" with answer and tolerance, or next_run = {{ message = 0, worker = 1 }}; this one gives {asked}")));
+        return None;
+    }
+    // Each question's own keys: another question's key would be ignored.
+    let foreign: &[(&str, bool)] = if raw.choices.is_some() {
+        &[("tolerance", raw.tolerance.is_some())]
+    } else if raw.figure.is_some() {
+        &[("holds", raw.holds.is_some())]
+    } else {
+        &[
+            ("answer", raw.answer.is_some()),
+            ("tolerance", raw.tolerance.is_some()),
+            ("holds", raw.holds.is_some()),
+        ]
+    };
+    if let Some((key, _)) = foreign.iter().find(|(_, given)| *given) {
+        let asked = if raw.choices.is_some() {
+            "multiple-choice"
+        } else if raw.figure.is_some() {
+            "number"
+        } else {
+            "next-run"
+        };
+        errs.at(
+            kind_at,
+            Problem::Format(format!("`{key}` does not belong to a {asked} question")),
+        );
         return None;
     }
     let question = if let Some(choices) = &raw.choices {

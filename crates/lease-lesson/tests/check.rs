@@ -135,3 +135,33 @@ fn a_moment_a_range_or_a_message_outside_the_run_fails() {
     let o = outcomes("```step\nkind = \"text\"\nat = \"60s\"\nfit = [\"0s\", \"2min\"]\nhighlight = [0]\n```\nRead.\n");
     assert!(o[0].ok, "{}", o[0]);
 }
+
+#[test]
+fn a_lesson_starts_from_a_scenario_file_inline_or_from_a_links_fields() {
+    let shipped = shipped::find("ninety-second-message").expect("shipped");
+    let step = "```step\nkind = \"do\"\ngoal = [\"overlapping_runs == 0\"]\ndemo = { timeout = \"135s\" }\n```\nRaise it.\n";
+    let inline = format!(
+        "+++\ntitle = \"T\"\n+++\n\n```scenario\n{}\n```\n\n{step}",
+        shipped.text.trim()
+    );
+    let l = match lease_lesson::parse(&inline) {
+        Ok(l) => l,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(l.start.from, lease_lesson::StartFrom::File);
+    assert_eq!(l.start.scenario, shipped.scenario);
+    assert!(check(&l).iter().all(|o| o.ok));
+
+    // The link's timeout already avoids the overlap: the goal holds before
+    // the student does anything.
+    let linked = format!(
+        "+++\ntitle = \"T\"\nlink = \"https://example.org/?scenario=ninety-second-message&timeout=2min\"\n+++\n\n{step}"
+    );
+    let l = match lease_lesson::parse(&linked) {
+        Ok(l) => l,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(l.start.scenario.broker.visibility_timeout_ms, Some(120_000));
+    let o = check(&l);
+    assert!(!o[0].ok && o[0].says.contains("holds before"), "{}", o[0]);
+}

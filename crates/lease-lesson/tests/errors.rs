@@ -229,6 +229,21 @@ fn each_wrong_piece_of_a_lesson_is_an_error_on_its_line() {
             is: |p| matches!(p, Problem::BadScenario(_)),
         },
         Case {
+            src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\n+++\n\n```step\nkind = \"predict\"\nstop = \"60s\"\nfigure = \"redeliveries\"\nanswer = 3\nholds = [\"redeliveries >= 1\"]\nwhy = \"Because.\"\n```\nHow many?\n",
+            line: 7,
+            is: |p| matches!(p, Problem::Format(w) if w.contains("`holds` does not belong to a number question")),
+        },
+        Case {
+            src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\n+++\n\n```step\nkind = \"predict\"\nstop = \"60s\"\nnext_run = { message = 0, worker = 1 }\nanswer = 2\nwhy = \"Because.\"\n```\nWhich next?\n",
+            line: 7,
+            is: |p| matches!(p, Problem::Format(w) if w.contains("`answer` does not belong to a next-run question")),
+        },
+        Case {
+            src: "+++\ntitle = \"T\"\n+++\n\n```scenario\nSCENARIO\n```\n\n```step\nkind = \"text\"\n```\nRead.\n",
+            line: 6,
+            is: |p| matches!(p, Problem::BadScenario(w) if w.contains("unknown field `brokr`")),
+        },
+        Case {
             src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\nlink = \"scenario=clip-surge\"\n+++\n\n```step\nkind = \"text\"\n```\nRead.\n",
             line: 2,
             is: |p| matches!(p, Problem::Format(w) if w.contains("exactly one")),
@@ -239,10 +254,15 @@ fn each_wrong_piece_of_a_lesson_is_an_error_on_its_line() {
             is: |p| matches!(p, Problem::Format(_)),
         },
     ];
+    // A shipped scenario's file with one key misspelt.
+    let shipped = lease_sim::shipped::find("ninety-second-message").expect("shipped");
+    let misspelt = shipped.text.replacen("\"broker\"", "\"brokr\"", 1);
+    assert_ne!(misspelt, shipped.text);
     for c in cases {
-        let e = only(c.src);
-        assert_eq!(e.line, c.line, "{}\n{e}", c.src);
-        assert!((c.is)(&e.problem), "{}\n{e}", c.src);
+        let src = c.src.replace("SCENARIO", misspelt.trim());
+        let e = only(&src);
+        assert_eq!(e.line, c.line, "{src}\n{e}");
+        assert!((c.is)(&e.problem), "{src}\n{e}");
     }
 }
 
