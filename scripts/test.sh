@@ -26,7 +26,7 @@ run "format" cargo fmt --all -- --check
 run "clippy (native)" cargo clippy --workspace --all-targets -- -D warnings
 run "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown \
   -p lease-playground -p lease-worker -p lease-panels -p lease-ui -p lease-jobs -p lease-wire \
-  -p lease-sim -p lease-view -p lease-format -p lease-fields -p lease-latency -- -D warnings
+  -p lease-sim -p lease-view -p lease-format -p lease-fields -p lease-latency -p lease-lesson -- -D warnings
 run "native tests" cargo test --workspace
 # The post-build steps that rewrite the wasm and its glue, on their fixture.
 run "build tools" node --test --test-reporter=tap scripts/build-tools/short-names.test.mjs scripts/build-tools/order-functions.test.mjs scripts/build-tools/offline-stamp.test.mjs
