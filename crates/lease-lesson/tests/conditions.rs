@@ -26,7 +26,10 @@ fn parse(text: &str) -> Condition {
     }
 }
 
-const OPS: [(&str, fn(f64, f64) -> bool); 6] = [
+/// A comparison as a lesson writes it, and what it means.
+type Comparison = (&'static str, fn(f64, f64) -> bool);
+
+const OPS: [Comparison; 6] = [
     ("==", |a, b| a == b),
     ("!=", |a, b| a != b),
     ("<", |a, b| a < b),
