@@ -37,6 +37,20 @@ pub fn seconds_left(done: f64, elapsed_ms: f64) -> Option<f64> {
     Some(elapsed_ms * (1.0 - done.min(1.0)) / done / 1000.0)
 }
 
+/// The time left, as every duration on the page reads: to the second, then
+/// in the unit `display::duration_about` picks (`about 45 s left`, `about
+/// 2.5 min left`).
+pub fn time_left(seconds: Option<f64>) -> String {
+    match seconds {
+        Some(s) if s < 1.0 => "under a second left".to_string(),
+        Some(s) => format!(
+            "about {} left",
+            display::duration_about((s.round() * 1000.0).max(1000.0))
+        ),
+        None => "estimating the time left".to_string(),
+    }
+}
+
 /// A plain function rather than a component: these notices are cheap to
 /// render with the page. `side_b`: side B of a comparison, shown in the
 /// compare panel.
@@ -69,11 +83,7 @@ pub fn pending_status(pending: &PendingRun, on_command: &Callback<Command>, side
     let (fraction, detail) = match &pending.progress {
         Some(g) => {
             let fraction = fraction_done(g, pending.messages);
-            let left = match seconds_left(fraction, g.elapsed_ms) {
-                Some(s) if s < 1.0 => "under a second left".to_string(),
-                Some(s) => format!("about {s:.0} s left"),
-                None => "estimating the time left".to_string(),
-            };
+            let left = time_left(seconds_left(fraction, g.elapsed_ms));
             (
                 fraction,
                 format!(

@@ -278,6 +278,18 @@ mod tests {
             told.contains(&format!("The run lasted {} ", duration(run.end_ms))),
             "{told}"
         );
+        assert_eq!(
+            crate::run_status::time_left(Some(150.0)),
+            format!("about {timeout} left"),
+            "a large run's time left"
+        );
+        let ticks = crate::charts::time_labels(300_000);
+        assert!(
+            ticks
+                .iter()
+                .any(|(t, label)| *t == 300_000 && *label == duration(300_000)),
+            "a chart's axis: {ticks:?}"
+        );
         let canvas = crate::timeline::summary(&crate::run_handle::RunHandle::new(run.clone()));
         assert!(canvas.contains(&duration(run.end_ms)), "{canvas}");
         let svg =

@@ -1,6 +1,6 @@
 //! Charts of the run's series, linked to the timeline's cursor and revealed
 //! up to the playhead. Small SVGs: a few hundred points each.
-use lease_ui::axis::{fit_labels, fmt_value, nice_max, tick_label, time_ticks};
+use lease_ui::axis::{fit_labels, fmt_value, nice_max, time_ticks};
 use yew::prelude::*;
 
 use crate::memo::memo;
@@ -68,6 +68,19 @@ fn svg_line(class: &'static str, x1: f64, x2: f64, y1: f64, y2: f64) -> Html {
 
 /// Labels along the x axis, `(x, text)` in order, thinned by their measured
 /// widths so that none overlaps the next, within `[left, right]`.
+/// A time axis's ticks for a run of `end_ms`, each with its label in the
+/// unit of the step between them, written as the timeline writes its own
+/// (`lease_view::ticks::label`): one axis reads as one scale, and the same
+/// place reads the same on the timeline and on a chart.
+pub fn time_labels(end_ms: u64) -> Vec<(u64, String)> {
+    let at = time_ticks(end_ms);
+    let step = at.get(1).map_or(end_ms.max(1), |t| *t);
+    let unit = lease_view::ticks::unit_of(step as f64);
+    at.into_iter()
+        .map(|t| (t, lease_view::ticks::label(t as f64, unit)))
+        .collect()
+}
+
 fn x_labels(at: Vec<(f64, String)>, left: f64, right: f64) -> Html {
     let texts: Vec<String> = at.iter().map(|(_, t)| t.clone()).collect();
     let wanted: Vec<(f64, f64)> = at
@@ -307,7 +320,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
                 {y_labels}
                 {svg_line("axis", left, w - RIGHT, H - BOTTOM, H - BOTTOM)}
                 {svg_line("axis", left, left, TOP, H - BOTTOM)}
-                { x_labels(time_ticks(p.end_ms).into_iter().map(|t| (x(t as f64), tick_label(t))).collect(), left, w - 2.0) }
+                { x_labels(time_labels(p.end_ms).into_iter().map(|(t, label)| (x(t as f64), label)).collect(), left, w - 2.0) }
                 { for paths }
                 if p.playhead_ms < p.end_ms {
                     {svg_line("playhead", head, head, TOP, H - BOTTOM)}

@@ -540,7 +540,14 @@ impl Component for Timeline {
             }
         }
         if first_render {
-            self.schedule(ctx);
+            // The first picture of the run is what the page is opened for:
+            // painted now, with the canvas laid out, rather than after one
+            // more frame of an empty canvas. A canvas not laid out yet (a
+            // hidden tab) paints when its observed width arrives.
+            let legend_was = self.density_shown;
+            if self.paint(ctx) || self.density_shown != legend_was {
+                ctx.link().send_message(Msg::Rerender);
+            }
         } else if std::mem::take(&mut self.paint_after_render) {
             self.raf = None;
             // The height the paint settles on is written to the canvas by

@@ -155,17 +155,50 @@ impl Notices {
     }
 }
 
-/// The text fields that do not change the run: `data=` leaves them out when
-/// they are the base's, which keeps a link to an edited shipped scenario short.
-const PROSE: [&str; 4] = ["title", "explanation", "look_for", "variant_of"];
+/// The text fields that do not change the run, as `data=` carries them: a
+/// field left out is the base's, which keeps a link to an edited shipped
+/// scenario short; a field given, even empty, is the link's own.
+#[derive(Debug, Default, serde::Deserialize, serde::Serialize)]
+struct Prose {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    explanation: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    look_for: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    variant_of: Option<String>,
+}
 
-fn prose(s: &Scenario, key: &str) -> String {
-    match key {
-        "title" => s.title.clone(),
-        "explanation" => s.explanation.clone(),
-        "look_for" => s.look_for.clone(),
-        _ => s.variant_of.clone(),
+/// The scenario's prose fields, in `Prose`'s order.
+fn prose_of(s: &mut Scenario) -> [&mut String; 4] {
+    [
+        &mut s.title,
+        &mut s.explanation,
+        &mut s.look_for,
+        &mut s.variant_of,
+    ]
+}
+
+impl Prose {
+    fn fields(&mut self) -> [&mut Option<String>; 4] {
+        [
+            &mut self.title,
+            &mut self.explanation,
+            &mut self.look_for,
+            &mut self.variant_of,
+        ]
     }
+}
+
+/// What `data=` holds: the run's fields (the scenario with its prose
+/// emptied, which it leaves out) and the prose the base does not give.
+#[derive(serde::Serialize)]
+struct Data<'a> {
+    #[serde(flatten)]
+    run: &'a Scenario,
+    #[serde(flatten)]
+    prose: Prose,
 }
 
 fn decode_data(
@@ -183,17 +216,23 @@ fn decode_data(
     let bytes = base64url::decode(text.trim())
         .ok_or_else(|| "is not base64url text (A-Z, a-z, 0-9, - and _)".to_string())?;
     let json = String::from_utf8(bytes).map_err(|_| "does not decode to UTF-8 text".to_string())?;
-    let mut value: serde_json::Value =
-        serde_json::from_str(&json).map_err(|e| format!("is not a JSON scenario: {e}"))?;
-    if let Some(obj) = value.as_object_mut() {
-        for key in PROSE {
-            if !obj.contains_key(key) {
-                obj.insert(key.into(), prose(base, key).into());
-            }
+    let given = serde_json::from_str::<Prose>(&json);
+    if let Err(e) = &given {
+        if !e.is_data() {
+            return Err(format!("is not a JSON scenario: {e}"));
         }
     }
-    let s = parse_scenario_without_path(&serde_json::to_string(&value).unwrap_or_default())
-        .map_err(|e| format!("is not a scenario that can run: {e}"))?;
+    let cannot_run = |e: &dyn std::fmt::Display| format!("is not a scenario that can run: {e}");
+    let mut s = parse_scenario_without_path(&json).map_err(|e| cannot_run(&e))?;
+    let mut given = given.map_err(|e| cannot_run(&e))?;
+    let mut from_base = base.clone();
+    for ((mine, given), base) in prose_of(&mut s)
+        .into_iter()
+        .zip(given.fields())
+        .zip(prose_of(&mut from_base))
+    {
+        *mine = given.take().unwrap_or_else(|| std::mem::take(base));
+    }
     budget(&s).map_err(|e| format!("is too large a run for this page: {e}"))?;
     Ok(s)
 }
@@ -202,30 +241,30 @@ fn decode_data(
 /// the result is still too long for a link, prose is blanked (the run does
 /// not depend on it).
 fn encode_data(base: &Scenario, target: &Scenario) -> String {
-    // Through text, not `to_value`: see `lease_sim::parse::unknown_fields`.
-    let value = serde_json::to_string(target).and_then(|t| serde_json::from_str(&t));
-    let Ok(serde_json::Value::Object(mut obj)) = value else {
-        return String::new();
-    };
-    for key in PROSE {
-        let mine = prose(target, key);
-        if mine == prose(base, key) {
-            obj.remove(key);
-        } else {
-            obj.insert(key.into(), mine.into());
+    let write = |blank: bool| {
+        let mut run = target.clone();
+        let mut base = base.clone();
+        let mut prose = Prose::default();
+        for ((mine, base), field) in prose_of(&mut run)
+            .into_iter()
+            .zip(prose_of(&mut base))
+            .zip(prose.fields())
+        {
+            let mine = std::mem::take(mine);
+            if blank {
+                *field = Some(String::new());
+            } else if mine != *base {
+                *field = Some(mine);
+            }
         }
-    }
-    let mut value = serde_json::Value::Object(obj);
-    let text = base64url::encode(serde_json::to_string(&value).unwrap_or_default());
+        let data = Data { run: &run, prose };
+        base64url::encode(serde_json::to_string(&data).unwrap_or_default())
+    };
+    let text = write(false);
     if text.len() <= MAX_DATA_CHARS {
         return text;
     }
-    if let serde_json::Value::Object(obj) = &mut value {
-        for key in PROSE {
-            obj.insert(key.into(), String::new().into());
-        }
-    }
-    base64url::encode(serde_json::to_string(&value).unwrap_or_default())
+    write(true)
 }
 
 /// The query cut at the last whole parameter within `MAX_QUERY_BYTES`.

@@ -40,20 +40,6 @@ pub fn time_ticks(end_ms: u64) -> Vec<u64> {
         .collect()
 }
 
-/// A time axis's tick: minutes from a minute on (`1.5 min`), so that the
-/// ticks of one axis read as one scale. Not a duration's reading
-/// (`lease_format::display::duration`, `90 s`): a tick marks a place on the
-/// axis, and its neighbours give it its unit.
-pub fn tick_label(t: u64) -> String {
-    let m = t as f64 / 60_000.0;
-    if m >= 1.0 || t == 0 {
-        let s = format!("{m:.1}");
-        s.strip_suffix(".0").map(str::to_string).unwrap_or(s) + " min"
-    } else {
-        format!("{} s", t / 1000)
-    }
-}
-
 /// Where to draw a row of axis labels so that none comes within `gap` of
 /// the next or leaves `[left, right]`. Each label (its wanted centre and its
 /// measured width, in order) is kept inside the span; when two would still
@@ -141,7 +127,5 @@ mod tests {
             time_ticks(25 * 60_000),
             vec![0, 300_000, 600_000, 900_000, 1_200_000, 1_500_000]
         );
-        assert_eq!(tick_label(300_000), "5 min");
-        assert_eq!(tick_label(30_000), "30 s");
     }
 }

@@ -548,7 +548,11 @@ fn status_text(p: &Progress) -> String {
     };
     match (p.running, p.took_ms) {
         (true, _) => format!("{} of {} points{seeds}{workers}", p.done, p.total),
-        (false, Some(ms)) => format!("{} points{seeds} in {:.2} s{workers}", p.done, ms / 1000.0),
+        (false, Some(ms)) => format!(
+            "{} points{seeds} in {}{workers}",
+            p.done,
+            duration_about(ms)
+        ),
         (false, None) if p.done == 0 => "Not run yet.".into(),
         (false, None) => format!("{} points{seeds}", p.done),
     }
@@ -839,6 +843,21 @@ mod tests {
             vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
         );
         assert!(ticks_125(0.0, 10.0).is_empty());
+    }
+
+    #[test]
+    fn a_sweeps_time_reads_as_every_duration_on_the_page() {
+        let done = |took_ms| Progress {
+            done: 8,
+            took_ms: Some(took_ms),
+            ..Progress::default()
+        };
+        assert_eq!(status_text(&done(150_000.0)), "8 points in 2.5 min");
+        assert_eq!(
+            status_text(&done(3_456.0)),
+            format!("8 points in {}", duration_about(3_456.0))
+        );
+        assert_eq!(status_text(&done(456.0)), "8 points in 456 ms");
     }
 
     #[test]
