@@ -214,7 +214,21 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
         n(t.overlapping_runs, "run", "runs"),
         n(t.acks_rejected, "ack was", "acks were"),
         n(t.duplicate_effects, "effect was", "effects were"),
-    )
+    ) + &no_op_acks(t.acks_no_op)
+}
+
+/// Acks of a message already deleted that the broker answered as a
+/// success doing nothing: said only where the run has them, as few
+/// brokers answer so.
+fn no_op_acks(k: u64) -> String {
+    match k {
+        0 => String::new(),
+        1 => " 1 ack came after its message was deleted and settled nothing.".into(),
+        _ => format!(
+            " {} acks came after their message was deleted and settled nothing.",
+            lease_format::display::count(k)
+        ),
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import case as case_mod
 from .compare import compare
-from .engine import EngineError, predict
+from .engine import EngineError, as_the_client_sees, predict
 from .record import Recorder
 from .workers import run_workers
 
@@ -70,7 +70,12 @@ def main(argv=None):
         ours, theirs = None, None
         try:
             theirs = run_case(driver, a.endpoint, c)
-            ours = predict(a.lease_sim, path)
+            # A driver whose client cannot tell an ack that settled nothing
+            # from one that settled the message says what it records for
+            # both (NOTHING_TO_SETTLE_LOOKS_LIKE); one that can tell
+            # (Redis's XACK count) records the engine's outcome itself.
+            ours = as_the_client_sees(predict(a.lease_sim, path),
+                                      getattr(driver, "NOTHING_TO_SETTLE_LOOKS_LIKE", None))
             diffs = compare(c.name, theirs, ours, driver.GRANULARITY_MS, c.duration_ms)
         except EngineError as e:
             diffs = [f"{c.name}: the engine could not run it: {e}"]

@@ -7,6 +7,24 @@ import subprocess
 import tempfile
 
 
+# An ack of a message already deleted that the broker answers as a
+# success doing nothing (docs/MODEL.md, `deleted_ack: no_op`).
+NOTHING_TO_SETTLE = "accepted, nothing to settle"
+
+
+def as_the_client_sees(rec, answer):
+    """The engine's record with each ack that settled nothing written as
+    `answer`: what a client whose broker answers such an ack exactly as an
+    ordinary success (an HTTP 200, an +OK reply) records for it. Only that
+    outcome is rewritten; every other field is compared as it is."""
+    if answer is None:
+        return rec
+    out = dict(rec)
+    out["deliveries"] = [dict(d, ack=answer) if d["ack"] == NOTHING_TO_SETTLE else d
+                         for d in rec["deliveries"]]
+    return out
+
+
 class EngineError(Exception):
     """lease-sim refused the case: its message, as it printed it."""
 
@@ -41,6 +59,8 @@ def predict(lease_sim: str, path) -> dict:
                 d["ack"] = "accepted"
             elif k == "ack_rejected":
                 d["ack"] = "rejected"
+            elif k == "ack_no_op":
+                d["ack"] = NOTHING_TO_SETTLE
         if k in ("dead_letter_expired", "dead_letter_failed"):
             dead.add(e["message"])
     return {"deliveries": list(deliveries.values()), "dead_lettered": sorted(dead)}

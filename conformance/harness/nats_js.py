@@ -29,6 +29,10 @@ from .record import Msg
 # to a fetch already waiting at the server: seen within 10 ms in the cases;
 # the rest is room for a busy two-core machine.
 GRANULARITY_MS = 100
+# JetStream answers an ack of a message no longer pending as it answers any
+# ack (nats-server `processAckMsgLocked`): ack_sync returns, and the driver
+# records "accepted".
+NOTHING_TO_SETTLE_LOOKS_LIKE = "accepted"
 
 
 

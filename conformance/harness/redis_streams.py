@@ -11,6 +11,7 @@ import time
 
 import redis
 
+from .engine import NOTHING_TO_SETTLE
 from .record import Msg
 
 # The claimer runs on its own interval and wakes the workers blocked in
@@ -118,8 +119,10 @@ class WorkerClient:
 
     def ack(self, m):
         n = self.r.xack(self.q.stream, self.q.group, m.handle)
-        # 0: nothing was pending, the engine's rejected ack (docs/MODEL.md).
-        return "accepted" if n == 1 else "rejected"
+        # 0: the entry was no longer pending (already acked), and XACK
+        # answers so without an error: the engine's ack with nothing to
+        # settle (docs/MODEL.md, `deleted_ack: no_op`).
+        return "accepted" if n == 1 else NOTHING_TO_SETTLE
 
     def release(self, m):
         # Redis 7.0 has no XNACK: a failed entry stays pending for the claimer.

@@ -15,6 +15,10 @@ from .record import Msg
 # round trip, which on a busy two-core machine took up to 200 ms.
 POLL_S = 0.05
 GRANULARITY_MS = 250
+# DeleteMessage of a message already deleted answers HTTP 200 with an empty
+# body, as any delete that succeeded: boto3 returns, and the driver records
+# "accepted".
+NOTHING_TO_SETTLE_LOOKS_LIKE = "accepted"
 
 
 

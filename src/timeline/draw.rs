@@ -394,7 +394,7 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
     // Marks: heartbeats along the top edge, commit and ack at the middle.
     let mid = by + bh / 2.0;
     let glyph_r = (bh / 2.0).clamp(3.0, 5.0);
-    let mut last_x = [f64::NEG_INFINITY; 7];
+    let mut last_x = [f64::NEG_INFINITY; 8];
     for &mi in f.index.marks_of(ix) {
         let Some(m) = f.run.marks.get(mi as usize) else {
             continue;
@@ -416,6 +416,7 @@ fn paint_delivery(f: &Frame, p: &Placed, fills: &mut Fills, layer: &mut Layer, d
             MarkKind::ExtendRejected => layer.rejected_heartbeats.push((x, by + 1.0, 3.0)),
             MarkKind::AckOk => layer.acks.push((x, mid, glyph_r)),
             MarkKind::AckRejected => layer.rejected_acks.push((x, mid, glyph_r)),
+            MarkKind::AckNoOp => layer.no_op_acks.push((x, mid, glyph_r)),
             MarkKind::Release => layer.releases[0].push((x, mid)),
             MarkKind::ReleaseRejected => layer.releases[1].push((x, mid)),
             MarkKind::Commit => {

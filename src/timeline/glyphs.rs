@@ -30,6 +30,9 @@ pub struct Layer {
     pub acks: Vec<(f64, f64, f64)>,
     /// Rejected acks: crosses on a halo, `(x, y, r)`.
     pub rejected_acks: Vec<(f64, f64, f64)>,
+    /// Acks of a message already deleted, answered with nothing to settle:
+    /// dashed ticks, `(x, y, r)`.
+    pub no_op_acks: Vec<(f64, f64, f64)>,
     /// Releases, accepted then rejected: rings, `(x, y)`.
     pub releases: [Vec<(f64, f64)>; 2],
     /// Commits by what they did (applied, did harm, had no effect): diamonds.
@@ -79,6 +82,23 @@ impl Layer {
             ctx.line_to(x - r / 3.0, y + r * 0.7);
             ctx.line_to(x + r, y - r * 0.8);
         });
+        if !self.no_op_acks.is_empty() {
+            // Not by colour alone: the tick of an ack that settled nothing
+            // is dashed and thinner than one that deleted the message.
+            dash(ctx, &[2.0, 1.5]);
+            stroke(
+                ctx,
+                &p.ack,
+                ink * 1.5,
+                &self.no_op_acks,
+                |ctx, &(x, y, r)| {
+                    ctx.move_to(x - r, y);
+                    ctx.line_to(x - r / 3.0, y + r * 0.7);
+                    ctx.line_to(x + r, y - r * 0.8);
+                },
+            );
+            dash(ctx, &[]);
+        }
         stroke(ctx, &p.halo, ink * 4.0, &self.rejected_acks, |ctx, &c| {
             cross(ctx, c, 1.0)
         });
@@ -243,6 +263,7 @@ pub enum Swatch {
     HeartbeatRejected,
     Ack,
     AckRejected,
+    AckNoOp,
     Commit,
     Release,
     Crash,
@@ -253,7 +274,7 @@ pub enum Swatch {
 }
 
 impl Swatch {
-    const ALL: [Swatch; 16] = [
+    const ALL: [Swatch; 17] = [
         Swatch::Run,
         Swatch::Buffered,
         Swatch::Lease,
@@ -263,6 +284,7 @@ impl Swatch {
         Swatch::HeartbeatRejected,
         Swatch::Ack,
         Swatch::AckRejected,
+        Swatch::AckNoOp,
         Swatch::Commit,
         Swatch::Release,
         Swatch::Crash,
@@ -283,6 +305,7 @@ impl Swatch {
             Swatch::HeartbeatRejected => "heartbeat-rejected",
             Swatch::Ack => "ack",
             Swatch::AckRejected => "ack-rejected",
+            Swatch::AckNoOp => "ack-no-op",
             Swatch::Commit => "commit",
             Swatch::Release => "release",
             Swatch::Crash => "crash",
@@ -334,6 +357,7 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: Swatch, dark: bool) {
         Swatch::HeartbeatRejected => layer.rejected_heartbeats.push((mx, my, 3.0)),
         Swatch::Ack => layer.acks.push((mx, my, 4.0)),
         Swatch::AckRejected => layer.rejected_acks.push((mx, my, 3.5)),
+        Swatch::AckNoOp => layer.no_op_acks.push((mx, my, 4.0)),
         // Side by side, as the legend names them: applied, duplicate, no effect.
         Swatch::Commit => {
             for (kind, x) in [4.0, 11.0, 18.0].into_iter().enumerate() {

@@ -1270,6 +1270,10 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
             (Drawn(Swatch::HeartbeatRejected), "heartbeat rejected"),
             (Drawn(Swatch::Ack), "ack"),
             (Drawn(Swatch::AckRejected), "ack rejected"),
+            (
+                Drawn(Swatch::AckNoOp),
+                "ack of a deleted message, nothing to settle",
+            ),
             (Drawn(Swatch::Commit), "commit, duplicate, no effect"),
             (Drawn(Swatch::Release), "release, rejected"),
             (Styled("lg-glyph", "⤳"), "redelivery"),

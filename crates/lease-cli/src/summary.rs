@@ -178,12 +178,13 @@ pub fn render(run: &Run) -> String {
         let _ = writeln!(o, "  {k:<28} {v:>10}");
     }
     let _ = writeln!(o, "\ndeliveries");
-    let rows: [(&str, u64); 9] = [
+    let rows: [(&str, u64); 10] = [
         ("deliveries", t.deliveries),
         ("redeliveries", t.redeliveries),
         ("lease expiries", t.expiries),
         ("acks accepted", t.acks_ok),
         ("acks rejected", t.acks_rejected),
+        ("acks, nothing to settle", t.acks_no_op),
         ("extensions accepted", t.extensions_ok),
         ("extensions rejected", t.extensions_rejected),
         ("handler errors", t.errors),

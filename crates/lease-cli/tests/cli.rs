@@ -57,6 +57,42 @@ fn run_json_is_the_report() {
 }
 
 #[test]
+fn run_counts_acks_of_a_message_already_deleted_as_settling_nothing_in_json_summary_and_events() {
+    // JetStream: a redelivery's ack after another worker's late ack settled
+    // the message is answered as a success that does nothing.
+    let file = "scenarios/the-late-ack-that-settled-someone-else-s-run.json";
+    let o = lease_sim(&["run", file, "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let no_op = v["totals"]["acks_no_op"].as_u64().unwrap();
+    assert!(no_op > 0, "{}", v["totals"]);
+    assert_eq!(v["totals"]["acks_rejected"], 0);
+
+    let o = lease_sim(&["run", file]);
+    let s = stdout(&o);
+    assert!(
+        s.lines()
+            .any(|l| l.trim_start().starts_with("acks, nothing to settle")
+                && l.trim_end().ends_with(&format!(" {no_op}"))),
+        "{s}"
+    );
+
+    let out = temp_file("no-op-events.jsonl", "");
+    let o = lease_sim(&["run", file, "--events", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let events = std::fs::read_to_string(&out).unwrap();
+    let kinds: Vec<serde_json::Value> = events
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["kind"].clone())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| *k == "ack_no_op").count() as u64,
+        no_op
+    );
+    assert!(!kinds.iter().any(|k| *k == "ack_rejected"));
+}
+
+#[test]
 fn seed_overrides_the_file() {
     let a = lease_sim(&["run", "clip-surge", "--json", "--seed", "99"]);
     let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();

@@ -1695,7 +1695,7 @@ fn buffer_expiry(c: &Ctx) -> Option<Finding> {
 /// Measure: runs so settled.
 fn ack_settled_another_run(c: &Ctx) -> Option<Finding> {
     let run = c.run;
-    let mut settled: Vec<(u64, u32, u32, u32)> = Vec::new();
+    let mut settled: Vec<(u64, u32, u32, u32, u32)> = Vec::new();
     for mk in &run.marks {
         if mk.kind != lease_sim::run::MarkKind::AckOk {
             continue;
@@ -1720,19 +1720,27 @@ fn ack_settled_another_run(c: &Ctx) -> Option<Finding> {
                 && b.started_at.is_some_and(|s| s <= mk.t)
                 && b.ended_at.is_none_or(|e| e > mk.t);
             if running {
-                settled.push((mk.t, a.message, a.worker, b.worker));
+                settled.push((mk.t, a.message, a.worker, b.worker, bx));
             }
         }
     }
     settled.sort_unstable();
-    let &(at, first, acker, runner) = settled.first()?;
+    let &(at, first, acker, runner, copy) = settled.first()?;
+    // Where the broker answers an ack of a deleted message as a success
+    // (JetStream, Redis, Celery), the copy's ack is no error to be seen.
+    let own_ack = match run.deliveries.get(copy as usize).map(|d| d.outcome) {
+        Some(lease_sim::run::Outcome::AckNoOp) => {
+            "that run's own ack then settles nothing, answered as a success"
+        }
+        _ => "that run's own ack then finds nothing",
+    };
     let evidence = vec![
         format!(
             "{} settled by a late ack from a worker whose lease had already run out: the broker counts any copy's ack for the message.",
             n_of(settled.len() as u64, "run was", "runs were")
         ),
         format!(
-            "The first: at {} worker {}'s late ack settled message {} while worker {} was still running its redelivery; that run's own ack then finds nothing, and had it failed, the message would be gone.",
+            "The first: at {} worker {}'s late ack settled message {} while worker {} was still running its redelivery; {own_ack}, and had it failed, the message would be gone.",
             clock(at),
             acker,
             first,

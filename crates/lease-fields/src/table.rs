@@ -18,8 +18,8 @@ use lease_format::units::{
 use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
-    AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
-    OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
+    AckAt, CountAt, DeletedAck, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library,
+    OnError, OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
     LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
@@ -71,6 +71,7 @@ pub enum Choice {
     LateAck(LateAck),
     CountAt(CountAt),
     StaleDelete(StaleDelete),
+    DeletedAck(DeletedAck),
     ExpiryTakes(ExpiryTakes),
     /// `expiry_counts`: `true` or `false`, as the scenario file writes it.
     Yes(bool),
@@ -95,6 +96,7 @@ impl Choice {
             Choice::LateAck(x) => name(&x),
             Choice::CountAt(x) => name(&x),
             Choice::StaleDelete(x) => name(&x),
+            Choice::DeletedAck(x) => name(&x),
             Choice::ExpiryTakes(x) => name(&x),
             Choice::Yes(b) => yes_no()[usize::from(!b)],
             Choice::OnReject(x) => name(&x),
@@ -146,6 +148,7 @@ chosen!(
     LateAck,
     CountAt,
     StaleDelete,
+    DeletedAck,
     ExpiryTakes,
     OnReject,
     OnError,
@@ -651,6 +654,7 @@ pub enum Field {
     LateAck,
     CountAt,
     StaleDelete,
+    DeletedAck,
     ExpiryTakes,
     ExpiryCheck,
     ExpiryCounts,
@@ -694,7 +698,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 56] = [
+    pub const ALL: [Field; 57] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -711,6 +715,7 @@ impl Field {
         Field::LateAck,
         Field::CountAt,
         Field::StaleDelete,
+        Field::DeletedAck,
         Field::ExpiryTakes,
         Field::ExpiryCheck,
         Field::ExpiryCounts,
@@ -906,7 +911,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 56] = [
+pub static FIELDS: [Spec; 57] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1233,6 +1238,20 @@ pub static FIELDS: [Spec; 56] = [
         read: |s| optional_word(s.broker.stale_delete),
         write: |s, v| {
             s.broker.stale_delete = defaultable(v, chosen)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "deleted_ack",
+        aliases: &[],
+        kind: Kind::Words(words::<DeletedAck>, pick::<DeletedAck>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.deleted_ack),
+        write: |s, v| {
+            s.broker.deleted_ack = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,

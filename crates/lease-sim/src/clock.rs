@@ -46,6 +46,17 @@ pub enum Call {
     },
 }
 
+/// The broker's answer to an ack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AckAnswer {
+    /// It settled the message.
+    Accepted,
+    Rejected,
+    /// The message was already deleted and the broker answers a success
+    /// that does nothing (`deleted_ack: no_op`).
+    NoOp,
+}
+
 /// A broker answer in transit to a worker.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Reply {
@@ -60,7 +71,7 @@ pub enum Reply {
     },
     Acked {
         delivery: DeliveryIx,
-        ok: bool,
+        answer: AckAnswer,
     },
     Released {
         delivery: DeliveryIx,

@@ -155,6 +155,9 @@ pub struct Totals {
     pub expiries: u64,
     pub acks_ok: u64,
     pub acks_rejected: u64,
+    /// Acks of a message already deleted that the broker answered as a
+    /// success doing nothing (`deleted_ack: no_op`).
+    pub acks_no_op: u64,
     pub releases: u64,
     pub releases_rejected: u64,
     pub extensions_ok: u64,
@@ -216,6 +219,7 @@ totals_counters!(
     expiries,
     acks_ok,
     acks_rejected,
+    acks_no_op,
     releases,
     releases_rejected,
     extensions_ok,

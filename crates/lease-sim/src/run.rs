@@ -72,6 +72,9 @@ pub enum EventKind {
     Restart,
     Pause,
     Resume,
+    /// An ack of a message already deleted, answered as a success that
+    /// does nothing (`deleted_ack: no_op`): nothing is left to settle.
+    AckNoOp,
 }
 
 /// How a delivery's lease ended.
@@ -109,6 +112,10 @@ pub enum Outcome {
     NeverStarted,
     /// Still running, settling or buffered when the run stopped.
     Unfinished,
+    /// Committed, then acked after the message was already deleted; the
+    /// broker answered it as a success that does nothing
+    /// (`deleted_ack: no_op`). The effect already landed.
+    AckNoOp,
 }
 
 /// What the run's commit did to the store.
@@ -178,6 +185,8 @@ pub enum MarkKind {
     Release,
     ReleaseRejected,
     Commit,
+    /// An ack of a message already deleted, accepted with nothing to settle.
+    AckNoOp,
 }
 
 /// A fault on a worker's lane.

@@ -250,6 +250,10 @@ pub struct Broker {
     /// (docs/MODEL.md "Stale deletes").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stale_delete: Option<StaleDelete>,
+    /// Absent: the preset's (docs/MODEL.md "An ack of a message already
+    /// deleted").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deleted_ack: Option<DeletedAck>,
     /// Absent: the preset's (`delivery` for the clouds).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expiry_takes: Option<ExpiryTakes>,
@@ -668,6 +672,26 @@ impl StaleDelete {
     pub const ALL: [StaleDelete; 2] = [StaleDelete::Strict, StaleDelete::Permissive];
 }
 
+/// What the broker answers to an ack of a message already deleted (by
+/// another run's ack, or a stale receipt's delete): docs/MODEL.md "An ack
+/// of a message already deleted".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum DeletedAck {
+    /// An error the client sees: the receipt no longer names anything
+    /// (SQS FIFO's expired receipt, RabbitMQ's unknown delivery tag,
+    /// BullMQ's missing lock).
+    Rejected,
+    /// Answered as a success that does nothing: there is nothing left to
+    /// settle (SQS standard's DeleteMessage, JetStream's ack of a sequence
+    /// no longer pending, `XACK` answering 0, kombu's Redis `QoS.ack`).
+    NoOp,
+}
+
+impl DeletedAck {
+    pub const ALL: [DeletedAck; 2] = [DeletedAck::Rejected, DeletedAck::NoOp];
+}
+
 /// The client library a worker runs its handlers in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", try_from = "String")]
@@ -788,6 +812,7 @@ named_variants!(OnError { Release = "release", Expire = "expire" });
 named_variants!(Process { Fixed = "fixed", Poisson = "poisson" });
 named_variants!(Fence { None = "none", CheckThenWrite = "check_then_write", UniqueConstraint = "unique_constraint", FencingToken = "fencing_token" });
 named_variants!(StaleDelete { Strict = "strict", Permissive = "permissive" });
+named_variants!(DeletedAck { Rejected = "rejected", NoOp = "no_op" });
 named_variants!(RunOutcome { Hang = "hang", Fail = "fail", LoseAck = "lose_ack" });
 named_variants!(Library { None = "none", Pubsub = "pubsub", ServiceBus = "service_bus", SqsLambda = "sqs_lambda" });
 
@@ -825,6 +850,7 @@ mod named_variant_tests {
         same::<Process>();
         same::<Fence>();
         same::<StaleDelete>();
+        same::<DeletedAck>();
         same::<Library>();
         same::<RunOutcome>();
         same::<Renewal>();

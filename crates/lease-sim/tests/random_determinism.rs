@@ -77,3 +77,39 @@ fn the_generator_covers_every_work_shape_from_data_client_library_and_stale_dele
         );
     }
 }
+
+#[test]
+fn the_generator_covers_each_answer_to_an_ack_of_a_message_already_deleted() {
+    use lease_sim::scenario::DeletedAck;
+    let all = random::scenarios();
+    assert!(all.iter().any(|s| s.broker.deleted_ack.is_none()));
+    for d in DeletedAck::ALL {
+        assert!(all.iter().any(|s| s.broker.deleted_ack == Some(d)), "{d:?}");
+    }
+    // Each answer is given in a run, not only drawn: an ack of a deleted
+    // message answered with nothing to settle, and one rejected under
+    // `deleted_ack: rejected`.
+    let runs: Vec<_> = all
+        .iter()
+        .map(|s| {
+            (
+                s,
+                simulate(s, &Options::default()).expect("a valid scenario runs"),
+            )
+        })
+        .collect();
+    assert!(runs.iter().any(|(_, r)| r.report.totals.acks_no_op > 0));
+    let rejects_a_deleted_message = |r: &lease_sim::Run| {
+        r.events.iter().any(|e| {
+            e.kind == lease_sim::run::EventKind::AckRejected
+                && matches!(r.messages[e.message as usize].fate,
+                    lease_sim::run::Fate::Deleted { at } if at < e.t)
+        })
+    };
+    assert!(runs.iter().any(|(s, r)| {
+        s.broker.deleted_ack == Some(DeletedAck::Rejected) && rejects_a_deleted_message(r)
+    }));
+    assert!(runs.iter().all(|(s, r)| {
+        s.broker.deleted_ack != Some(DeletedAck::Rejected) || r.report.totals.acks_no_op == 0
+    }));
+}

@@ -798,8 +798,10 @@ fn stale_delete_permissive_deletes_even_while_another_worker_holds_it() {
     assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1300 });
     assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Expired);
     assert_eq!(r.deliveries[1].lease_ended_at, 1300);
-    // ...whose own delete then finds nothing.
-    assert_eq!(of(&r, K::AckRejected), vec![(1800, 0, 1, 2)]);
+    // ...whose own delete then finds nothing: SQS standard answers it as a
+    // success with nothing to settle.
+    assert_eq!(of(&r, K::AckNoOp), vec![(1800, 0, 1, 2)]);
+    assert!(of(&r, K::AckRejected).is_empty());
     assert_eq!(r.report.totals.acks_ok, 1);
 }
 
@@ -1874,4 +1876,165 @@ proptest::proptest! {
             }
         }
     }
+}
+
+// ---- An ack of a message already deleted (docs/MODEL.md) -------------------
+
+/// Worker 0 pauses from 100 to 600 while it holds receipt 1 (lease until
+/// 1000); worker 1 takes receipt 2 at 1000 and finishes at 1800; worker 0's
+/// late ack deletes the message at 1300 (`late_ack: accepted_always`), so
+/// worker 1's ack at 1800 finds it already deleted.
+fn deleted_ack_run(preset: &str, deleted_ack: Option<&str>) -> lease_sim::Run {
+    let mut broker = json!({"preset": preset, "visibility_timeout_ms": 1000,
+                            "late_ack": "accepted_always", "max_receive_count": null});
+    if let Some(d) = deleted_ack {
+        broker["deleted_ack"] = json!(d);
+    }
+    run(json!({
+        "broker": broker,
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 800},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    }))
+}
+
+#[test]
+fn an_ack_of_a_message_already_deleted_is_rejected_under_deleted_ack_rejected() {
+    let r = deleted_ack_run("textbook", Some("rejected"));
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1300 });
+    assert_eq!(of(&r, K::AckRejected), vec![(1800, 0, 1, 2)]);
+    assert!(of(&r, K::AckNoOp).is_empty());
+    assert_eq!(r.deliveries[1].outcome, Outcome::AckRejected);
+    let t = &r.report.totals;
+    assert_eq!((t.acks_ok, t.acks_rejected, t.acks_no_op), (1, 1, 0));
+}
+
+#[test]
+fn an_ack_of_a_message_already_deleted_is_a_success_with_nothing_to_settle_under_deleted_ack_no_op()
+{
+    let r = deleted_ack_run("textbook", Some("no_op"));
+    // The late ack deleted it; the second ack changes nothing: no second
+    // deletion, no redelivery, the message's end where the first put it.
+    assert_eq!(r.messages[0].fate, Fate::Deleted { at: 1300 });
+    assert_eq!(of(&r, K::AckOk), vec![(1300, 0, 0, 1)]);
+    assert_eq!(of(&r, K::AckNoOp), vec![(1800, 0, 1, 2)]);
+    assert!(of(&r, K::AckRejected).is_empty());
+    assert_eq!(of(&r, K::Receive).len(), 2);
+    assert_eq!(r.deliveries[1].outcome, Outcome::AckNoOp);
+    // Its lease had already ended when the late ack deleted the message.
+    assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Expired);
+    assert_eq!(r.deliveries[1].lease_ended_at, 1300);
+    let t = &r.report.totals;
+    assert_eq!(
+        (t.acks_ok, t.acks_rejected, t.acks_no_op, t.deleted),
+        (1, 0, 1, 1)
+    );
+}
+
+#[test]
+fn an_ack_of_a_message_not_yet_deleted_is_judged_as_before_under_deleted_ack_no_op() {
+    // Strict receipts: worker 0's late ack at 1300 finds receipt 2 holding
+    // the message, not a deleted message, and is rejected as before.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "deleted_ack": "no_op"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 800},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    }));
+    assert_eq!(of(&r, K::AckRejected), vec![(1300, 0, 0, 1)]);
+    assert_eq!(of(&r, K::AckOk), vec![(1800, 0, 1, 2)]);
+    assert!(of(&r, K::AckNoOp).is_empty());
+}
+
+fn preset_deleted_ack(preset: &str) -> lease_sim::scenario::DeletedAck {
+    let mut s = scenario(json!({"broker": {"preset": preset}}));
+    s.broker.deleted_ack = None;
+    lease_sim::resolve::resolve(&s).deleted_ack
+}
+
+#[test]
+fn sqs_standard_answers_a_delete_of_a_message_already_deleted_with_success() {
+    use lease_sim::scenario::DeletedAck;
+    // DeleteMessage "doesn't fail unless the ReceiptHandle is malformed";
+    // observed with moto (`sqs-standard-outlives-lease`).
+    assert_eq!(preset_deleted_ack("sqs_standard"), DeletedAck::NoOp);
+    let r = deleted_ack_run("sqs_standard", None);
+    assert_eq!(of(&r, K::AckNoOp), vec![(1800, 0, 1, 2)]);
+}
+
+#[test]
+fn sqs_fifo_rejects_a_delete_whose_receipt_expired_before_the_message_was_deleted() {
+    use lease_sim::scenario::DeletedAck;
+    // A FIFO receipt expires with its visibility timeout: "The receipt
+    // handle has expired" (InvalidParameterValue).
+    assert_eq!(preset_deleted_ack("sqs_fifo"), DeletedAck::Rejected);
+}
+
+#[test]
+fn jetstream_answers_an_ack_of_a_message_already_acked_with_success() {
+    use lease_sim::scenario::DeletedAck;
+    // nats-server `processAckMsgLocked`: a sequence no longer pending is
+    // skipped and the ack still answered; observed with nats-py 2.9.
+    assert_eq!(preset_deleted_ack("nats_jetstream"), DeletedAck::NoOp);
+    let r = deleted_ack_run("nats_jetstream", None);
+    assert_eq!(of(&r, K::AckNoOp), vec![(1800, 0, 1, 2)]);
+}
+
+#[test]
+fn redis_streams_xack_of_an_entry_already_acked_settles_nothing() {
+    use lease_sim::scenario::DeletedAck;
+    // XACK answers the number of entries it removed from the pending list:
+    // 0 for one already acknowledged, never an error.
+    assert_eq!(preset_deleted_ack("redis_streams"), DeletedAck::NoOp);
+    // A timer that takes the entry back at its deadline stands for the
+    // claimer, which the preset leaves to the file.
+    let r = run(json!({
+        "broker": {"preset": "redis_streams", "visibility_timeout_ms": 1000,
+                   "expiry_takes": "delivery"},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 800},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    }));
+    assert_eq!(of(&r, K::AckOk), vec![(1300, 0, 0, 1)]);
+    assert_eq!(of(&r, K::AckNoOp), vec![(1800, 0, 1, 2)]);
+}
+
+#[test]
+fn celery_acks_of_a_task_already_acked_settle_nothing_on_redis_and_on_sqs() {
+    use lease_sim::scenario::DeletedAck;
+    // kombu's Redis `QoS.ack` is ZREM and HDEL of the delivery tag, which
+    // answer 0 for a tag already gone; kombu's SQS ack is DeleteMessage.
+    for preset in ["celery_redis", "celery_sqs"] {
+        assert_eq!(preset_deleted_ack(preset), DeletedAck::NoOp, "{preset}");
+    }
+}
+
+#[test]
+fn brokers_whose_sources_say_nothing_keep_rejecting_an_ack_of_a_message_already_deleted() {
+    use lease_sim::scenario::DeletedAck;
+    for preset in [
+        "textbook",
+        "azure_service_bus",
+        "google_pubsub",
+        "rabbitmq_4_2",
+        "rabbitmq_4_3",
+        "bullmq",
+        "cloud_tasks",
+        "sidekiq_pro",
+    ] {
+        assert_eq!(preset_deleted_ack(preset), DeletedAck::Rejected, "{preset}");
+    }
+    let r = deleted_ack_run("textbook", None);
+    assert_eq!(of(&r, K::AckRejected), vec![(1800, 0, 1, 2)]);
+}
+
+#[test]
+fn a_bad_deleted_ack_names_its_field_and_its_words() {
+    let mut v = common::base();
+    common::patch(&mut v, json!({"broker": {"deleted_ack": "ignored"}}));
+    let e = lease_sim::parse::parse_scenario(&v.to_string())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("deleted_ack"), "{e}");
+    assert!(e.contains("`rejected` or `no_op`"), "{e}");
 }

@@ -141,7 +141,7 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
 
     let ended = d.ended_at.filter(|e| *e <= upto);
     match (d.outcome, ended) {
-        (Outcome::Acked | Outcome::AckRejected, Some(e)) => {
+        (Outcome::Acked | Outcome::AckRejected | Outcome::AckNoOp, Some(e)) => {
             let mut s = format!("finished at {}", clock(e));
             if d.committed_at.is_some_and(|c| c <= upto) {
                 s.push_str(&format!(", {}", effect_words(d.effect)));
@@ -157,6 +157,12 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
             parts.push(s);
             if let Some(t) = first(MarkKind::AckRejected) {
                 parts.push(format!("ack rejected at {}", clock(t)));
+            }
+            if let Some(t) = first(MarkKind::AckNoOp) {
+                parts.push(format!(
+                    "acked at {}, already deleted: accepted, nothing to settle",
+                    clock(t)
+                ));
             }
         }
         (Outcome::Error, Some(e)) => {
@@ -225,6 +231,7 @@ pub fn outcome_word(d: &Delivery) -> &'static str {
         Outcome::Crashed => "crashed",
         Outcome::NeverStarted => "never started",
         Outcome::Unfinished => "unfinished",
+        Outcome::AckNoOp => "acked, nothing to settle",
     }
 }
 

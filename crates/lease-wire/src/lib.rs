@@ -861,14 +861,14 @@ macro_rules! wire_codes {
 wire_codes!(EVENT_KINDS, event_kind, EventKind:
     Arrive, Receive, Start, ExtendOk, ExtendRejected, Expire, Finish, Error, Hang, Abort, Skip,
     CommitApplied, CommitDuplicate, CommitLostUpdate, CommitFenceRejected, AckOk, AckRejected,
-    Release, ReleaseRejected, DeadLetterExpired, DeadLetterFailed, Crash, Restart, Pause;
-    Resume);
+    Release, ReleaseRejected, DeadLetterExpired, DeadLetterFailed, Crash, Restart, Pause,
+    Resume; AckNoOp);
 wire_codes!(LEASE_ENDS, lease_end, LeaseEnd: Acked, AckedLate, Released, Expired; Open);
 wire_codes!(OUTCOMES, outcome, Outcome:
-    Acked, AckRejected, Error, Hung, Aborted, Skipped, Crashed, NeverStarted; Unfinished);
+    Acked, AckRejected, Error, Hung, Aborted, Skipped, Crashed, NeverStarted, Unfinished; AckNoOp);
 wire_codes!(EFFECTS, effect, Effect: NoCommit, Applied, Duplicate, LostUpdate; FenceRejected);
 wire_codes!(MARK_KINDS, mark_kind, MarkKind:
-    ExtendOk, ExtendRejected, AckOk, AckRejected, Release, ReleaseRejected; Commit);
+    ExtendOk, ExtendRejected, AckOk, AckRejected, Release, ReleaseRejected, Commit; AckNoOp);
 wire_codes!(WORKER_MARK_KINDS, worker_mark_kind, WorkerMarkKind: Crash, Restart, Pause; Resume);
 
 struct Writer(Vec<u8>);
@@ -1202,11 +1202,45 @@ mod tests {
     }
 
     #[test]
+    fn an_ack_with_nothing_to_settle_crosses_the_wire_as_itself() {
+        use lease_sim::run::{MarkKind, Outcome};
+        let s = lease_sim::shipped::find("the-late-ack-that-settled-someone-else-s-run")
+            .expect("shipped")
+            .scenario;
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let back = decode(&encode(&run)).unwrap();
+        let no_op_events = |r: &Run| {
+            r.events
+                .iter()
+                .filter(|e| e.kind == EventKind::AckNoOp)
+                .count()
+        };
+        assert!(no_op_events(&run) > 0);
+        assert_eq!(no_op_events(&back), no_op_events(&run));
+        let marks = |r: &Run| {
+            r.marks
+                .iter()
+                .filter(|m| m.kind == MarkKind::AckNoOp)
+                .count()
+        };
+        assert_eq!(marks(&back), marks(&run));
+        let outcomes = |r: &Run| {
+            r.deliveries
+                .iter()
+                .filter(|d| d.outcome == Outcome::AckNoOp)
+                .count()
+        };
+        assert_eq!(outcomes(&back), outcomes(&run));
+        assert_eq!(back.report.totals.acks_no_op, run.report.totals.acks_no_op);
+        assert_eq!(back.deliveries, run.deliveries);
+    }
+
+    #[test]
     fn wire_codes_are_the_declaration_order() {
         for (i, k) in EVENT_KINDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }
-        assert_eq!(EVENT_KINDS.len(), EventKind::Resume as usize + 1);
+        assert_eq!(EVENT_KINDS.len(), EventKind::AckNoOp as usize + 1);
         for (i, k) in LEASE_ENDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }

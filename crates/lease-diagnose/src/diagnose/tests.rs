@@ -826,6 +826,37 @@ fn ack_settled_another_run_finds_the_late_ack_under_a_running_redelivery() {
 }
 
 #[test]
+fn an_ack_with_nothing_to_settle_is_neither_a_rejected_late_ack_nor_a_settling_one() {
+    // JetStream answers the redelivery's ack, after the first worker's late
+    // ack settled the message, as a success that does nothing.
+    let s = jetstream_late_ack();
+    let r = run(&s);
+    let t = &r.report.totals;
+    assert!(t.acks_no_op >= 1, "{t:?}");
+    assert_eq!(t.acks_rejected, 0);
+    let f = fires("ack-settled-another-run", &s).expect("fires");
+    assert!(
+        f.evidence[1].contains("settles nothing, answered as a success"),
+        "{:?}",
+        f.evidence
+    );
+    // The same run with such acks rejected: the same runs settled (the
+    // copies' acks, answered either way, settle none), the evidence worded
+    // for the rejection, and the rejections counted.
+    let mut rejected = s.clone();
+    rejected.broker.deleted_ack = Some(lease_sim::scenario::DeletedAck::Rejected);
+    let g = fires("ack-settled-another-run", &rejected).expect("fires");
+    assert_eq!(f.measure, g.measure);
+    assert!(g.evidence[1].contains("finds nothing"), "{:?}", g.evidence);
+    assert_eq!(run(&rejected).report.totals.acks_rejected, t.acks_no_op);
+    for f in diagnose(&s, &r) {
+        for e in &f.evidence {
+            assert!(!e.contains("rejected as late"), "{}: {e}", f.id);
+        }
+    }
+}
+
+#[test]
 fn a_lease_fix_never_proposes_a_heartbeat_the_client_cannot_send() {
     for (_, s) in signature_cases() {
         let r = run(&s);

@@ -3,9 +3,9 @@
 //! worker anything.
 
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
-use crate::clock::{Call, Ev, Reply};
+use crate::clock::{AckAnswer, Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
-use crate::scenario::{CountAt, DlqTiming, ExpiryTakes, LateAck, RetryOn, StaleDelete};
+use crate::scenario::{CountAt, DeletedAck, DlqTiming, ExpiryTakes, LateAck, RetryOn, StaleDelete};
 use crate::work::attempt_need;
 
 impl Sim<'_> {
@@ -388,8 +388,8 @@ impl Sim<'_> {
                 self.send_reply(worker, epoch, Reply::Extended { delivery, ok });
             }
             Call::Ack { delivery } => {
-                let ok = self.judge_ack(delivery);
-                self.send_reply(worker, epoch, Reply::Acked { delivery, ok });
+                let answer = self.judge_ack(delivery);
+                self.send_reply(worker, epoch, Reply::Acked { delivery, answer });
             }
             Call::Release { delivery } => {
                 self.judge_release(delivery);
@@ -448,7 +448,7 @@ impl Sim<'_> {
         ok
     }
 
-    fn judge_ack(&mut self, delivery: u32) -> bool {
+    fn judge_ack(&mut self, delivery: u32) -> AckAnswer {
         let d = &self.deliveries[delivery as usize];
         let (id, receipt, worker) = (d.message, d.receipt, d.worker);
         let m = &self.msgs[id as usize];
@@ -467,6 +467,19 @@ impl Sim<'_> {
             && (self.cfg.stale_delete == StaleDelete::Permissive
                 || self.cfg.late_ack == LateAck::AcceptedAlways)
             && matches!(m.state, State::Available | State::InFlight);
+        if !(valid || late || stale)
+            && m.state == State::Deleted
+            && self.cfg.deleted_ack == DeletedAck::NoOp
+        {
+            // SQS standard, JetStream, Redis `XACK`, kombu's Redis ack: an
+            // ack of a message already deleted is answered as a success
+            // and changes nothing (docs/MODEL.md "An ack of a message
+            // already deleted").
+            self.rec.ack_no_op();
+            self.mark(delivery, MarkKind::AckNoOp);
+            self.log(EventKind::AckNoOp, id, worker, receipt);
+            return AckAnswer::NoOp;
+        }
         if !(valid || late || stale) {
             self.rec.ack(self.now, false, 0, 0);
             self.mark(delivery, MarkKind::AckRejected);
@@ -474,7 +487,7 @@ impl Sim<'_> {
             if self.cfg.late_ack == LateAck::ChannelError {
                 self.close_channel(worker);
             }
-            return false;
+            return AckAnswer::Rejected;
         }
         if valid {
             self.in_flight_count -= 1;
@@ -506,7 +519,7 @@ impl Sim<'_> {
         self.rec.ack(self.now, true, self.now - received_at, lease);
         self.mark(delivery, MarkKind::AckOk);
         self.log(EventKind::AckOk, id, worker, receipt);
-        true
+        AckAnswer::Accepted
     }
 
     fn judge_release(&mut self, delivery: u32) {

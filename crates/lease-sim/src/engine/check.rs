@@ -4,7 +4,7 @@
 
 use super::{Sim, State};
 use crate::run::{EventKind, LeaseEnd};
-use crate::scenario::{Fence, LateAck, StaleDelete};
+use crate::scenario::{DeletedAck, Fence, LateAck, StaleDelete};
 use crate::SimError;
 
 impl Sim<'_> {
@@ -85,6 +85,19 @@ impl Sim<'_> {
                         e.message, e.receipt, m.receive_count
                     ));
                 }
+            }
+        }
+        // An ack answered as a success that does nothing finds its message
+        // already deleted, and only under `deleted_ack: no_op`.
+        if let Some(e) = self.last_event {
+            if e.kind == EventKind::AckNoOp
+                && (self.msgs[e.message as usize].state != State::Deleted
+                    || self.cfg.deleted_ack != DeletedAck::NoOp)
+            {
+                return self.broken(format!(
+                    "message {}: ack with receipt {} answered as nothing to settle, but the message is not deleted or the broker rejects such acks",
+                    e.message, e.receipt
+                ));
             }
         }
         if deleted != self.rec.t.acks_ok {

@@ -137,6 +137,11 @@ impl Recorder {
             self.t.acks_rejected += 1;
         }
     }
+    /// An ack of a message already deleted, answered as a success that
+    /// does nothing: neither a deletion nor a rejection.
+    pub fn ack_no_op(&mut self) {
+        self.t.acks_no_op += 1;
+    }
     pub fn release(&mut self, ok: bool) {
         if ok {
             self.t.releases += 1;

@@ -2,7 +2,7 @@
 //! knows only what the broker's replies told it: it never reads broker state.
 
 use super::{is_current, Phase, Sim};
-use crate::clock::{Call, Ev, Reply};
+use crate::clock::{AckAnswer, Call, Ev, Reply};
 use crate::resolve::{
     pubsub_extension_ms, service_bus_renew_before_ms, ClientPolicy, PUBSUB_MAX_EXTENSION_MS,
 };
@@ -432,13 +432,13 @@ impl Sim<'_> {
                     self.abort(w, delivery);
                 }
             }
-            Reply::Acked { delivery, ok } => {
+            Reply::Acked { delivery, answer } => {
                 let del = &mut self.deliveries[delivery as usize];
                 if del.outcome != Outcome::Skipped {
-                    del.outcome = if ok {
-                        Outcome::Acked
-                    } else {
-                        Outcome::AckRejected
+                    del.outcome = match answer {
+                        AckAnswer::Accepted => Outcome::Acked,
+                        AckAnswer::Rejected => Outcome::AckRejected,
+                        AckAnswer::NoOp => Outcome::AckNoOp,
                     };
                 }
                 // An ack sent as the run started leaves the run going.

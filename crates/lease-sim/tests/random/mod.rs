@@ -4,8 +4,8 @@
 #![allow(dead_code)]
 
 use lease_sim::scenario::{
-    AckAt, Client, CountAt, Dist, ExpiryTakes, Fault, Fence, Heartbeat, LateAck, Library, OnReject,
-    Preset, Renewal, Scenario, StaleDelete,
+    AckAt, Client, CountAt, DeletedAck, Dist, ExpiryTakes, Fault, Fence, Heartbeat, LateAck,
+    Library, OnReject, Preset, Renewal, Scenario, StaleDelete,
 };
 use lease_sim::{estimate, shipped, validate};
 use rand::{RngExt, SeedableRng};
@@ -33,8 +33,13 @@ pub const FRAMEWORKS: usize = 24;
 /// attempts capped whatever their heartbeats, jobs taken back at a later
 /// process start.
 pub const SERVICES: usize = 12;
+/// How many of the sixth, which draws what an ack of a message already
+/// deleted does (rejected, or a success with nothing to settle) under every
+/// preset with a queue, with late acks and stale deletes that reach a
+/// deleted message.
+pub const DELETED_ACKS: usize = 24;
 /// All the scenarios, the first generator's first.
-pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS + FRAMEWORKS + SERVICES;
+pub const COUNT: usize = CLASSIC + FROM_DATA + BROKERS + FRAMEWORKS + SERVICES + DELETED_ACKS;
 /// The generators' seeds; change one and regenerate the pinned hashes.
 pub const SEED: u64 = 20_261_203;
 pub const SEED_FROM_DATA: u64 = 20_261_206;
@@ -42,6 +47,8 @@ pub const SEED_BROKERS: u64 = 20_261_207;
 pub const SEED_FRAMEWORKS: u64 = 20_261_208;
 /// The fifth generator's seed.
 pub const SEED_SERVICES: u64 = 20_261_209;
+/// The sixth generator's seed.
+pub const SEED_DELETED_ACKS: u64 = 20_261_210;
 /// The presets the first two generators draw from: the cloud services. They
 /// draw from these alone so that their scenarios, and their pinned hashes,
 /// stay as they were when more presets came.
@@ -67,6 +74,22 @@ const RUN_EXPIRY_TAKES: &[ExpiryTakes] = &[
     ExpiryTakes::Delivery,
     ExpiryTakes::Channel,
     ExpiryTakes::Nothing,
+];
+/// The presets whose broker keeps a queue to ack against, which the sixth
+/// generator draws in turn.
+const QUEUE_PRESETS: &[Preset] = &[
+    Preset::Textbook,
+    Preset::SqsStandard,
+    Preset::SqsFifo,
+    Preset::AzureServiceBus,
+    Preset::GooglePubsub,
+    Preset::Rabbitmq42,
+    Preset::Rabbitmq43,
+    Preset::NatsJetstream,
+    Preset::RedisStreams,
+    Preset::Bullmq,
+    Preset::CeleryRedis,
+    Preset::CelerySqs,
 ];
 /// The managed services, which the fifth generator draws.
 const SERVICE_PRESETS: &[Preset] = &[
@@ -119,6 +142,7 @@ pub fn scenarios() -> Vec<Scenario> {
     out.extend(brokers());
     out.extend(frameworks());
     out.extend(services());
+    out.extend(deleted_acks());
     out
 }
 
@@ -485,4 +509,56 @@ fn services() -> Vec<Scenario> {
             })
             .collect();
     })
+}
+
+/// What an ack of a message already deleted does, drawn on its own or left
+/// to the preset, under every preset with a queue: work longer than the
+/// lease, late acks accepted always or stale deletes, so that one run's ack
+/// deletes a message another run then acks.
+fn deleted_acks() -> Vec<Scenario> {
+    draw(
+        SEED_DELETED_ACKS,
+        DELETED_ACKS,
+        "random-deleted-ack-",
+        |rng, s, n| {
+            s.broker = Default::default();
+            s.broker.preset = QUEUE_PRESETS[n % QUEUE_PRESETS.len()];
+            s.broker.visibility_timeout_ms = Some(rng.random_range(1_000..30_000));
+            s.broker.max_receive_count = preset_cleared_or(rng, |rng| rng.random_range(2..8));
+            s.broker.deleted_ack = match rng.random_range(0..3) {
+                0 => None,
+                1 => Some(DeletedAck::Rejected),
+                _ => Some(DeletedAck::NoOp),
+            };
+            s.broker.late_ack = rng
+                .random_bool(0.5)
+                .then(|| LateAck::ALL[rng.random_range(0..LateAck::ALL.len())]);
+            s.broker.stale_delete = rng
+                .random_bool(0.5)
+                .then(|| StaleDelete::ALL[rng.random_range(0..StaleDelete::ALL.len())]);
+            s.broker.rpc_latency_ms = Some(if rng.random_bool(0.5) {
+                0
+            } else {
+                rng.random_range(1..500)
+            });
+            s.workers.client = None;
+            s.workers.count = rng.random_range(2..6);
+            s.workers.concurrency = rng.random_range(1..4);
+            s.workers.prefetch = Some(s.workers.concurrency + rng.random_range(0..4));
+            s.workers.heartbeat = Some(None);
+            s.workers.error_rate = if rng.random_bool(0.5) {
+                0.0
+            } else {
+                rng.random_range(0.0..0.2)
+            };
+            s.work.dist = Dist::Uniform {
+                min_ms: rng.random_range(1..10_000),
+                max_ms: rng.random_range(10_000..90_000),
+            };
+            s.arrivals.eta_ms = 0;
+            s.arrivals.backlog = s.arrivals.backlog.min(rng.random_range(0..60));
+            s.arrivals.rate_per_s = s.arrivals.rate_per_s.min(rng.random_range(0.0..0.5));
+            s.store.fence = Fence::ALL[rng.random_range(0..Fence::ALL.len())];
+        },
+    )
 }

@@ -38,6 +38,7 @@ pub(crate) fn outcome_name(o: Outcome) -> &'static str {
         Outcome::Crashed => "crashed",
         Outcome::NeverStarted => "never_started",
         Outcome::Unfinished => "unfinished",
+        Outcome::AckNoOp => "ack_no_op",
     }
 }
 

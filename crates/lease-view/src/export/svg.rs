@@ -101,6 +101,7 @@ font-size:11px;fill:{text}}}\
 .hb-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
 .ack{{fill:none;stroke:{ack};stroke-width:2}}\
 .ack-rejected{{fill:none;stroke:{rejected};stroke-width:2}}\
+.ack-no-op{{fill:none;stroke:{ack};stroke-width:1.5;stroke-dasharray:2 1.5}}\
 .ack-halo{{fill:none;stroke:{halo};stroke-opacity:{halo_a};stroke-width:4}}\
 .release{{fill:none;stroke:{muted};stroke-width:1.5}}\
 .release-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
@@ -521,10 +522,10 @@ impl Canvas<'_> {
             N(y + r)
         );
     }
-    fn check(&mut self, x: f64, y: f64, r: f64) {
+    fn check(&mut self, class: &str, x: f64, y: f64, r: f64) {
         put!(
             self.out,
-            "<path class=\"ack\" d=\"M{} {}L{} {}L{} {}\"/>\n",
+            "<path class=\"{class}\" d=\"M{} {}L{} {}L{} {}\"/>\n",
             N(x - r),
             N(y),
             N(x - r / 3.0),
@@ -748,7 +749,7 @@ impl Canvas<'_> {
 
         let mid = by + bh / 2.0;
         let r = (bh / 2.0).clamp(3.0, 5.0);
-        let mut last_x = [f64::NEG_INFINITY; 7];
+        let mut last_x = [f64::NEG_INFINITY; 8];
         for &mi in index.marks_of(ix) {
             let Some(m) = run.marks.get(mi as usize) else {
                 continue;
@@ -767,7 +768,8 @@ impl Canvas<'_> {
             match m.kind {
                 MarkKind::ExtendOk => self.line("hb", x, by - 2.0, x, by + 3.0),
                 MarkKind::ExtendRejected => self.cross("hb-rejected", x, by + 1.0, 3.0),
-                MarkKind::AckOk => self.check(x, mid, r),
+                MarkKind::AckOk => self.check("ack", x, mid, r),
+                MarkKind::AckNoOp => self.check("ack-no-op", x, mid, r),
                 MarkKind::AckRejected => {
                     self.cross("ack-halo", x, mid, r + 1.0);
                     self.cross("ack-rejected", x, mid, r);
@@ -1126,6 +1128,7 @@ impl Canvas<'_> {
                 (HeartbeatRejected, "heartbeat rejected"),
                 (Ack, "ack"),
                 (AckRejected, "ack rejected"),
+                (AckNoOp, "ack of a deleted message: nothing to settle"),
                 (Commit, "commit"),
                 (CommitDuplicate, "duplicate effect"),
                 (CommitVoid, "commit with no effect"),
@@ -1149,7 +1152,13 @@ impl Canvas<'_> {
         let saved = std::mem::take(&mut self.out);
         self.out.push_str("<g class=\"legend\">\n");
         let (mut x, mut y) = (6.0, top);
+        // Most brokers reject an ack of a deleted message; the legend names
+        // the no-op ack only where the run has one.
+        let no_op = self.run.marks.iter().any(|m| m.kind == MarkKind::AckNoOp);
         for (swatch, text) in items {
+            if matches!(swatch, AckNoOp) && !no_op {
+                continue;
+            }
             let w = 18.0 + Self::text_px(text) + 14.0;
             if x + w > self.width - RIGHT_PX && x > 6.0 {
                 x = 6.0;
@@ -1182,7 +1191,8 @@ impl Canvas<'_> {
             }
             Swatch::Heartbeat => self.line("hb", x + 7.0, mid - 4.0, x + 7.0, mid + 4.0),
             Swatch::HeartbeatRejected => self.cross("hb-rejected", x + 7.0, mid, 3.0),
-            Swatch::Ack => self.check(x + 7.0, mid, 4.0),
+            Swatch::Ack => self.check("ack", x + 7.0, mid, 4.0),
+            Swatch::AckNoOp => self.check("ack-no-op", x + 7.0, mid, 4.0),
             Swatch::AckRejected => self.cross("ack-rejected", x + 7.0, mid, 4.0),
             Swatch::Commit => self.diamond("commit", x + 7.0, mid, 3.5),
             Swatch::CommitDuplicate => self.commit_duplicate(x + 7.0, mid),
@@ -1213,6 +1223,7 @@ enum Swatch {
     HeartbeatRejected,
     Ack,
     AckRejected,
+    AckNoOp,
     Commit,
     CommitDuplicate,
     CommitVoid,

@@ -674,3 +674,59 @@ fn notes_show_in_the_svg_as_labelled_bands_and_in_its_description() {
         "no notes: the picture as before"
     );
 }
+
+/// Two workers under JetStream: worker 0 pauses while it holds receipt 1,
+/// worker 1 runs receipt 2, worker 0's late ack deletes the message at
+/// 1.3 s and worker 1's ack at 1.8 s finds nothing to settle.
+fn ack_with_nothing_to_settle() -> Run {
+    let text = serde_json::json!({
+        "name": "ack-with-nothing-to-settle",
+        "seed": 1,
+        "duration_ms": 5000,
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 1000},
+        "workers": {"count": 2, "concurrency": 1, "heartbeat": null},
+        "work": {"dist": "constant", "ms": 800},
+        "arrivals": {"process": "fixed", "rate_per_s": 0.0, "backlog": 1},
+        "faults": [{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}]
+    })
+    .to_string();
+    let s = lease_sim::parse::parse_scenario(&text).unwrap();
+    lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
+}
+
+#[test]
+fn an_ack_with_nothing_to_settle_is_its_own_outcome_in_the_csv_the_svg_and_the_story() {
+    let run = ack_with_nothing_to_settle();
+    assert_eq!(run.report.totals.acks_no_op, 1);
+    let rows = read_csv(&deliveries_csv(&run));
+    let outcomes = column(&rows, "outcome");
+    assert_eq!(outcomes, vec!["acked", "ack_no_op"]);
+    assert_eq!(
+        serde_json::to_value(run.deliveries[1].outcome).unwrap(),
+        "ack_no_op"
+    );
+
+    let svg = timeline_svg(&run, &whole(TimelineView::Workers));
+    let doc = parse(&svg);
+    assert_eq!(count_drawn(&doc, "ack-no-op"), 1);
+    assert_eq!(count_drawn(&doc, "ack-rejected"), 0);
+    assert!(svg.contains("ack of a deleted message: nothing to settle"));
+    // A run without such an ack keeps the legend it had.
+    let plain = timeline_svg(
+        &run_of("ninety-second-message"),
+        &whole(TimelineView::Workers),
+    );
+    assert!(!plain.contains("nothing to settle"));
+
+    let index = RunIndex::new(&run);
+    let story = crate::message_story(&run, &index, 0, u64::MAX);
+    assert!(
+        story[2].contains("acked at 0:01.8, already deleted: accepted, nothing to settle"),
+        "{story:?}"
+    );
+    assert!(!story[2].contains("rejected"), "{story:?}");
+    assert_eq!(
+        crate::story::outcome_word(&run.deliveries[1]),
+        "acked, nothing to settle"
+    );
+}
