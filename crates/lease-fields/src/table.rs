@@ -19,7 +19,7 @@ use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library, OnError,
-    OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
+    OnReject, PastLimit, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
     LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
@@ -83,6 +83,7 @@ pub enum Choice {
     AckAt(AckAt),
     ReceiveOrder(ReceiveOrder),
     RetryOn(RetryOn),
+    PastLimit(PastLimit),
 }
 
 impl Choice {
@@ -106,6 +107,7 @@ impl Choice {
             Choice::AckAt(x) => name(&x),
             Choice::ReceiveOrder(x) => name(&x),
             Choice::RetryOn(x) => name(&x),
+            Choice::PastLimit(x) => name(&x),
         }
     }
 }
@@ -155,7 +157,8 @@ chosen!(
     Renewal,
     AckAt,
     ReceiveOrder,
-    RetryOn
+    RetryOn,
+    PastLimit
 );
 
 impl From<Choice> for Value {
@@ -655,6 +658,7 @@ pub enum Field {
     RetryMax,
     RetryDoublings,
     RetryOn,
+    PastLimit,
     ReceiveOrder,
     Workers,
     Conc,
@@ -688,7 +692,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 56] = [
+    pub const ALL: [Field; 57] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -715,6 +719,7 @@ impl Field {
         Field::RetryMax,
         Field::RetryDoublings,
         Field::RetryOn,
+        Field::PastLimit,
         Field::ReceiveOrder,
         Field::Workers,
         Field::Conc,
@@ -900,7 +905,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 56] = [
+pub static FIELDS: [Spec; 57] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1402,6 +1407,20 @@ pub static FIELDS: [Spec; 56] = [
         read: |s| optional_word(s.broker.retry_on),
         write: |s, v| {
             s.broker.retry_on = defaultable(v, chosen)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "past_limit",
+        aliases: &[],
+        kind: Kind::Words(words::<PastLimit>, pick::<PastLimit>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.past_limit),
+        write: |s, v| {
+            s.broker.past_limit = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,

@@ -11,7 +11,7 @@ mod common;
 
 use common::{of, run, run_checked, scenario, times};
 use lease_sim::resolve::{resolve, RetryDelay};
-use lease_sim::run::EventKind as K;
+use lease_sim::run::{DeadLetterCause, EventKind as K, Fate};
 use lease_sim::scenario::Preset;
 use lease_sim::{parse_scenario, validate, Scenario, SimError};
 use serde_json::{json, Value};
@@ -261,6 +261,32 @@ fn cloud_tasks_retries_at_the_retry_config_s_own_intervals() {
 }
 
 #[test]
+fn cloud_tasks_deletes_a_task_past_its_max_attempts_instead_of_dead_lettering_it() {
+    // RetryConfig: max_attempts 3, min_backoff 10 s, max_backoff 10 s, a
+    // 15 s dispatch deadline: attempts at 0, 25 s and 50 s; the third
+    // times out at 65 s with the attempts spent, and the task is deleted.
+    // Cloud Tasks has no dead-letter queue.
+    let r = run(json!({
+        "broker": {"preset": "cloud_tasks", "visibility_timeout_ms": 15000,
+                   "max_receive_count": 3, "retry_min_ms": 10000, "retry_max_ms": 10000},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 3_600_000}, "duration_ms": 200_000
+    }));
+    assert_eq!(times(&r, K::Receive), vec![0, 25_000, 50_000]);
+    assert_eq!(times(&r, K::Dropped), vec![65_000]);
+    assert!(times(&r, K::DeadLetterExpired).is_empty());
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Dropped {
+            at: 65_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    let t = &r.report.totals;
+    assert_eq!((t.dropped, t.dead_lettered_expired), (1, 0));
+}
+
+#[test]
 fn cloud_tasks_dispatch_deadline_runs_from_fifteen_seconds_to_thirty_minutes() {
     let with = |t: u64| {
         unchecked(json!({"broker": {"preset": "cloud_tasks", "visibility_timeout_ms": t}}))
@@ -395,6 +421,8 @@ fn each_managed_service_preset_sets_its_documented_defaults() {
         })
     );
     assert!(!c.attempt_cap);
+    // Past its attempts a task is deleted.
+    assert_eq!(c.past_limit, lease_sim::scenario::PastLimit::Drop);
     // Sidekiq Pro: no timer while the process lives; a heartbeat that
     // expires 60 s after its death; the orphan check at most hourly.
     let k = cfg("sidekiq_pro", json!({}));
