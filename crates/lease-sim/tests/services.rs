@@ -301,6 +301,59 @@ fn cloud_tasks_dispatch_deadline_runs_from_fifteen_seconds_to_thirty_minutes() {
 }
 
 #[test]
+fn each_preset_s_lease_setting_is_refused_outside_its_documented_range_naming_the_field_and_the_range(
+) {
+    // (preset, lowest, highest, words of the range): Pub/Sub's ack deadline
+    // 10 s to 600 s; Service Bus's LockDuration at most 5 min; Cloud Tasks'
+    // dispatch deadline 15 s to 30 min; SQS's visibility timeout at most
+    // 12 h, the model's own maximum.
+    for (preset, lo, hi, says) in [
+        (
+            "google_pubsub",
+            10_000,
+            600_000,
+            "from 10,000 ms (10 s) to 600,000 ms (10 min) under google_pubsub",
+        ),
+        (
+            "azure_service_bus",
+            1,
+            300_000,
+            "at most 300,000 ms (5 min) under azure_service_bus",
+        ),
+        (
+            "cloud_tasks",
+            15_000,
+            1_800_000,
+            "from 15,000 ms (15 s) to 1,800,000 ms (30 min) under cloud_tasks",
+        ),
+        ("sqs_standard", 1, 43_200_000, "43,200,000"),
+    ] {
+        let with =
+            |t: u64| unchecked(json!({"broker": {"preset": preset, "visibility_timeout_ms": t}}));
+        assert!(validate(&with(lo)).is_ok(), "{preset} {lo}");
+        assert!(validate(&with(hi)).is_ok(), "{preset} {hi}");
+        let mut outside = vec![hi + 1];
+        if lo > 1 {
+            outside.push(lo - 1);
+        }
+        for t in outside {
+            let s = with(t);
+            assert_eq!(
+                refused_field(&s),
+                "broker.visibility_timeout_ms",
+                "{preset} {t}"
+            );
+            let e = validate(&s).unwrap_err().to_string();
+            assert!(e.contains(says), "{preset} {t}: {e}");
+        }
+    }
+    // Where the system documents no range of its own, the model's holds:
+    // JetStream takes any AckWait.
+    let s = unchecked(json!({"broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 1}}));
+    assert!(validate(&s).is_ok());
+}
+
+#[test]
 fn services_without_a_lease_call_refuse_a_heartbeat() {
     for preset in ["cloud_tasks", "sidekiq_pro"] {
         let s = unchecked(json!({
