@@ -113,6 +113,10 @@ struct TotalsTold {
     duplicate_effects: u64,
     dead_lettered_expired: u64,
     dead_lettered_failed: u64,
+    /// Past the delivery limit and dropped (`past_limit: drop`).
+    dropped: u64,
+    /// Past the delivery limit and left in the stream (`past_limit: stay`).
+    stayed: u64,
 }
 
 /// Tells the host about every run shown, with the totals the page shows at
@@ -135,6 +139,8 @@ pub fn use_tell_host(embed: bool, run: Option<crate::run_handle::RunHandle>, pag
                     duplicate_effects: t.duplicate_effects,
                     dead_lettered_expired: t.dead_lettered_expired,
                     dead_lettered_failed: t.dead_lettered_failed,
+                    dropped: t.dropped,
+                    stayed: t.stayed,
                 },
             };
             if let Ok(text) = serde_json::to_string(&told) {

@@ -1,6 +1,7 @@
 //! The strip of run totals, always visible. Counted up to the playhead, so
 //! that playback shows them grow; at the end of the run they are the report's.
 use lease_sim::run::EventKind as K;
+use lease_sim::scenario::PastLimit;
 use yew::prelude::*;
 
 use crate::run_handle::RunHandle;
@@ -25,6 +26,10 @@ pub struct Counts {
     pub duplicates: u64,
     pub dlq_expired: u64,
     pub dlq_failed: u64,
+    /// Past the delivery limit and dropped (`past_limit: drop`).
+    pub dropped: u64,
+    /// Past the delivery limit and left in the stream (`past_limit: stay`).
+    pub stayed: u64,
 }
 
 /// Totals up to `t` (inclusive), from the event log and the deliveries. A
@@ -43,6 +48,8 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
             duplicates: r.duplicate_effects,
             dlq_expired: r.dead_lettered_expired,
             dlq_failed: r.dead_lettered_failed,
+            dropped: r.dropped,
+            stayed: r.stayed,
         };
     }
     counted(run, run.events.partition_point_t(|e| e <= t), t)
@@ -52,9 +59,9 @@ pub fn counts_until(run: &lease_sim::Run, t: u64) -> Counts {
 fn counted(run: &lease_sim::Run, n: usize, t: u64) -> Counts {
     let mut c = Counts::default();
     // The queue's depth: what comes in (an arrival, a lease that ran out or
-    // was released) less what goes out (a receive, a dead letter, which
-    // takes the message from the queue whether it is set aside at its
-    // expiry or at the receive that finds its count spent).
+    // was released) less what goes out (a receive, or the message's end
+    // past the delivery limit, which takes it from the queue whether it is
+    // set aside at its expiry or at the receive that finds its count spent).
     // A late ack accepted whatever the receipt (JetStream, Redis `XACK`)
     // can delete a message waiting in the queue after its lease ran out:
     // which messages wait now tells that ack from one that settles a lease.
@@ -100,6 +107,16 @@ fn counted(run: &lease_sim::Run, n: usize, t: u64) -> Counts {
                 waiting -= 1;
                 waits[m] = false;
                 c.dlq_failed += 1;
+            }
+            K::Dropped => {
+                waiting -= 1;
+                waits[m] = false;
+                c.dropped += 1;
+            }
+            K::MaxDeliveries => {
+                waiting -= 1;
+                waits[m] = false;
+                c.stayed += 1;
             }
             _ => {}
         }
@@ -156,11 +173,15 @@ pub fn totals(props: &TotalsProps) -> Html {
             {item("total-redeliveries", "Redeliveries", c.redeliveries.to_string(), c.redeliveries > 0, "Deliveries after the first, of the same message")}
             {item("total-overlapping", "Overlapping runs", c.overlapping.to_string(), c.overlapping > 0, "Handler starts while another run of the same message was still executing")}
             {item("total-duplicates", "Duplicate effects", c.duplicates.to_string(), c.duplicates > 0, "Commits that applied an effect a message already had (lost updates included)")}
-            {item("total-dead-lettered", "Dead-lettered (expired / failed)", format!(
-                "{} / {}",
-                c.dlq_expired,
-                c.dlq_failed,
-            ), c.dlq_expired + c.dlq_failed > 0, "Moved to the dead-letter queue by lease expiry / after handler errors")}
+            {match lease_sim::resolve::resolve(&run.scenario).past_limit {
+                PastLimit::DeadLetter => item("total-dead-lettered", "Dead-lettered (expired / failed)", format!(
+                    "{} / {}",
+                    c.dlq_expired,
+                    c.dlq_failed,
+                ), c.dlq_expired + c.dlq_failed > 0, "Moved to the dead-letter queue by lease expiry / after handler errors"),
+                PastLimit::Drop => item("total-dropped", "Dropped past the limit", c.dropped.to_string(), c.dropped > 0, "Messages past the delivery limit that the broker dropped: no dead-letter queue holds them"),
+                PastLimit::Stay => item("total-stayed", "Stays in the stream (advisory)", c.stayed.to_string(), c.stayed > 0, "Messages past the delivery limit, left in the stream and delivered no more; the broker published an advisory for each"),
+            }}
             {item("total-ack-ratio", "Ack p99, % of its lease", ratio, ratio_bad, ratio_title)}
         </section>
     }
@@ -196,11 +217,29 @@ pub fn summary_text(run: &lease_sim::Run) -> String {
     // "1 message arrived", "2 messages arrived": each count with its own noun.
     let n =
         |k: u64, one: &str, many: &str| format!("{} {}", count(k), if k == 1 { one } else { many });
+    // Past the limit a message dropped or left in the stream is no dead
+    // letter: said apart, where there are any.
+    let past = match (t.dropped, t.stayed) {
+        (0, 0) => String::new(),
+        (d, 0) => format!(
+            " {} dropped past the delivery limit.",
+            n(d, "message was", "messages were")
+        ),
+        (0, s) => format!(
+            " {} left in the stream past the delivery limit, with an advisory.",
+            n(s, "message was", "messages were")
+        ),
+        (d, s) => format!(
+            " Past the delivery limit {} dropped and {} left in the stream.",
+            count(d),
+            count(s)
+        ),
+    };
     format!(
         "The run lasted {} with {} and a visibility timeout of {}. \
          {} arrived; {} deleted after an accepted ack; {} dead-lettered by expiry \
          and {} after failures. There {} {}, {} of them redeliveries; {} overlapped \
-         another run of the same message; {} rejected; {} duplicates; {ratio}.",
+         another run of the same message; {} rejected; {} duplicates; {ratio}.{past}",
         duration(run.end_ms),
         n(u64::from(run.worker_count), "worker", "workers"),
         duration(run.visibility_timeout_ms),
@@ -261,6 +300,33 @@ mod tests {
             assert_eq!(c.arrived, t.arrived, "{}: arrived", s.name);
             assert_eq!(c.waiting, t.still_available, "{}: waiting", s.name);
             assert_eq!(c.delivered, t.deliveries, "{}: delivered", s.name);
+        }
+    }
+
+    #[test]
+    fn a_message_dropped_or_left_in_the_stream_is_counted_and_told_in_its_own_words() {
+        use lease_sim::scenario::PastLimit;
+        for (past, said) in [
+            (PastLimit::Drop, "dropped past the delivery limit"),
+            (
+                PastLimit::Stay,
+                "left in the stream past the delivery limit",
+            ),
+        ] {
+            let mut s = lease_sim::shipped::find("ninety-second-message")
+                .unwrap()
+                .scenario;
+            s.broker.max_receive_count = Some(Some(1));
+            s.broker.past_limit = Some(past);
+            let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+            let t = &run.report.totals;
+            let c = super::counted(&run, run.events.len(), run.end_ms);
+            assert_eq!((c.dropped, c.stayed), (t.dropped, t.stayed), "{past:?}");
+            assert_eq!(c.dropped + c.stayed, 1, "{past:?}");
+            assert_eq!(c.dlq_expired + c.dlq_failed, 0, "{past:?}");
+            assert_eq!(c.waiting, t.still_available, "{past:?}");
+            let told = super::summary_text(&run);
+            assert!(told.contains(&format!("1 message was {said}")), "{told}");
         }
     }
 

@@ -2,10 +2,10 @@
 //! in the visible window and already played is drawn; runs narrower than a
 //! pixel are binned into a density strip per row (`strip.rs`), so 100k
 //! deliveries cost a few hundred rectangles, not one each.
-use lease_sim::run::{Delivery, Effect, Fate, LeaseEnd, MarkKind, Run, WorkerMarkKind};
+use lease_sim::run::{DeadLetterCause, Delivery, Effect, LeaseEnd, MarkKind, Run, WorkerMarkKind};
 use lease_view::{
-    bar_of, message_hue, message_states, row_of, story::cause_word, ticks, BinWindow, MessageRows,
-    Outages, Palette, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
+    bar_of, message_hue, message_states, past_limit, row_of, ticks, BinWindow, LimitFate,
+    MessageRows, Outages, Palette, Row, RunIndex, State, Strip, TimeScale, WorkerLanes,
 };
 use std::cell::Cell;
 use std::sync::OnceLock;
@@ -353,15 +353,23 @@ fn bin(strip: &mut Strip, f: &Frame, ix: u32, d: &Delivery, start: u64, end: u64
     }
 }
 
-/// When the message of its last delivery `ix` went to the dead-letter queue.
+/// When the message of its last delivery `ix` went past its delivery
+/// limit (dead-lettered, dropped or left in the stream).
 fn dead_lettered_at(f: &Frame, ix: u32, d: &Delivery) -> Option<u64> {
+    past_limit_of(f, ix, d).map(|(_, at, _)| at)
+}
+
+/// The fate past the limit of the message whose last delivery is `ix`, once
+/// the playhead has reached it.
+fn past_limit_of(f: &Frame, ix: u32, d: &Delivery) -> Option<(LimitFate, u64, DeadLetterCause)> {
     if f.index.next_of(ix).is_some() {
         return None;
     }
-    match f.run.messages.get(d.message as usize).map(|m| m.fate) {
-        Some(Fate::DeadLettered { at, .. }) if at <= f.playhead => Some(at),
-        _ => None,
-    }
+    f.run
+        .messages
+        .get(d.message as usize)
+        .and_then(|m| past_limit(m.fate))
+        .filter(|&(_, at, _)| at <= f.playhead)
 }
 
 /// The lease band, the run bar, the outlines and the marks of one delivery,
@@ -487,7 +495,8 @@ fn paint_links(ctx: &CanvasRenderingContext2d, f: &Frame, ix: u32, d: &Delivery)
     }
 }
 
-/// "DLQ expired" / "DLQ failed" where the message's last delivery sits. A
+/// "DLQ expired", "dropped (failed)", "stays, advisory (expired)" where the
+/// message's last delivery sits. A
 /// binned run's dead letter is a mark on its strip instead: labels every
 /// 70 px along every lane would bury a zoomed-out view.
 fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32, bool)]) {
@@ -500,12 +509,10 @@ fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32
     let mut labels: Vec<(String, f64, f64, f64)> = Vec::new();
     for &(ix, binned) in in_view {
         let d = &f.run.deliveries[ix as usize];
-        if binned || dead_lettered_at(f, ix, d).is_none() {
+        if binned {
             continue;
         }
-        let Some(Fate::DeadLettered { at, cause }) =
-            f.run.messages.get(d.message as usize).map(|m| m.fate)
-        else {
+        let Some((fate, at, cause)) = past_limit_of(f, ix, d) else {
             continue;
         };
         let (y, h) = f.lanes.row_span(row_of(d, slots));
@@ -516,7 +523,7 @@ fn paint_dead_letters(ctx: &CanvasRenderingContext2d, f: &Frame, in_view: &[(u32
         let w = d.worker as usize;
         if let Some(lane) = placed.get_mut(w) {
             if lane.iter().all(|l| (x - l).abs() > 70.0) {
-                let text = format!("DLQ {}", cause_word(cause));
+                let text = fate.mark(cause);
                 let alpha = if f.faded(d.message) { 0.25 } else { 1.0 };
                 labels.push((text, x + 3.0, y + h / 2.0, alpha));
                 lane.push(x);
@@ -689,7 +696,13 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                     ctx.set_fill_style_str(&p.deleted);
                     ctx.fill_rect(x0, y + inner / 2.0 - 0.5, x1 - x0, 1.0);
                 }
-                State::DeadLettered(cause) => {
+                State::DeadLettered(cause) | State::Stayed(cause) => {
+                    // Held still: in the dead-letter queue, or in the
+                    // stream that delivers it no more.
+                    let fate = match s.state {
+                        State::Stayed(_) => LimitFate::Stayed,
+                        _ => LimitFate::DeadLettered,
+                    };
                     ctx.set_fill_style_str(&p.dead_letter);
                     ctx.set_global_alpha(if faded { 0.15 } else { DEAD_LETTERED_OPACITY });
                     ctx.fill_rect(x0, y, x1 - x0, inner);
@@ -697,7 +710,22 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
                     if h >= 10.0 {
                         label(
                             ctx,
-                            &format!("DLQ {}", cause_word(cause)),
+                            &fate.mark(cause),
+                            x0.max(GUTTER_PX) + 3.0,
+                            y + h / 2.0,
+                            &p.dead_letter,
+                            &p.halo,
+                        );
+                    }
+                }
+                State::Dropped(cause) => {
+                    // Gone: drawn as a deleted message is, with its word.
+                    ctx.set_fill_style_str(&p.deleted);
+                    ctx.fill_rect(x0, y + inner / 2.0 - 0.5, x1 - x0, 1.0);
+                    if h >= 10.0 {
+                        label(
+                            ctx,
+                            &LimitFate::Dropped.mark(cause),
                             x0.max(GUTTER_PX) + 3.0,
                             y + h / 2.0,
                             &p.dead_letter,

@@ -30,7 +30,7 @@ use gloo::render::{request_animation_frame, AnimationFrame};
 use lease_format::display::duration;
 pub use lease_view::TimelineView;
 use lease_view::{
-    hit_message_view, hit_worker_view, MessageRows, RunIndex, TimeScale, WorkerLanes,
+    hit_message_view, hit_worker_view, LimitFate, MessageRows, RunIndex, TimeScale, WorkerLanes,
 };
 use wasm_bindgen::JsCast;
 use web_sys::{
@@ -1223,13 +1223,25 @@ pub(crate) fn summary(run: &RunHandle) -> String {
         .iter()
         .filter(|d| d.overlaps.is_some())
         .count();
-    let dead = run
-        .messages
-        .iter()
-        .filter(|m| matches!(m.fate, lease_sim::run::Fate::DeadLettered { .. }))
-        .count();
+    // Past the limit, each fate in its own words; the two the presets
+    // that keep no dead-letter queue meet only where there are any.
+    let mut ended = [0usize; 3];
+    for m in run.messages.iter() {
+        if let Some((fate, _, _)) = lease_view::past_limit(m.fate) {
+            ended[fate as usize] += 1;
+        }
+    }
+    let mut past = format!("{} dead-lettered", ended[LimitFate::DeadLettered as usize]);
+    for (fate, n) in [LimitFate::Dropped, LimitFate::Stayed]
+        .into_iter()
+        .map(|f| (f, ended[f as usize]))
+    {
+        if n > 0 {
+            past.push_str(&format!(", {n} {}", fate.words()));
+        }
+    }
     format!(
-        "Timeline of {} deliveries of {} messages on {} workers over {}: {} overlapping runs, {} dead-lettered. \
+        "Timeline of {} deliveries of {} messages on {} workers over {}: {} overlapping runs, {past}. \
          Arrow keys move between runs: left and right along a worker's lane, up and down between lanes; \
          Home and End go to the first and last run; Enter opens the run's message. \
          W A S D pan, plus and minus zoom, F fits; hover or click a run for its story.",
@@ -1238,7 +1250,6 @@ pub(crate) fn summary(run: &RunHandle) -> String {
         run.worker_count,
         duration(run.end_ms),
         overlapping,
-        dead
     )
 }
 
@@ -1277,7 +1288,10 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
             (Drawn(Swatch::Commit), "commit, duplicate, no effect"),
             (Drawn(Swatch::Release), "release, rejected"),
             (Styled("lg-glyph", "⤳"), "redelivery"),
-            (Styled("lg-dlq", "DLQ"), "dead-lettered, with cause"),
+            (
+                Styled("lg-dlq", "DLQ"),
+                "past the limit: dead-lettered, dropped or stays, with cause",
+            ),
             (Drawn(Swatch::Crash), "crash, shaded while down"),
             (Styled("lg-pause", ""), "paused"),
         ],
@@ -1289,7 +1303,10 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
             ),
             (Styled("lg-overlap", ""), "overlapping run"),
             (Styled("lg-expiry", "▮"), "lease expired"),
-            (Styled("lg-dlq-fill", ""), "dead-lettered"),
+            (
+                Styled("lg-dlq-fill", ""),
+                "dead-lettered, or stays in the stream",
+            ),
             (Styled("lg-deleted", ""), "deleted"),
         ],
     };
@@ -1305,7 +1322,10 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
                 "pixel with an overlapping run (striped)",
             ),
             (Drawn(Swatch::StripExpiry), "pixel with a lease expiry"),
-            (Drawn(Swatch::StripDeadLetter), "pixel with a dead letter"),
+            (
+                Drawn(Swatch::StripDeadLetter),
+                "pixel with a message past its limit",
+            ),
         ]);
     }
     entries

@@ -2,6 +2,7 @@
 
 use std::fmt::Write;
 
+use lease_sim::scenario::PastLimit;
 use lease_sim::Run;
 
 use lease_format::display::duration;
@@ -164,18 +165,33 @@ pub fn render(run: &Run) -> String {
         let _ = writeln!(o, "  {why}");
     }
     let _ = writeln!(o, "\nmessages");
-    let rows: [(&str, u64); 5] = [
-        ("arrived", t.arrived),
-        ("deleted", t.deleted),
-        ("dead-lettered (expired)", t.dead_lettered_expired),
-        ("dead-lettered (failed)", t.dead_lettered_failed),
+    let past = lease_sim::resolve::resolve(&run.scenario).past_limit;
+    let rows: [(&str, u64, bool); 7] = [
+        ("arrived", t.arrived, true),
+        ("deleted", t.deleted, true),
+        ("dead-lettered (expired)", t.dead_lettered_expired, true),
+        ("dead-lettered (failed)", t.dead_lettered_failed, true),
+        // Past the limit under a preset that keeps no dead-letter queue.
+        (
+            "dropped past the limit",
+            t.dropped,
+            past == PastLimit::Drop || t.dropped > 0,
+        ),
+        (
+            "stays in the stream",
+            t.stayed,
+            past == PastLimit::Stay || t.stayed > 0,
+        ),
         (
             "still queued / in flight",
             t.still_available + t.still_in_flight,
+            true,
         ),
     ];
-    for (k, v) in rows {
-        let _ = writeln!(o, "  {k:<28} {v:>10}");
+    for (k, v, shown) in rows {
+        if shown {
+            let _ = writeln!(o, "  {k:<28} {v:>10}");
+        }
     }
     let _ = writeln!(o, "\ndeliveries");
     let rows: [(&str, u64); 10] = [

@@ -1115,3 +1115,40 @@ fn run_sweep_and_recommend_take_each_managed_service_by_preset_name() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("StartToClose"), "{}", stderr(&o));
 }
+
+/// `lease-sim run` says how many messages went past the limit in the
+/// preset's own words: dropped under Cloud Tasks, left in the stream under
+/// JetStream, and the JSON report counts them apart from dead letters.
+#[test]
+fn run_counts_a_task_dropped_or_a_message_left_in_the_stream_past_the_limit() {
+    for (preset, line, total) in [
+        ("cloud_tasks", "dropped past the limit", "dropped"),
+        ("nats_jetstream", "stays in the stream", "stayed"),
+    ] {
+        // Three 10-minute jobs against a 20 s lease and a limit of 2, with
+        // workers enough to take every redelivery while the first runs go on.
+        let p = temp_file(
+            &format!("past-{preset}.json"),
+            &format!(
+                r#"{{"name":"past","duration_ms":600000,"broker":{{"preset":"{preset}",
+                    "visibility_timeout_ms":20000,"max_receive_count":2,"retry_min_ms":null}},
+                    "workers":{{"count":9}},
+                    "arrivals":{{"backlog":3,"rate_per_s":0.0}},
+                    "work":{{"dist":"constant","ms":600000}}}}"#
+            ),
+        );
+        let file = p.to_str().unwrap();
+        let o = lease_sim(&["run", file]);
+        assert!(o.status.success(), "{preset}: {}", stderr(&o));
+        let out = stdout(&o);
+        let row = out
+            .lines()
+            .find(|l| l.trim_start().starts_with(line))
+            .unwrap_or_else(|| panic!("{preset}: no '{line}' in {out}"));
+        assert!(row.trim_end().ends_with(" 3"), "{preset}: {row}");
+        let o = lease_sim(&["run", file, "--json"]);
+        let t = &json_of(&o)["totals"];
+        assert_eq!(t[total], 3, "{preset}: {t}");
+        assert_eq!(t["dead_lettered_expired"], 0, "{preset}: {t}");
+    }
+}

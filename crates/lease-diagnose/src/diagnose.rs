@@ -621,14 +621,20 @@ fn pool_saturated(c: &Ctx) -> Option<Finding> {
     ))
 }
 
-/// Dead-lettered by receive-count exhaustion with no handler error: the
-/// message was slow, not broken. Measure: such messages.
+/// Past the delivery limit by receive-count exhaustion with no handler
+/// error (dead-lettered, dropped or left in the stream): the message was
+/// slow, not broken. Measure: such messages.
 fn dlq_of_valid_messages(c: &Ctx) -> Option<Finding> {
     let run = c.run;
     let mut valid: Vec<(u64, u32)> = Vec::new();
+    // Dead-lettered, dropped, left in the stream.
+    let mut ended = [0u64; 3];
     for (id, m) in run.messages.iter().enumerate() {
-        let Fate::DeadLettered { at, cause } = m.fate else {
-            continue;
+        let (at, cause, kind) = match m.fate {
+            Fate::DeadLettered { at, cause } => (at, cause, 0),
+            Fate::Dropped { at, cause } => (at, cause, 1),
+            Fate::Stayed { at, cause } => (at, cause, 2),
+            _ => continue,
         };
         if cause != lease_sim::run::DeadLetterCause::Expired {
             continue;
@@ -640,29 +646,50 @@ fn dlq_of_valid_messages(c: &Ctx) -> Option<Finding> {
         });
         if !failed {
             valid.push((at, id as u32));
+            ended[kind] += 1;
         }
     }
     let &(at, first) = valid.iter().min()?;
     let t = &run.report.totals;
     let m = run.messages.get(first as usize)?;
-    let evidence = vec![
+    let first_went = match m.fate {
+        Fate::Dropped { .. } => "dropped past the delivery limit",
+        Fate::Stayed { .. } => "left in the stream past the delivery limit",
+        _ => "dead-lettered",
+    };
+    let mut evidence = vec![
+        if ended[1] + ended[2] == 0 {
+            format!(
+                "{} reached the dead-letter queue by receive-count exhaustion while no handler raised an error on them (DLQ by cause: expired {}, failed {}; handler errors in the run: {}).",
+                n_of(valid.len() as u64, "message", "messages"),
+                display::count(t.dead_lettered_expired),
+                display::count(t.dead_lettered_failed),
+                display::count(t.errors)
+            )
+        } else {
+            format!(
+                "{} went past the delivery limit by expiry alone while no handler raised an error on them: {} dead-lettered, {} dropped, {} left in the stream (handler errors in the run: {}).",
+                n_of(valid.len() as u64, "message", "messages"),
+                display::count(ended[0]),
+                display::count(ended[1]),
+                display::count(ended[2]),
+                display::count(t.errors)
+            )
+        },
         format!(
-            "{} reached the dead-letter queue by receive-count exhaustion while no handler raised an error on them (DLQ by cause: expired {}, failed {}; handler errors in the run: {}).",
-            n_of(valid.len() as u64, "message", "messages"),
-            display::count(t.dead_lettered_expired),
-            display::count(t.dead_lettered_failed),
-            display::count(t.errors)
-        ),
-        format!(
-            "The first: message {} was dead-lettered at {} after {} receives; its work needs {} at full speed against a {} lease, so every lease ran out before it finished.",
+            "The first: message {} was {first_went} at {} after {} receives; its work needs {} at full speed against a {} lease, so every lease ran out before it finished.",
             first,
             clock(at),
             m.receive_count,
             display::duration(m.work_ms),
             display::duration(c.facts.timeout_ms)
         ),
-        "Operators who find a DLQ of messages that never failed learn to ignore it: split DLQ arrivals by cause.".to_string(),
     ];
+    evidence.push(match (ended[1], ended[2]) {
+        (0, 0) => "Operators who find a DLQ of messages that never failed learn to ignore it: split DLQ arrivals by cause.".to_string(),
+        (0, _) => "A message left in the stream is delivered no more: only the advisory says it was never processed, so watch the advisories or raise the limit.".to_string(),
+        _ => "A dropped message is gone: no dead-letter queue holds it, so work that was only slow is lost without a trace.".to_string(),
+    });
     Some(finding(
         "dlq-of-valid-messages",
         evidence,

@@ -129,6 +129,7 @@ fn choose_service(s: &mut Scenario, p: Preset, timeout_before: u64) {
     s.broker.retry_max_ms = None;
     s.broker.retry_doublings = None;
     s.broker.retry_on = None;
+    s.broker.past_limit = None;
     s.broker.receive_order = None;
     if p == Preset::TemporalActivity {
         s.broker.visibility_timeout_ms = Some(timeout_before);

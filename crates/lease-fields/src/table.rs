@@ -19,7 +19,8 @@ use lease_sim::resolve::resolve;
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, DeletedAck, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library,
-    OnError, OnReject, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario, StaleDelete,
+    OnError, OnReject, PastLimit, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario,
+    StaleDelete,
     LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
@@ -84,6 +85,7 @@ pub enum Choice {
     AckAt(AckAt),
     ReceiveOrder(ReceiveOrder),
     RetryOn(RetryOn),
+    PastLimit(PastLimit),
 }
 
 impl Choice {
@@ -108,6 +110,7 @@ impl Choice {
             Choice::AckAt(x) => name(&x),
             Choice::ReceiveOrder(x) => name(&x),
             Choice::RetryOn(x) => name(&x),
+            Choice::PastLimit(x) => name(&x),
         }
     }
 }
@@ -158,7 +161,8 @@ chosen!(
     Renewal,
     AckAt,
     ReceiveOrder,
-    RetryOn
+    RetryOn,
+    PastLimit
 );
 
 impl From<Choice> for Value {
@@ -665,6 +669,7 @@ pub enum Field {
     RetryMax,
     RetryDoublings,
     RetryOn,
+    PastLimit,
     ReceiveOrder,
     Workers,
     Conc,
@@ -698,7 +703,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 57] = [
+    pub const ALL: [Field; 58] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -726,6 +731,7 @@ impl Field {
         Field::RetryMax,
         Field::RetryDoublings,
         Field::RetryOn,
+        Field::PastLimit,
         Field::ReceiveOrder,
         Field::Workers,
         Field::Conc,
@@ -911,7 +917,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 57] = [
+pub static FIELDS: [Spec; 58] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1427,6 +1433,20 @@ pub static FIELDS: [Spec; 57] = [
         read: |s| optional_word(s.broker.retry_on),
         write: |s, v| {
             s.broker.retry_on = defaultable(v, chosen)?;
+            Ok(())
+        },
+        work: false,
+        control: None,
+    },
+    Spec {
+        name: "past_limit",
+        aliases: &[],
+        kind: Kind::Words(words::<PastLimit>, pick::<PastLimit>),
+        default_ok: true,
+        off: None,
+        read: |s| optional_word(s.broker.past_limit),
+        write: |s, v| {
+            s.broker.past_limit = defaultable(v, chosen)?;
             Ok(())
         },
         work: false,

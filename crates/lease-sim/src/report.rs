@@ -150,6 +150,10 @@ pub struct Totals {
     pub deleted: u64,
     pub dead_lettered_expired: u64,
     pub dead_lettered_failed: u64,
+    /// Past the delivery limit and dropped (`past_limit: drop`).
+    pub dropped: u64,
+    /// Past the delivery limit and left in the stream (`past_limit: stay`).
+    pub stayed: u64,
     pub deliveries: u64,
     pub redeliveries: u64,
     pub expiries: u64,
@@ -214,6 +218,8 @@ totals_counters!(
     deleted,
     dead_lettered_expired,
     dead_lettered_failed,
+    dropped,
+    stayed,
     deliveries,
     redeliveries,
     expiries,

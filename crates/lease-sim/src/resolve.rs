@@ -4,7 +4,7 @@
 
 use crate::scenario::{
     AckAt, Client, CountAt, DeletedAck, DlqTiming, ExpiryTakes, Fence, LateAck, Library, OnError,
-    OnReject, Preset, ReceiveOrder, Renewal, RetryOn, Scenario, Slowdown, StaleDelete,
+    OnReject, PastLimit, Preset, ReceiveOrder, Renewal, RetryOn, Scenario, Slowdown, StaleDelete,
     LAMBDA_FUNCTION_TIMEOUT_MS, LAMBDA_TIMEOUT_FACTOR, PUBSUB_MAX_LEASE_MS,
     SERVICE_BUS_MAX_RENEWAL_MS,
 };
@@ -59,6 +59,8 @@ pub struct Config {
     pub retry: Option<RetryDelay>,
     /// Which ended leases wait out `retry`.
     pub retry_on: RetryOn,
+    /// What becomes of a message past the delivery limit.
+    pub past_limit: PastLimit,
     pub receive_order: ReceiveOrder,
     /// Temporal: the timeout caps each attempt whatever its heartbeats, and
     /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
@@ -461,6 +463,25 @@ fn retry(s: &Scenario) -> Option<RetryDelay> {
     })
 }
 
+/// What a preset does with a message past its delivery limit when the file
+/// leaves it out (docs/MODEL.md "Past the delivery limit").
+pub fn past_limit_default(p: Preset) -> PastLimit {
+    match p {
+        // `MaxDeliver`: the message stays in the stream and the server
+        // publishes a MAX_DELIVERIES advisory (nats-server
+        // `server/consumer.go`, `hasMaxDeliveries`; consumers.md).
+        Preset::NatsJetstream => PastLimit::Stay,
+        // A quorum queue's `delivery-limit` drops the message unless a
+        // dead-letter exchange is configured, and none is by default
+        // (rabbitmq.com/docs/quorum-queues#poison-message-handling).
+        Preset::Rabbitmq42 | Preset::Rabbitmq43 => PastLimit::Drop,
+        // Past its attempts the task is deleted; there is no dead-letter
+        // queue (cloud.google.com/tasks/docs/reference/rest/v2/RetryConfig).
+        Preset::CloudTasks => PastLimit::Drop,
+        _ => PastLimit::DeadLetter,
+    }
+}
+
 /// Resolve a (validated) scenario into the engine's configuration.
 pub fn resolve(s: &Scenario) -> Config {
     let b = &s.broker;
@@ -524,6 +545,7 @@ pub fn resolve(s: &Scenario) -> Config {
             Preset::Bullmq => RetryOn::Failure,
             _ => RetryOn::Every,
         }),
+        past_limit: b.past_limit.unwrap_or_else(|| past_limit_default(b.preset)),
         single_group_fifo: d.fifo,
         workers: s.workers.count,
         concurrency,

@@ -75,6 +75,12 @@ pub enum EventKind {
     /// An ack of a message already deleted, answered as a success that
     /// does nothing (`deleted_ack: no_op`): nothing is left to settle.
     AckNoOp,
+    /// Past the delivery limit with `past_limit: drop`: the message is gone.
+    Dropped,
+    /// Past the delivery limit with `past_limit: stay`: delivered no more,
+    /// left in the stream; the broker publishes an advisory (JetStream's
+    /// `MAX_DELIVERIES`).
+    MaxDeliveries,
 }
 
 /// How a delivery's lease ended.
@@ -219,8 +225,24 @@ pub enum DeadLetterCause {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum Fate {
-    Deleted { at: u64 },
-    DeadLettered { at: u64, cause: DeadLetterCause },
+    Deleted {
+        at: u64,
+    },
+    DeadLettered {
+        at: u64,
+        cause: DeadLetterCause,
+    },
+    /// Past the delivery limit and gone (`past_limit: drop`).
+    Dropped {
+        at: u64,
+        cause: DeadLetterCause,
+    },
+    /// Past the delivery limit, left in the stream and delivered no more
+    /// (`past_limit: stay`); `at` is when the advisory was published.
+    Stayed {
+        at: u64,
+        cause: DeadLetterCause,
+    },
     Available,
     InFlight,
 }

@@ -314,6 +314,30 @@ pub struct Broker {
     /// (BullMQ's `backoff`: failures only; elsewhere every one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_on: Option<RetryOn>,
+    /// What becomes of a message past `max_receive_count` (or `max_expiries`);
+    /// absent: the preset's (docs/MODEL.md "Past the delivery limit").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub past_limit: Option<PastLimit>,
+}
+
+/// A message's fate past the delivery limit (docs/MODEL.md "Past the
+/// delivery limit"). Whichever it is, the broker hands it out no more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", try_from = "String")]
+pub enum PastLimit {
+    /// Moved to a dead-letter queue: SQS's redrive, Service Bus, a
+    /// RabbitMQ queue with a dead-letter exchange, BullMQ's failed set.
+    DeadLetter,
+    /// Gone: a RabbitMQ quorum queue with no dead-letter exchange, Cloud
+    /// Tasks deleting a task past its attempts.
+    Drop,
+    /// Left in the stream, delivered no more, with an advisory published:
+    /// JetStream's `MaxDeliver`.
+    Stay,
+}
+
+impl PastLimit {
+    pub const ALL: [PastLimit; 3] = [PastLimit::DeadLetter, PastLimit::Drop, PastLimit::Stay];
 }
 
 /// Which ended leases wait out the retry delay (docs/MODEL.md "A delay
@@ -806,6 +830,7 @@ named_variants!(LateAck { Rejected = "rejected", AcceptedIfNotRedelivered = "acc
 named_variants!(ExpiryTakes { Delivery = "delivery", Channel = "channel", Nothing = "nothing", Orphans = "orphans", Claim = "claim" });
 named_variants!(ReceiveOrder { Oldest = "oldest", Random = "random" });
 named_variants!(RetryOn { Every = "every", Failure = "failure" });
+named_variants!(PastLimit { DeadLetter = "dead_letter", Drop = "drop", Stay = "stay" });
 named_variants!(CountAt { Receive = "receive", ExpiryOrAbandon = "expiry_or_abandon" });
 named_variants!(OnReject { Continue = "continue", Abort = "abort" });
 named_variants!(OnError { Release = "release", Expire = "expire" });
@@ -845,6 +870,7 @@ mod named_variant_tests {
         same::<CountAt>();
         same::<ReceiveOrder>();
         same::<RetryOn>();
+        same::<PastLimit>();
         same::<OnReject>();
         same::<OnError>();
         same::<Process>();

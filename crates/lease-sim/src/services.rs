@@ -103,6 +103,35 @@ impl RetryDelay {
     }
 }
 
+/// Service Bus: a queue's `LockDuration` is at most 5 min ("Max value is
+/// 5 minutes", CreateQueueOptions.LockDuration); no minimum is documented.
+pub const SERVICE_BUS_MAX_LOCK_MS: u64 = 300_000;
+/// Pub/Sub: a subscription's ack deadline, from 10 s to 600 s
+/// (Subscription.ackDeadlineSeconds).
+pub const PUBSUB_MIN_ACK_DEADLINE_MS: u64 = 10_000;
+pub const PUBSUB_MAX_ACK_DEADLINE_MS: u64 = 600_000;
+
+/// The documented range of a preset's own lease setting, in ms, with its
+/// name and where the range comes from; `None` where the system documents
+/// none beyond the model's own (SQS's 12 h is the model's maximum for every
+/// preset).
+pub fn lease_range(p: Preset) -> Option<(u64, u64, &'static str)> {
+    match p {
+        Preset::CloudTasks => Some((
+            CLOUD_TASKS_MIN_DEADLINE_MS,
+            CLOUD_TASKS_MAX_DEADLINE_MS,
+            "an HTTP target's dispatch deadline",
+        )),
+        Preset::AzureServiceBus => Some((1, SERVICE_BUS_MAX_LOCK_MS, "a queue's LockDuration")),
+        Preset::GooglePubsub => Some((
+            PUBSUB_MIN_ACK_DEADLINE_MS,
+            PUBSUB_MAX_ACK_DEADLINE_MS,
+            "a subscription's ack deadline",
+        )),
+        _ => None,
+    }
+}
+
 /// What a file under these presets may not say, with the reason.
 pub fn check(s: &Scenario) -> Result<(), (&'static str, String, String)> {
     let p = s.broker.preset;
@@ -115,17 +144,24 @@ pub fn check(s: &Scenario) -> Result<(), (&'static str, String, String)> {
                 .into(),
         ));
     }
-    if p == Preset::CloudTasks {
-        if let Some(t) = s.broker.visibility_timeout_ms {
-            if !(CLOUD_TASKS_MIN_DEADLINE_MS..=CLOUD_TASKS_MAX_DEADLINE_MS).contains(&t) {
-                return Err((
-                    "broker.visibility_timeout_ms",
-                    t.to_string(),
-                    "must be from 15,000 ms to 1,800,000 ms (30 min) under cloud_tasks: \
-                     an HTTP target's dispatch deadline"
-                        .into(),
-                ));
-            }
+    if let (Some((lo, hi, what)), Some(t)) = (lease_range(p), s.broker.visibility_timeout_ms) {
+        if !(lo..=hi).contains(&t) {
+            use lease_format::display::{count, duration};
+            let from = if lo > 1 {
+                format!("from {} ms ({}) to", count(lo), duration(lo))
+            } else {
+                "at most".to_string()
+            };
+            return Err((
+                "broker.visibility_timeout_ms",
+                t.to_string(),
+                format!(
+                    "must be {from} {} ms ({}) under {}: {what}",
+                    count(hi),
+                    duration(hi),
+                    <Preset as crate::scenario::Named>::WORDS[crate::scenario::Named::index(p)],
+                ),
+            ));
         }
     }
     if !has_renewal(p) {

@@ -36,6 +36,12 @@ pub const FATE_DEAD_LETTERED_EXPIRED: u8 = 1;
 pub const FATE_DEAD_LETTERED_FAILED: u8 = 2;
 pub const FATE_AVAILABLE: u8 = 3;
 pub const FATE_IN_FLIGHT: u8 = 4;
+pub const FATE_DROPPED_EXPIRED: u8 = 5;
+pub const FATE_DROPPED_FAILED: u8 = 6;
+pub const FATE_STAYED_EXPIRED: u8 = 7;
+pub const FATE_STAYED_FAILED: u8 = 8;
+/// How many `fates` codes there are: every code is below it.
+pub const FATE_CODES: u8 = 9;
 
 /// The `fates` code of a message's fate (the time is left out).
 pub fn fate_code(f: &Fate) -> u8 {
@@ -51,6 +57,22 @@ pub fn fate_code(f: &Fate) -> u8 {
         } => FATE_DEAD_LETTERED_FAILED,
         Fate::Available => FATE_AVAILABLE,
         Fate::InFlight => FATE_IN_FLIGHT,
+        Fate::Dropped {
+            cause: DeadLetterCause::Expired,
+            ..
+        } => FATE_DROPPED_EXPIRED,
+        Fate::Dropped {
+            cause: DeadLetterCause::Failed,
+            ..
+        } => FATE_DROPPED_FAILED,
+        Fate::Stayed {
+            cause: DeadLetterCause::Expired,
+            ..
+        } => FATE_STAYED_EXPIRED,
+        Fate::Stayed {
+            cause: DeadLetterCause::Failed,
+            ..
+        } => FATE_STAYED_FAILED,
     }
 }
 
@@ -79,7 +101,9 @@ pub struct Summarised {
     pub messages_kept: u64,
     /// For every message of the run, by id: `FATE_DELETED` (0),
     /// `FATE_DEAD_LETTERED_EXPIRED` (1), `FATE_DEAD_LETTERED_FAILED` (2),
-    /// `FATE_AVAILABLE` (3) or `FATE_IN_FLIGHT` (4).
+    /// `FATE_AVAILABLE` (3), `FATE_IN_FLIGHT` (4), `FATE_DROPPED_EXPIRED` (5),
+    /// `FATE_DROPPED_FAILED` (6), `FATE_STAYED_EXPIRED` (7) or
+    /// `FATE_STAYED_FAILED` (8).
     pub fates: Vec<u8>,
     /// For every message of the run, by id: how many times it was delivered.
     pub receive_counts: Vec<u32>,
@@ -93,6 +117,10 @@ pub struct FateCounts {
     pub dead_lettered_failed: u64,
     pub available: u64,
     pub in_flight: u64,
+    /// Past the delivery limit and dropped, either cause.
+    pub dropped: u64,
+    /// Past the delivery limit and left in the stream, either cause.
+    pub stayed: u64,
 }
 
 impl Summarised {
@@ -120,6 +148,8 @@ impl Summarised {
                 FATE_DEAD_LETTERED_EXPIRED => c.dead_lettered_expired += 1,
                 FATE_DEAD_LETTERED_FAILED => c.dead_lettered_failed += 1,
                 FATE_AVAILABLE => c.available += 1,
+                FATE_DROPPED_EXPIRED | FATE_DROPPED_FAILED => c.dropped += 1,
+                FATE_STAYED_EXPIRED | FATE_STAYED_FAILED => c.stayed += 1,
                 _ => c.in_flight += 1,
             }
         }

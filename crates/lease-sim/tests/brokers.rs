@@ -7,7 +7,7 @@
 mod common;
 
 use common::{of, run, run_checked, times};
-use lease_sim::run::{EventKind as K, Fate, LeaseEnd};
+use lease_sim::run::{DeadLetterCause, EventKind as K, Fate, LeaseEnd};
 use lease_sim::{parse_scenario, Scenario};
 use serde_json::{json, Value};
 
@@ -244,7 +244,7 @@ fn lease_steps_longer_than_the_delivery_limit_are_refused() {
 #[test]
 fn each_broker_preset_sets_its_documented_defaults() {
     use lease_sim::resolve::resolve;
-    use lease_sim::scenario::{CountAt as C, ExpiryTakes as T, LateAck as L, Preset};
+    use lease_sim::scenario::{CountAt as C, ExpiryTakes as T, LateAck as L, PastLimit, Preset};
     // (preset, timeout, check, takes, late ack, count at, expiry counts, limit)
     type Row = (Preset, u64, Option<u64>, T, L, C, bool, Option<u32>);
     let table: [Row; 4] = [
@@ -312,7 +312,18 @@ fn each_broker_preset_sets_its_documented_defaults() {
             (count_at, counts, limit),
             "{p:?}"
         );
+        // Past the limit: a quorum queue without a dead-letter exchange
+        // drops, JetStream leaves the message in the stream, a Redis
+        // stream has no limit of its own.
+        let past = match p {
+            Preset::Rabbitmq42 | Preset::Rabbitmq43 => PastLimit::Drop,
+            Preset::NatsJetstream => PastLimit::Stay,
+            _ => PastLimit::DeadLetter,
+        };
+        assert_eq!(c.past_limit, past, "{p:?}");
         // A field given in the file wins over the preset.
+        s.broker.past_limit = Some(PastLimit::DeadLetter);
+        assert_eq!(resolve(&s).past_limit, PastLimit::DeadLetter, "{p:?}");
         s.broker.expiry_takes = Some(T::Delivery);
         s.broker.expiry_check_ms = Some(None);
         s.broker.expiry_counts = Some(true);
@@ -375,13 +386,38 @@ fn keeps_timing_out(preset: &str) -> lease_sim::Run {
 }
 
 #[test]
-fn rabbitmq_4_2_dead_letters_a_message_after_twenty_timeouts() {
+fn rabbitmq_4_2_drops_a_message_after_twenty_timeouts_or_dead_letters_it_with_a_dead_letter_exchange(
+) {
     // Delivery n at (n - 1) x 1500, taken back 1000 later; every return
     // counts toward x-delivery-limit 20: the 20th, at 19 x 1500 + 1000 =
-    // 29,500, dead-letters it.
+    // 29,500, is past the limit. With no dead-letter exchange (the
+    // default) the quorum queue drops it.
     let r = keeps_timing_out("rabbitmq_4_2");
-    assert_eq!(times(&r, K::DeadLetterExpired), vec![29_500]);
+    assert_eq!(times(&r, K::Dropped), vec![29_500]);
+    assert!(of(&r, K::DeadLetterExpired).is_empty());
     assert_eq!(r.messages[0].receive_count, 20);
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Dropped {
+            at: 29_500,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    assert_eq!(r.report.totals.dropped, 1);
+    assert_eq!(r.report.totals.dead_lettered_expired, 0);
+    // With a dead-letter exchange the same message is dead-lettered then.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "rabbitmq_4_2", "visibility_timeout_ms": 1000,
+                   "expiry_check_ms": null, "past_limit": "dead_letter"},
+        "workers": {"count": 1},
+        "work": {"dist": "constant", "ms": 1500},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::DeadLetterExpired), vec![29_500]);
+    assert!(of(&r, K::Dropped).is_empty());
+    assert_eq!(r.report.totals.dead_lettered_expired, 1);
+    assert_eq!(r.report.totals.dropped, 0);
 }
 
 #[test]
@@ -391,6 +427,7 @@ fn rabbitmq_4_3_never_dead_letters_a_message_that_keeps_timing_out() {
     // (every 1500 ms), none dead-lettered.
     let r = keeps_timing_out("rabbitmq_4_3");
     assert!(of(&r, K::DeadLetterExpired).is_empty());
+    assert!(of(&r, K::Dropped).is_empty());
     assert_eq!(r.messages[0].receive_count, 40);
     assert_eq!(r.report.totals.expiries, 40);
 }
@@ -412,6 +449,36 @@ fn jetstream_backoff_example_redelivers_at_its_listed_waits() {
         times(&r, K::Receive),
         vec![0, 5_000, 35_000, 335_000, 3_935_000]
     );
+}
+
+#[test]
+fn jetstream_leaves_a_message_past_max_deliver_in_the_stream_and_publishes_an_advisory() {
+    // MaxDeliver 3, AckWait 2 s, a job of 10 s on three workers: delivered
+    // at 0, 2 s and 4 s; the third delivery's AckWait ends at 6 s with the
+    // count spent, and the server publishes the MAX_DELIVERIES advisory
+    // then (nats-server `hasMaxDeliveries`). The message stays in the
+    // stream, no dead-letter queue, and nothing delivers it again.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 3},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::Receive), vec![0, 2_000, 4_000]);
+    assert_eq!(times(&r, K::MaxDeliveries), vec![6_000]);
+    assert!(of(&r, K::DeadLetterExpired).is_empty());
+    assert!(of(&r, K::Dropped).is_empty());
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Stayed {
+            at: 6_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    assert_eq!(r.report.totals.stayed, 1);
+    assert_eq!(r.report.totals.dead_lettered_expired, 0);
 }
 
 #[test]

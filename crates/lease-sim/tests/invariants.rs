@@ -2,6 +2,7 @@
 //! scenarios (the engine's checking mode), plus the report's own sums and
 //! determinism of the log.
 
+use lease_sim::run::Fate;
 use lease_sim::scenario::*;
 use lease_sim::{simulate, Options};
 use proptest::prelude::*;
@@ -133,6 +134,7 @@ prop_compose! {
         frame in (proptest::option::of(1u32..3), proptest::option::of(proptest::option::of(0u32..4))),
         retry in retry_rules(),
         receive_order in proptest::option::of(proptest::sample::select(ReceiveOrder::ALL.to_vec())),
+        past_limit in proptest::option::of(proptest::sample::select(PastLimit::ALL.to_vec())),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -159,6 +161,7 @@ prop_compose! {
             retry_doublings: retry.2,
             retry_on: retry.3,
             receive_order,
+            past_limit,
         }
     }
 }
@@ -288,8 +291,31 @@ proptest! {
         let t = &run.report.totals;
         prop_assert_eq!(
             t.arrived,
-            t.deleted + t.dead_lettered_expired + t.dead_lettered_failed + t.still_available + t.still_in_flight
+            t.deleted + t.dead_lettered_expired + t.dead_lettered_failed + t.dropped + t.stayed
+                + t.still_available + t.still_in_flight
         );
+        // Past the limit a message meets the one fate `past_limit` gives,
+        // counted under its own total, and is delivered no more.
+        let past = lease_sim::resolve::resolve(&s).past_limit;
+        for m in &run.messages {
+            let at = match (m.fate, past) {
+                (Fate::DeadLettered { at, .. }, PastLimit::DeadLetter)
+                | (Fate::Dropped { at, .. }, PastLimit::Drop)
+                | (Fate::Stayed { at, .. }, PastLimit::Stay) => at,
+                (Fate::DeadLettered { .. } | Fate::Dropped { .. } | Fate::Stayed { .. }, _) => {
+                    return Err(TestCaseError::fail(format!("{:?} under {past:?}", m.fate)));
+                }
+                _ => continue,
+            };
+            let last = m.deliveries.last().map(|&d| run.deliveries[d as usize].received_at);
+            prop_assert!(last.is_none_or(|r| r <= at), "delivered after its fate at {}", at);
+        }
+        let (dead, dropped, stayed) = (t.dead_lettered_expired + t.dead_lettered_failed, t.dropped, t.stayed);
+        match past {
+            PastLimit::DeadLetter => prop_assert_eq!(dropped + stayed, 0),
+            PastLimit::Drop => prop_assert_eq!(dead + stayed, 0),
+            PastLimit::Stay => prop_assert_eq!(dead + dropped, 0),
+        }
         prop_assert_eq!(run.report.receive_counts.values().sum::<u64>(), t.arrived);
         let by_count: u64 = run.report.receive_counts.iter().map(|(k, v)| k.parse::<u64>().unwrap() * v).sum();
         prop_assert_eq!(by_count, t.deliveries);

@@ -11,7 +11,7 @@ mod common;
 
 use common::{of, run, run_checked, scenario, times};
 use lease_sim::resolve::{resolve, RetryDelay};
-use lease_sim::run::EventKind as K;
+use lease_sim::run::{DeadLetterCause, EventKind as K, Fate};
 use lease_sim::scenario::Preset;
 use lease_sim::{parse_scenario, validate, Scenario, SimError};
 use serde_json::{json, Value};
@@ -261,6 +261,32 @@ fn cloud_tasks_retries_at_the_retry_config_s_own_intervals() {
 }
 
 #[test]
+fn cloud_tasks_deletes_a_task_past_its_max_attempts_instead_of_dead_lettering_it() {
+    // RetryConfig: max_attempts 3, min_backoff 10 s, max_backoff 10 s, a
+    // 15 s dispatch deadline: attempts at 0, 25 s and 50 s; the third
+    // times out at 65 s with the attempts spent, and the task is deleted.
+    // Cloud Tasks has no dead-letter queue.
+    let r = run(json!({
+        "broker": {"preset": "cloud_tasks", "visibility_timeout_ms": 15000,
+                   "max_receive_count": 3, "retry_min_ms": 10000, "retry_max_ms": 10000},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 3_600_000}, "duration_ms": 200_000
+    }));
+    assert_eq!(times(&r, K::Receive), vec![0, 25_000, 50_000]);
+    assert_eq!(times(&r, K::Dropped), vec![65_000]);
+    assert!(times(&r, K::DeadLetterExpired).is_empty());
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Dropped {
+            at: 65_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    let t = &r.report.totals;
+    assert_eq!((t.dropped, t.dead_lettered_expired), (1, 0));
+}
+
+#[test]
 fn cloud_tasks_dispatch_deadline_runs_from_fifteen_seconds_to_thirty_minutes() {
     let with = |t: u64| {
         unchecked(json!({"broker": {"preset": "cloud_tasks", "visibility_timeout_ms": t}}))
@@ -272,6 +298,59 @@ fn cloud_tasks_dispatch_deadline_runs_from_fifteen_seconds_to_thirty_minutes() {
         refused_field(&with(1_800_001)),
         "broker.visibility_timeout_ms"
     );
+}
+
+#[test]
+fn each_preset_s_lease_setting_is_refused_outside_its_documented_range_naming_the_field_and_the_range(
+) {
+    // (preset, lowest, highest, words of the range): Pub/Sub's ack deadline
+    // 10 s to 600 s; Service Bus's LockDuration at most 5 min; Cloud Tasks'
+    // dispatch deadline 15 s to 30 min; SQS's visibility timeout at most
+    // 12 h, the model's own maximum.
+    for (preset, lo, hi, says) in [
+        (
+            "google_pubsub",
+            10_000,
+            600_000,
+            "from 10,000 ms (10 s) to 600,000 ms (10 min) under google_pubsub",
+        ),
+        (
+            "azure_service_bus",
+            1,
+            300_000,
+            "at most 300,000 ms (5 min) under azure_service_bus",
+        ),
+        (
+            "cloud_tasks",
+            15_000,
+            1_800_000,
+            "from 15,000 ms (15 s) to 1,800,000 ms (30 min) under cloud_tasks",
+        ),
+        ("sqs_standard", 1, 43_200_000, "43,200,000"),
+    ] {
+        let with =
+            |t: u64| unchecked(json!({"broker": {"preset": preset, "visibility_timeout_ms": t}}));
+        assert!(validate(&with(lo)).is_ok(), "{preset} {lo}");
+        assert!(validate(&with(hi)).is_ok(), "{preset} {hi}");
+        let mut outside = vec![hi + 1];
+        if lo > 1 {
+            outside.push(lo - 1);
+        }
+        for t in outside {
+            let s = with(t);
+            assert_eq!(
+                refused_field(&s),
+                "broker.visibility_timeout_ms",
+                "{preset} {t}"
+            );
+            let e = validate(&s).unwrap_err().to_string();
+            assert!(e.contains(says), "{preset} {t}: {e}");
+        }
+    }
+    // Where the system documents no range of its own, the model's holds:
+    // JetStream takes any AckWait.
+    let s = unchecked(json!({"broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 1}}));
+    assert!(validate(&s).is_ok());
 }
 
 #[test]
@@ -395,6 +474,8 @@ fn each_managed_service_preset_sets_its_documented_defaults() {
         })
     );
     assert!(!c.attempt_cap);
+    // Past its attempts a task is deleted.
+    assert_eq!(c.past_limit, lease_sim::scenario::PastLimit::Drop);
     // Sidekiq Pro: no timer while the process lives; a heartbeat that
     // expires 60 s after its death; the orphan check at most hourly.
     let k = cfg("sidekiq_pro", json!({}));

@@ -5,7 +5,7 @@
 //! density strip needs per run, side by side, so that binning 100k runs on
 //! a zoomed-out frame reads one compact array instead of every `Delivery`.
 
-use lease_sim::run::{DeliveryIx, Fate, LeaseEnd, Run};
+use lease_sim::run::{DeliveryIx, LeaseEnd, Run};
 
 use crate::density::Strip;
 use crate::lanes::{bar_of, extent_of, row_of, Row};
@@ -18,7 +18,8 @@ struct Binnable {
     bar_end: u64,
     /// When the lease expired; `u64::MAX` if it did not.
     expired_at: u64,
-    /// When the message was dead-lettered, on its last delivery; else `u64::MAX`.
+    /// When the message went past its delivery limit (dead-lettered,
+    /// dropped or left in the stream), on its last delivery; else `u64::MAX`.
     dead_at: u64,
     message: u32,
     /// It ran while another run of the same message did (and did start).
@@ -275,8 +276,12 @@ impl IndexBuilder {
                 } else {
                     u64::MAX
                 },
-                dead_at: match run.messages.get(d.message as usize).map(|m| m.fate) {
-                    Some(Fate::DeadLettered { at, .. }) if last => at,
+                dead_at: match run
+                    .messages
+                    .get(d.message as usize)
+                    .and_then(|m| crate::limit::past_limit(m.fate))
+                {
+                    Some((_, at, _)) if last => at,
                     _ => u64::MAX,
                 },
                 message: d.message,

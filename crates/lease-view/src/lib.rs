@@ -11,6 +11,7 @@ pub mod format;
 pub mod hit;
 pub mod index;
 pub mod lanes;
+pub mod limit;
 pub mod note;
 pub mod outages;
 pub mod palette;
@@ -31,6 +32,7 @@ pub use index::{BinWindow, IndexBuilder, RunIndex};
 pub use lanes::{
     bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes, AXIS_PX, GUTTER_PX,
 };
+pub use limit::{past_limit, LimitFate};
 pub use outages::{Outage, Outages};
 pub use palette::{hue_hsl, message_hsl, message_hue, Colour, Palette, MESSAGE_HUES};
 pub use scale::{TimeScale, MIN_SPAN_MS};

@@ -13,6 +13,10 @@ pub enum State {
     },
     Deleted,
     DeadLettered(DeadLetterCause),
+    /// Past the delivery limit and gone.
+    Dropped(DeadLetterCause),
+    /// Past the delivery limit, left in the stream and delivered no more.
+    Stayed(DeadLetterCause),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +61,8 @@ pub fn message_states(run: &Run, m: u32, upto_ms: u64) -> Vec<Segment> {
     let (settled_at, settled) = match msg.fate {
         Fate::Deleted { at } => (at, Some(State::Deleted)),
         Fate::DeadLettered { at, cause } => (at, Some(State::DeadLettered(cause))),
+        Fate::Dropped { at, cause } => (at, Some(State::Dropped(cause))),
+        Fate::Stayed { at, cause } => (at, Some(State::Stayed(cause))),
         Fate::Available | Fate::InFlight => (run.end_ms, None),
     };
     if settled_at > cursor {

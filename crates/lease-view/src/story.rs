@@ -42,16 +42,28 @@ pub fn message_story(run: &Run, index: &RunIndex, m: u32, upto_ms: u64) -> Vec<S
     }
     match msg.fate {
         Fate::Deleted { at } if at <= upto => lines.push(format!("Deleted at {}.", clock(at))),
-        Fate::DeadLettered { at, cause } if at <= upto => lines.push(format!(
-            "Dead-lettered at {} ({}): {}.",
-            clock(at),
-            cause_word(cause),
-            match cause {
-                DeadLetterCause::Expired =>
-                    "its receive count ran out by lease expiry alone, though it never failed",
+        Fate::DeadLettered { at, cause }
+        | Fate::Dropped { at, cause }
+        | Fate::Stayed { at, cause }
+            if at <= upto =>
+        {
+            let why = match cause {
+                DeadLetterCause::Expired => {
+                    "its receive count ran out by lease expiry alone, though it never failed"
+                }
                 DeadLetterCause::Failed => "its receive count ran out after a handler failure",
-            }
-        )),
+            };
+            let (when, c) = (clock(at), cause_word(cause));
+            lines.push(match msg.fate {
+                Fate::Dropped { .. } => format!(
+                    "Dropped at {when} ({c}): {why}, and no dead-letter queue holds it."
+                ),
+                Fate::Stayed { .. } => format!(
+                    "Past the delivery limit at {when} ({c}): {why}. It stays in the stream, delivered no more, and an advisory was published."
+                ),
+                _ => format!("Dead-lettered at {when} ({c}): {why}."),
+            })
+        }
         Fate::Available if upto >= run.end_ms => {
             lines.push("Still waiting in the queue when the run stopped.".into())
         }

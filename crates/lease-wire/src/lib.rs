@@ -44,8 +44,9 @@ use lease_sim::run::{
 };
 use lease_sim::scenario::Scenario;
 use lease_sim::summarise::{
-    fate_code, Summarised, FATE_AVAILABLE, FATE_DEAD_LETTERED_EXPIRED, FATE_DEAD_LETTERED_FAILED,
-    FATE_DELETED, FATE_IN_FLIGHT,
+    fate_code, Summarised, FATE_AVAILABLE, FATE_CODES, FATE_DEAD_LETTERED_EXPIRED,
+    FATE_DEAD_LETTERED_FAILED, FATE_DELETED, FATE_DROPPED_EXPIRED, FATE_DROPPED_FAILED,
+    FATE_STAYED_EXPIRED, FATE_STAYED_FAILED,
 };
 
 pub const MAGIC: &[u8; 8] = b"LEASERUN";
@@ -180,7 +181,10 @@ pub fn encode(run: &Run) -> Vec<u8> {
     w.u32s(m.iter().map(|m| m.effects));
     w.0.extend(m.iter().map(|m| fate_code(&m.fate)));
     w.u64s(m.iter().map(|m| match m.fate {
-        Fate::Deleted { at } | Fate::DeadLettered { at, .. } => at,
+        Fate::Deleted { at }
+        | Fate::DeadLettered { at, .. }
+        | Fate::Dropped { at, .. }
+        | Fate::Stayed { at, .. } => at,
         Fate::Available | Fate::InFlight => 0,
     }));
     w.u32s(m.iter().map(|m| m.deliveries.len() as u32));
@@ -612,8 +616,8 @@ fn read_messages(
     let work_ms = r.col64(n, "message work");
     let receive_count = r.col32(n, "message receive counts");
     let effects = r.col32(n, "message effects");
-    // The fate codes are 0..=FATE_IN_FLIGHT.
-    let fate = r.code_bytes(n, "message fates", usize::from(FATE_IN_FLIGHT) + 1);
+    // The fate codes are 0..FATE_CODES.
+    let fate = r.code_bytes(n, "message fates", usize::from(FATE_CODES));
     let fate_at = r.col64(n, "message fate times");
     let lists = r.col32(n, "message delivery counts");
     let total = r.count(4, "message delivery lists");
@@ -679,7 +683,23 @@ fn read_messages(
                     cause: DeadLetterCause::Failed,
                 },
                 FATE_AVAILABLE => Fate::Available,
-                // FATE_IN_FLIGHT, the highest code `code_bytes` let through.
+                FATE_DROPPED_EXPIRED => Fate::Dropped {
+                    at: at_ms,
+                    cause: DeadLetterCause::Expired,
+                },
+                FATE_DROPPED_FAILED => Fate::Dropped {
+                    at: at_ms,
+                    cause: DeadLetterCause::Failed,
+                },
+                FATE_STAYED_EXPIRED => Fate::Stayed {
+                    at: at_ms,
+                    cause: DeadLetterCause::Expired,
+                },
+                FATE_STAYED_FAILED => Fate::Stayed {
+                    at: at_ms,
+                    cause: DeadLetterCause::Failed,
+                },
+                // FATE_IN_FLIGHT, the one code left that `code_bytes` let through.
                 _ => Fate::InFlight,
             },
         }
@@ -861,8 +881,8 @@ macro_rules! wire_codes {
 wire_codes!(EVENT_KINDS, event_kind, EventKind:
     Arrive, Receive, Start, ExtendOk, ExtendRejected, Expire, Finish, Error, Hang, Abort, Skip,
     CommitApplied, CommitDuplicate, CommitLostUpdate, CommitFenceRejected, AckOk, AckRejected,
-    Release, ReleaseRejected, DeadLetterExpired, DeadLetterFailed, Crash, Restart, Pause,
-    Resume; AckNoOp);
+    Release, ReleaseRejected, DeadLetterExpired, DeadLetterFailed, Crash, Restart, Pause, Resume,
+    AckNoOp, Dropped; MaxDeliveries);
 wire_codes!(LEASE_ENDS, lease_end, LeaseEnd: Acked, AckedLate, Released, Expired; Open);
 wire_codes!(OUTCOMES, outcome, Outcome:
     Acked, AckRejected, Error, Hung, Aborted, Skipped, Crashed, NeverStarted, Unfinished; AckNoOp);
@@ -1236,11 +1256,36 @@ mod tests {
     }
 
     #[test]
+    fn a_message_dropped_or_left_in_the_stream_crosses_with_its_fate_and_cause() {
+        use lease_sim::scenario::PastLimit;
+        for past in PastLimit::ALL {
+            let mut s = lease_sim::Scenario::default();
+            s.broker.visibility_timeout_ms = Some(2_000);
+            s.broker.max_receive_count = Some(Some(2));
+            s.broker.past_limit = Some(past);
+            s.work.dist = lease_sim::scenario::Dist::Constant { ms: 10_000 };
+            s.arrivals.backlog = 3;
+            s.arrivals.rate_per_s = 0.0;
+            s.duration_ms = 30_000;
+            let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+            let ended = |r: &Run| -> Vec<Fate> { r.messages.iter().map(|m| m.fate).collect() };
+            let past_limit = ended(&run)
+                .iter()
+                .filter(|f| !matches!(f, Fate::Deleted { .. } | Fate::Available | Fate::InFlight))
+                .count();
+            assert!(past_limit > 0, "{past:?}: {:?}", ended(&run));
+            let back = decode(&encode(&run)).unwrap();
+            assert_eq!(ended(&back), ended(&run), "{past:?}");
+            assert_eq!(back.report.totals, run.report.totals, "{past:?}");
+        }
+    }
+
+    #[test]
     fn wire_codes_are_the_declaration_order() {
         for (i, k) in EVENT_KINDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }
-        assert_eq!(EVENT_KINDS.len(), EventKind::AckNoOp as usize + 1);
+        assert_eq!(EVENT_KINDS.len(), EventKind::MaxDeliveries as usize + 1);
         for (i, k) in LEASE_ENDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }

@@ -876,3 +876,35 @@ fn a_lease_fix_never_proposes_a_heartbeat_the_client_cannot_send() {
         }
     }
 }
+
+#[test]
+fn valid_messages_dropped_or_left_in_the_stream_past_the_limit_are_named_in_their_own_words() {
+    use lease_sim::scenario::PastLimit;
+    // Three 10 s jobs against a 2 s lease and a limit of 3: every one is
+    // past the limit by expiry alone, none ever failed.
+    for (past, word, advice) in [
+        (PastLimit::Drop, "dropped past the delivery limit", "gone"),
+        (
+            PastLimit::Stay,
+            "left in the stream past the delivery limit",
+            "advisory",
+        ),
+    ] {
+        let mut s = small("past-the-limit", 3, 10_000, 2_000, 3);
+        s.broker.max_receive_count = Some(Some(3));
+        s.broker.past_limit = Some(past);
+        let r = run(&s);
+        let Some(f) = detect("dlq-of-valid-messages", &s, &r) else {
+            panic!("{past:?}: no finding");
+        };
+        well_formed(&f, r.end_ms);
+        let all = f.evidence.join(" ");
+        assert!(
+            all.contains("3 messages went past the delivery limit"),
+            "{all}"
+        );
+        assert!(all.contains(word), "{all}");
+        assert!(all.contains(advice), "{all}");
+        assert!(!all.contains("reached the dead-letter queue"), "{all}");
+    }
+}

@@ -530,3 +530,27 @@ fn which_leases_wait_out_the_retry_delay_goes_through_a_link_and_reads_back() {
     set(&mut target, Field::Broker, &Preset::Bullmq.into()).unwrap();
     assert_eq!(target.broker.retry_on, None);
 }
+
+#[test]
+fn the_fate_past_the_limit_goes_through_a_link_and_reads_back() {
+    use lease_sim::scenario::PastLimit;
+    let base = shipped::find("bullmq-stalled-more-than-allowable-limit")
+        .unwrap()
+        .scenario;
+    let mut target = base.clone();
+    set(&mut target, Field::PastLimit, &PastLimit::Stay.into()).unwrap();
+    lease_sim::validate(&target).unwrap();
+    assert_eq!(target.broker.past_limit, Some(PastLimit::Stay));
+    assert_eq!(through_a_link(&base, &target), target);
+    let names: Vec<&str> = diff(&base, &target).iter().map(|(n, _)| *n).collect();
+    assert!(names.contains(&"past_limit"), "{names:?}");
+    assert_eq!(
+        Field::PastLimit.spec().parse("drop"),
+        Ok(PastLimit::Drop.into())
+    );
+    let e = Field::PastLimit.spec().parse("archive").unwrap_err();
+    assert!(e.contains("dead_letter") && e.contains("stay"), "{e}");
+    // Choosing a broker brings its own fate back.
+    set(&mut target, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
+    assert_eq!(target.broker.past_limit, None);
+}

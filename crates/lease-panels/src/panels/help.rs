@@ -26,23 +26,23 @@ pub const PRESET_RULES: [(&str, &str); 15] = [
     ("SQS FIFO", ": an old receipt handle is rejected."),
     (
         "Service Bus",
-        ": an old lock token is rejected (lock lost); 60 s; 10 deliveries, counted when a lock expires or is abandoned.",
+        ": an old lock token is rejected (lock lost); 60 s; 10 deliveries, counted when a lock expires or is abandoned; the lock duration is at most 5 min.",
     ),
     (
         "Pub/Sub",
-        ": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h.",
+        ": a late ack may succeed and the message still come again; 10 s; 5 attempts; the client extends the lease for up to 1 h; the ack deadline takes 10 s to 600 s.",
     ),
     (
         "RabbitMQ to 4.2",
-        ": a consumer timeout (30 min, checked on the channel's tick every 60 s) closes the channel and requeues everything unacked on it, prefetched messages too; 20 deliveries on a quorum queue, every return counted.",
+        ": a consumer timeout (30 min, checked on the channel's tick every 60 s) closes the channel and requeues everything unacked on it, prefetched messages too; 20 deliveries on a quorum queue, every return counted, then the message is dropped unless a dead-letter exchange is set.",
     ),
     (
         "RabbitMQ 4.3+",
-        ": a consumer timeout (30 min) returns only the timed-out message; a late ack is rejected; 20 deliveries on a quorum queue, a timeout not counted, so a message that keeps timing out is never dead-lettered.",
+        ": a consumer timeout (30 min) returns only the timed-out message; a late ack is rejected; 20 deliveries on a quorum queue, a timeout not counted, so a message that keeps timing out is never dropped; past the limit by failures, it is dropped unless a dead-letter exchange is set.",
     ),
     (
         "NATS JetStream",
-        ": a late ack is accepted whenever and settles the message, even while another worker runs it; AckWait 30 s, MaxDeliver unlimited.",
+        ": a late ack is accepted whenever and settles the message, even while another worker runs it; AckWait 30 s, MaxDeliver unlimited; past a MaxDeliver you set, the message stays in the stream, delivered no more, and an advisory is published.",
     ),
     (
         "Redis Streams",
@@ -50,7 +50,7 @@ pub const PRESET_RULES: [(&str, &str); 15] = [
     ),
     (
         "BullMQ",
-        ": a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; the stalled checker (every 30 s, in two passes) moves the job back; the second stall fails it outright, skipping its retries; 1 attempt by default, so a thrown error fails it at once; the first run is not stopped.",
+        ": a 30 s lock renewed every 15 s on the worker's event loop, so a CPU-bound processor renews nothing; the stalled checker (every 30 s, in two passes) moves the job back; the second stall fails it outright, skipping its retries and its backoff; 1 attempt by default, so a thrown error fails it at once; with more attempts, a thrown error waits out the job's backoff (fixed or exponential) before its retry, a stall never does; the first run is not stopped.",
     ),
     (
         "Celery on Redis",
@@ -159,7 +159,7 @@ pub fn help_overlay(p: &HelpProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lease_sim::scenario::Scenario;
+    use lease_sim::scenario::{Named, Scenario};
 
     /// The lines follow `Preset::ALL`, and a timeout or a count of
     /// deliveries a line states is the one the engine gives the preset.
@@ -187,5 +187,31 @@ mod tests {
         );
         assert_eq!(PRESET_RULES[0].0, "Textbook rules");
         assert_eq!(PRESET_RULES[4].0, "Pub/Sub");
+    }
+
+    /// Where a preset's fate past the limit is no dead letter, its line
+    /// says which; BullMQ's line says which ended leases wait out the
+    /// backoff; a documented range of the lease setting is stated.
+    #[test]
+    fn each_line_says_the_fate_past_the_limit_the_backoff_and_the_range() {
+        use lease_sim::scenario::PastLimit;
+        for (preset, (name, rule)) in Preset::ALL.into_iter().zip(PRESET_RULES) {
+            let mut s = Scenario::default();
+            s.broker.preset = preset;
+            match lease_sim::resolve::resolve(&s).past_limit {
+                PastLimit::Drop => assert!(
+                    rule.contains("dropped") || rule.contains("deleted"),
+                    "{name}: {rule}"
+                ),
+                PastLimit::Stay => assert!(rule.contains("stays in the stream"), "{name}: {rule}"),
+                PastLimit::DeadLetter => {}
+            }
+        }
+        let rule = |p: Preset| PRESET_RULES[p.index()].1;
+        assert!(rule(Preset::Bullmq).contains("backoff"));
+        assert!(rule(Preset::Bullmq).contains("a stall never does"));
+        assert!(rule(Preset::GooglePubsub).contains("10 s to 600 s"));
+        assert!(rule(Preset::AzureServiceBus).contains("at most 5 min"));
+        assert!(rule(Preset::CloudTasks).contains("15 s to 30 min"));
     }
 }

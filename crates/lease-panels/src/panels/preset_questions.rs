@@ -6,7 +6,7 @@
 use lease_format::display::duration;
 use lease_sim::resolve::{resolve, ClientPolicy, Config};
 use lease_sim::scenario::{
-    AckAt, DlqTiming, ExpiryTakes, LateAck, OnReject, Preset, Renewal, Scenario,
+    AckAt, DlqTiming, ExpiryTakes, LateAck, OnReject, PastLimit, Preset, Renewal, Scenario,
 };
 use lease_sim::services;
 
@@ -128,18 +128,21 @@ fn late_ack(c: &Config) -> String {
 }
 
 fn limit(p: Preset, c: &Config) -> String {
+    // Where a message goes past its limit, as the resolved `past_limit`
+    // says: Cloud Tasks deletes the task, a quorum queue without a
+    // dead-letter exchange drops it, JetStream leaves it in the stream.
+    let gone = match c.past_limit {
+        PastLimit::DeadLetter => "dead-lettered",
+        PastLimit::Drop if p == Preset::CloudTasks => "deleted",
+        PastLimit::Drop => "dropped (no dead-letter exchange)",
+        PastLimit::Stay => "left in the stream with an advisory",
+    };
     if matches!(c.expiry_takes, ExpiryTakes::Nothing | ExpiryTakes::Orphans) {
         return match c.max_receive_count {
-            Some(n) => format!("Nothing expires; {n} deliveries, then dead-lettered."),
+            Some(n) => format!("Nothing expires; {n} deliveries, then {gone}."),
             None => "Nothing expires to count; no limit.".into(),
         };
     }
-    // Where a message goes past its limit: Cloud Tasks deletes the task.
-    let gone = if p == Preset::CloudTasks {
-        "deleted"
-    } else {
-        "dead-lettered"
-    };
     let when = match c.dlq_timing {
         DlqTiming::OnExpiry => "",
         DlqTiming::OnNextReceive => " at the next receive",
@@ -328,6 +331,22 @@ mod tests {
         assert_eq!(r[4], "1 s, doubling, at most 100 s.");
         let r = row(Preset::CloudTasks);
         assert!(r[3].contains("100 deliveries, deleted"), "{}", r[3]);
+        // Past the limit a quorum queue without a dead-letter exchange
+        // drops; JetStream, given a MaxDeliver, leaves it in the stream.
+        let q = row(Preset::Rabbitmq42);
+        assert!(
+            q[3].contains("20 deliveries, dropped (no dead-letter exchange)"),
+            "{}",
+            q[3]
+        );
+        let mut s = lease_sim::Scenario::default();
+        s.broker.preset = Preset::NatsJetstream;
+        s.broker.max_receive_count = Some(Some(5));
+        let c = lease_sim::resolve::resolve(&s);
+        assert_eq!(
+            limit(Preset::NatsJetstream, &c),
+            "Counted: after 5 deliveries, left in the stream with an advisory."
+        );
         assert!(r[4].contains("doubling 16 times"), "{}", r[4]);
         assert!(r[5].starts_with("No renewal"));
         assert!(row(Preset::SidekiqPro)[6].starts_with("No lease"));

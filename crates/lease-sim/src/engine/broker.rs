@@ -5,7 +5,9 @@
 use super::{new_delivery, Live, Phase, Poll, Sim, State};
 use crate::clock::{AckAnswer, Call, Ev, Reply};
 use crate::run::{DeadLetterCause, EventKind, LeaseEnd, MarkKind, NONE};
-use crate::scenario::{CountAt, DeletedAck, DlqTiming, ExpiryTakes, LateAck, RetryOn, StaleDelete};
+use crate::scenario::{
+    CountAt, DeletedAck, DlqTiming, ExpiryTakes, LateAck, PastLimit, RetryOn, StaleDelete,
+};
 use crate::work::attempt_need;
 
 impl Sim<'_> {
@@ -91,17 +93,21 @@ impl Sim<'_> {
         });
     }
 
+    /// The message is past its delivery limit: dead-lettered, dropped or
+    /// left in the stream with an advisory, as `past_limit` says.
     fn dead_letter(&mut self, id: u32, cause: DeadLetterCause) {
         let m = &mut self.msgs[id as usize];
-        m.state = State::DeadLettered;
+        m.state = State::PastLimit;
         m.cause = Some(cause);
         m.ended_at = self.now;
         self.dead_count += 1;
-        self.rec.dead_letter(self.now, cause);
-        let kind = match cause {
-            DeadLetterCause::Expired => EventKind::DeadLetterExpired,
-            DeadLetterCause::Failed => EventKind::DeadLetterFailed,
+        let kind = match (self.cfg.past_limit, cause) {
+            (PastLimit::DeadLetter, DeadLetterCause::Expired) => EventKind::DeadLetterExpired,
+            (PastLimit::DeadLetter, DeadLetterCause::Failed) => EventKind::DeadLetterFailed,
+            (PastLimit::Drop, _) => EventKind::Dropped,
+            (PastLimit::Stay, _) => EventKind::MaxDeliveries,
         };
+        self.rec.past_limit(self.now, self.cfg.past_limit, cause);
         self.log(kind, id, NONE, NONE);
     }
 
@@ -167,7 +173,7 @@ impl Sim<'_> {
                         return Some(id);
                     }
                     State::Deleted => return Some(id),
-                    State::InFlight | State::DeadLettered => {}
+                    State::InFlight | State::PastLimit => {}
                 }
             }
         }

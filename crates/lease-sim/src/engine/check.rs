@@ -19,7 +19,7 @@ impl Sim<'_> {
                 State::Available => avail += 1,
                 State::InFlight => flight += 1,
                 State::Deleted => deleted += 1,
-                State::DeadLettered => dead += 1,
+                State::PastLimit => dead += 1,
             }
             let mut chain: Vec<u32> = self.chain(id as u32).collect();
             chain.reverse();

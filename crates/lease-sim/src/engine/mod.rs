@@ -34,7 +34,9 @@ pub(crate) enum State {
     Available,
     InFlight,
     Deleted,
-    DeadLettered,
+    /// Past the delivery limit: dead-lettered, dropped or left in the
+    /// stream, as `past_limit` says; never handed out again.
+    PastLimit,
 }
 
 #[derive(Debug, Clone)]

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 use super::{Msg, Phase, Sim, State};
 use crate::report::{AckLatency, ReceiveCounts, Report, Series, Totals};
 use crate::run::{DeadLetterCause, Effect, Fate, LeaseEnd, MessageRecord, Outcome, Run, NONE};
+use crate::scenario::PastLimit;
 
 /// The state the gauges sample at each bucket's end. The state only changes
 /// at events, but ages grow between them: they are kept as start times and
@@ -99,14 +100,17 @@ impl Recorder {
         let i = self.ix(t);
         bump(&mut self.s.expiries, i);
     }
-    pub fn dead_letter(&mut self, t: u64, cause: DeadLetterCause) {
+    pub fn past_limit(&mut self, t: u64, past: PastLimit, cause: DeadLetterCause) {
         let i = self.ix(t);
-        match cause {
-            DeadLetterCause::Expired => {
+        match (past, cause) {
+            // Gone or left in the stream: no dead-letter arrival to chart.
+            (PastLimit::Drop, _) => self.t.dropped += 1,
+            (PastLimit::Stay, _) => self.t.stayed += 1,
+            (PastLimit::DeadLetter, DeadLetterCause::Expired) => {
                 self.t.dead_lettered_expired += 1;
                 bump(&mut self.s.dead_letter_expired, i);
             }
-            DeadLetterCause::Failed => {
+            (PastLimit::DeadLetter, DeadLetterCause::Failed) => {
                 self.t.dead_lettered_failed += 1;
                 bump(&mut self.s.dead_letter_failed, i);
             }
@@ -279,7 +283,7 @@ impl Sim<'_> {
             while rec.oldest_open < msgs.len()
                 && matches!(
                     msgs[rec.oldest_open].state,
-                    State::Deleted | State::DeadLettered
+                    State::Deleted | State::PastLimit
                 )
             {
                 rec.oldest_open += 1;
@@ -351,10 +355,14 @@ pub(crate) fn finish(mut sim: Sim<'_>) -> Run {
     for m in &sim.msgs {
         let fate = match m.state {
             State::Deleted => Fate::Deleted { at: m.ended_at },
-            State::DeadLettered => Fate::DeadLettered {
-                at: m.ended_at,
-                cause: m.cause.unwrap_or(DeadLetterCause::Expired),
-            },
+            State::PastLimit => {
+                let (at, cause) = (m.ended_at, m.cause.unwrap_or(DeadLetterCause::Expired));
+                match sim.cfg.past_limit {
+                    PastLimit::DeadLetter => Fate::DeadLettered { at, cause },
+                    PastLimit::Drop => Fate::Dropped { at, cause },
+                    PastLimit::Stay => Fate::Stayed { at, cause },
+                }
+            }
             State::Available => Fate::Available,
             State::InFlight => Fate::InFlight,
         };

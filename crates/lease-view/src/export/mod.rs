@@ -59,11 +59,14 @@ pub(crate) fn cause_name(c: DeadLetterCause) -> &'static str {
     }
 }
 
-/// The fate's `state` tag, when it settled, and the dead-letter cause.
+/// The fate's `state` tag, when it settled, and how its last lease ended
+/// for a message past its delivery limit.
 pub(crate) fn fate_parts(f: Fate) -> (&'static str, Option<u64>, Option<DeadLetterCause>) {
     match f {
         Fate::Deleted { at } => ("deleted", Some(at), None),
         Fate::DeadLettered { at, cause } => ("dead_lettered", Some(at), Some(cause)),
+        Fate::Dropped { at, cause } => ("dropped", Some(at), Some(cause)),
+        Fate::Stayed { at, cause } => ("stayed", Some(at), Some(cause)),
         Fate::Available => ("available", None, None),
         Fate::InFlight => ("in_flight", None, None),
     }

@@ -13,6 +13,7 @@ use crate::format::clock;
 use crate::index::RunIndex;
 use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
 use crate::lanes::{AXIS_PX, GUTTER_PX};
+use crate::limit::{past_limit, LimitFate};
 use crate::note::{Note, NoteOn};
 use crate::outages::Outages;
 use crate::palette::{
@@ -21,7 +22,6 @@ use crate::palette::{
 };
 use crate::scale::TimeScale;
 use crate::states::{message_states, State};
-use crate::story::cause_word;
 use crate::ticks::ticks;
 use crate::view::TimelineView;
 use lease_format::display::duration;
@@ -832,7 +832,8 @@ impl Canvas<'_> {
         }
     }
 
-    /// "DLQ expired" / "DLQ failed" where the message's last delivery sits.
+    /// "DLQ expired", "dropped (failed)", "stays, advisory (expired)" where
+    /// the message's last delivery sits.
     fn dead_letters(&mut self, index: &RunIndex, lanes: &WorkerLanes, chosen: &[(Row, u32)]) {
         let run = self.run;
         let mut last_label = vec![f64::NEG_INFINITY; lanes.workers as usize];
@@ -841,8 +842,10 @@ impl Canvas<'_> {
                 continue;
             }
             let d = &run.deliveries[ix as usize];
-            let Some(Fate::DeadLettered { at, cause }) =
-                run.messages.get(d.message as usize).map(|m| m.fate)
+            let Some((fate, at, cause)) = run
+                .messages
+                .get(d.message as usize)
+                .and_then(|m| past_limit(m.fate))
             else {
                 continue;
             };
@@ -855,12 +858,7 @@ impl Canvas<'_> {
             if let Some(last) = last_label.get_mut(d.worker as usize) {
                 if x - *last > 70.0 {
                     *last = x;
-                    self.label(
-                        &format!("DLQ {}", cause_word(cause)),
-                        x + 3.0,
-                        y + h / 2.0,
-                        "dlq-text",
-                    );
+                    self.label(&fate.mark(cause), x + 3.0, y + h / 2.0, "dlq-text");
                 }
             }
         }
@@ -959,7 +957,10 @@ impl Canvas<'_> {
         let (mut left_rows, mut left_runs) = (0usize, 0usize);
         for (m, msg) in run.messages.iter().enumerate() {
             let settled = match msg.fate {
-                Fate::Deleted { at } | Fate::DeadLettered { at, .. } => at,
+                Fate::Deleted { at }
+                | Fate::DeadLettered { at, .. }
+                | Fate::Dropped { at, .. }
+                | Fate::Stayed { at, .. } => at,
                 Fate::Available | Fate::InFlight => run.end_ms,
             };
             if msg.arrived_at > self.t1 || settled < self.t0 {
@@ -1050,10 +1051,26 @@ impl Canvas<'_> {
                 State::Deleted => {
                     self.rect("deleted", None, x0, y + inner / 2.0 - 0.5, x1, 1.0);
                 }
-                State::DeadLettered(cause) => {
+                State::DeadLettered(cause) | State::Stayed(cause) => {
+                    // Held somewhere still: the dead-letter queue, or the
+                    // stream that delivers it no more.
+                    let fate = match s.state {
+                        State::Stayed(_) => LimitFate::Stayed,
+                        _ => LimitFate::DeadLettered,
+                    };
                     self.rect("dlq-band", None, x0, y, x1, inner);
                     self.label(
-                        &format!("DLQ {}", cause_word(cause)),
+                        &fate.mark(cause),
+                        x0.max(GUTTER_PX) + 3.0,
+                        y + MESSAGE_ROW_PX / 2.0,
+                        "dlq-text",
+                    );
+                }
+                State::Dropped(cause) => {
+                    // Gone: drawn as a deleted message is, with its word.
+                    self.rect("deleted", None, x0, y + inner / 2.0 - 0.5, x1, 1.0);
+                    self.label(
+                        &LimitFate::Dropped.mark(cause),
                         x0.max(GUTTER_PX) + 3.0,
                         y + MESSAGE_ROW_PX / 2.0,
                         "dlq-text",
@@ -1135,7 +1152,7 @@ impl Canvas<'_> {
                 (Release, "release"),
                 (ReleaseRejected, "release rejected"),
                 (Expiry, "lease expired"),
-                (Dlq, "dead-lettered"),
+                (Dlq, "past the limit: dead-lettered, dropped or stays"),
                 (Down, "worker down"),
                 (Paused, "worker paused"),
             ],
@@ -1146,7 +1163,7 @@ impl Canvas<'_> {
                 (Overlap, "overlapping run"),
                 (ExpiryFill, "lease expired"),
                 (Deleted, "deleted"),
-                (DlqBand, "dead-lettered"),
+                (DlqBand, "dead-lettered or stays in the stream"),
             ],
         };
         let saved = std::mem::take(&mut self.out);

@@ -730,3 +730,45 @@ fn an_ack_with_nothing_to_settle_is_its_own_outcome_in_the_csv_the_svg_and_the_s
         "acked, nothing to settle"
     );
 }
+
+/// A message that keeps timing out past a limit of 3 under `past_limit`.
+fn past_the_limit(past_limit: &str) -> Run {
+    let text = format!(
+        r#"{{"broker": {{"preset": "textbook", "visibility_timeout_ms": 2000,
+                    "max_receive_count": 3, "past_limit": "{past_limit}"}},
+            "workers": {{"count": 3}},
+            "work": {{"dist": "constant", "ms": 10000}},
+            "arrivals": {{"backlog": 1, "rate_per_s": 0.0}},
+            "duration_ms": 20000}}"#
+    );
+    let s = lease_sim::parse_scenario(&text).unwrap();
+    lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
+}
+
+#[test]
+fn a_message_dropped_or_left_in_the_stream_is_written_in_its_own_words() {
+    for (past, state, mark) in [
+        ("dead_letter", "dead_lettered", "DLQ expired"),
+        ("drop", "dropped", "dropped (expired)"),
+        ("stay", "stayed", "stays, advisory (expired)"),
+    ] {
+        let run = past_the_limit(past);
+        // The third lease ends at 6 s with the count spent.
+        let rows = read_csv(&messages_csv(&run));
+        assert_eq!(rows[1][6], state, "{past}");
+        assert_eq!(rows[1][7], "6000", "{past}");
+        assert_eq!(rows[1][8], "expired", "{past}");
+        let rows = read_csv(&deliveries_csv(&run));
+        assert!(column(&rows, "message_fate").iter().all(|f| *f == state));
+        for view in [TimelineView::Workers, TimelineView::Messages] {
+            let svg = timeline_svg(&run, &whole(view));
+            let doc = parse(&svg);
+            let labels: Vec<&str> = doc
+                .descendants()
+                .filter(|n| has_class(n, "dlq-text"))
+                .filter_map(|n| n.text())
+                .collect();
+            assert!(labels.contains(&mark), "{past} {view:?}: {labels:?}");
+        }
+    }
+}
