@@ -229,10 +229,11 @@ pub fn parse(src: &str) -> Result<Lesson, LessonErrors> {
             }
             Event::End(TagEnd::CodeBlock) => {
                 if let Some(mut b) = open.take() {
-                    b.whole.end = range.end;
-                    if b.body.start == b.body.end && b.body.start == b.whole.start {
-                        b.body = range.start..range.start;
+                    // An empty block: its problems are on its first line.
+                    if b.body.start == b.whole.end {
+                        b.body = b.whole.start..b.whole.start;
                     }
+                    b.whole.end = range.end;
                     blocks.push(b);
                 }
             }

@@ -149,6 +149,11 @@ fn each_wrong_piece_of_a_lesson_is_an_error_on_its_line() {
             is: |p| *p == Problem::UnknownScenario("ninety-second-mesage".into()),
         },
         Case {
+            src: "+++\ntitle = \"T\"\nscenario = \"clip-surge\"\n+++\n\nIntro.\n\n```step\n```\nRead.\n",
+            line: 8,
+            is: |p| matches!(p, Problem::Format(w) if w.contains("kind")),
+        },
+        Case {
             src: "# A lesson\n\n```step\nkind = \"text\"\n```\nRead.\n",
             line: 1,
             is: |p| matches!(p, Problem::Format(w) if w.contains("front matter")),
