@@ -150,7 +150,7 @@ pub fn compare(p: &CompareProps) -> Html {
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
             { memo(LineChartProps { id, title, unit, lines, bucket_ms: sa.bucket_ms, end_ms: end,
-                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor), width: p.chart_width }, line_chart) }
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor), width: p.chart_width, bare: false }, line_chart) }
         }
     };
     html! {

@@ -252,9 +252,26 @@ pub struct LineChartProps {
     pub on_cursor: Callback<Option<u64>>,
     /// Its width in CSS pixels (`use_chart_width`).
     pub width: f64,
+    /// Its frame alone: the caption and an empty plot of the same size.
+    pub bare: bool,
 }
 
 pub fn line_chart(p: &LineChartProps) -> Html {
+    if p.bare {
+        return bare_chart(
+            p.id,
+            html! {
+                <figcaption>
+                    {p.title}
+                    <span class="legend">
+                        { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
+                    </span>
+                </figcaption>
+            },
+            p.width,
+            line_summary(p.title, p.unit, &p.lines, p.bucket_ms, p.end_ms),
+        );
+    }
     let end = p.end_ms.max(1) as f64;
     let max = nice_max(
         p.lines
@@ -333,7 +350,25 @@ pub fn line_chart(p: &LineChartProps) -> Html {
 
 /// Receive count per message: a bar per count. A shoulder at 2 and 3 on a
 /// healthy queue means the lease is mis-sized (the clip-moderation case).
-fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
+/// A chart's figure with its caption and its plot's box, the plot empty.
+fn bare_chart(id: &'static str, caption: Html, w: f64, label: String) -> Html {
+    html! {
+        <figure class="chart" id={id}>
+            { caption }
+            <svg viewBox={format!("0 0 {w} {H}")} role="img" aria-label={label}></svg>
+        </figure>
+    }
+}
+
+fn histogram(counts: &[(u64, u64)], w: f64, bare: bool) -> Html {
+    if bare {
+        return bare_chart(
+            "chart-receive-counts",
+            html! { <figcaption>{"Receive count per message (whole run)"}</figcaption> },
+            w,
+            histogram_summary(counts),
+        );
+    }
     let max = nice_max(counts.iter().map(|c| c.1 as f64).fold(0.0, f64::max));
     let n = counts.len().max(1) as f64;
     let (y_labels, left) = y_axis(max, "msgs");
@@ -369,6 +404,29 @@ fn histogram(counts: &[(u64, u64)], w: f64) -> Html {
     }
 }
 
+/// False until the page is first idle after the charts mount, then true.
+/// The charts sit below the first view (below the timeline, at 1280x720
+/// as on a phone): the page's first frame carries their frames, captions
+/// and names, at their size, and their plots follow once the timeline and
+/// the totals are up.
+#[hook]
+fn use_filled_in() -> bool {
+    let filled = use_state_eq(|| false);
+    {
+        let filled = filled.clone();
+        use_effect_with((), move |_| {
+            use wasm_bindgen::JsCast;
+            let fill = wasm_bindgen::closure::Closure::once_into_js(move || filled.set(true));
+            let f: &js_sys::Function = fill.unchecked_ref();
+            let window = gloo::utils::window();
+            if window.request_idle_callback(f).is_err() {
+                let _ = window.set_timeout_with_callback(f);
+            }
+        });
+    }
+    *filled
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ChartsProps {
     pub run: RunHandle,
@@ -390,6 +448,7 @@ fn minutes(v: &[u64]) -> Vec<f64> {
 #[function_component(Charts)]
 pub fn charts(p: &ChartsProps) -> Html {
     let run = crate::run_handle::use_deferred_run(&p.run);
+    let bare = !use_filled_in();
     let s = &run.report.series;
     let bucket = s.bucket_ms;
     let per_bucket = if bucket == 60_000 {
@@ -400,7 +459,7 @@ pub fn charts(p: &ChartsProps) -> Html {
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
             { memo(LineChartProps { id, title, unit, lines, bucket_ms: bucket, end_ms: run.end_ms,
-                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone(), width: p.width }, line_chart) }
+                playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_cursor.clone(), width: p.width, bare }, line_chart) }
         }
     };
     // The report's keys are text ("10" before "2"): ordered by number.
@@ -438,7 +497,7 @@ pub fn charts(p: &ChartsProps) -> Html {
             {chart("chart-acks", "Ack rate (accepted acks)", "/min", vec![
                 Line { label: "acks", class: "s-useful", values: s.completions_per_min.clone(), gauge: false },
             ])}
-            { histogram(&counts, p.width) }
+            { histogram(&counts, p.width, bare) }
             {chart("chart-dlq", "Dead-letter arrivals by cause", per_bucket, vec![
                 Line { label: "expired", class: "s-bad", values: f(&s.dead_letter_expired), gauge: false },
                 Line { label: "failed", class: "s-failed", values: f(&s.dead_letter_failed), gauge: false },
