@@ -75,6 +75,10 @@ pub enum EventKind {
     /// An ack of a message already deleted, answered as a success that
     /// does nothing (`deleted_ack: no_op`): nothing is left to settle.
     AckNoOp,
+    /// An ack the client cannot send: the broker closed the channel its
+    /// delivery came on (`expiry_takes: channel`). A rejected ack that
+    /// never reached the broker.
+    AckUnsent,
 }
 
 /// How a delivery's lease ended.
