@@ -43,3 +43,13 @@ test('an ack with nothing to settle is named in the details table, the story and
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a run without an ack that settles nothing keeps the legend it had', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  await waitForFrame(page, (f) => f.paints > 0 && f.drawnRuns > 0);
+  const legend = page.locator('.timeline-legend').first();
+  assert.ok((await legend.locator('li').count()) > 10, 'the legend is drawn');
+  assert.equal(await legend.locator('canvas[data-swatch="ack-no-op"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
