@@ -10,6 +10,10 @@ import tempfile
 # An ack of a message already deleted that the broker answers as a
 # success doing nothing (docs/MODEL.md, `deleted_ack: no_op`).
 NOTHING_TO_SETTLE = "accepted, nothing to settle"
+# An ack the client cannot send: the broker closed the channel its delivery
+# came on (docs/MODEL.md, "An ack on a channel the broker closed is never
+# sent").
+NOT_SENT_CHANNEL_CLOSED = "not sent: the broker closed the channel"
 
 
 def as_the_client_sees(rec, answer):
@@ -61,6 +65,8 @@ def predict(lease_sim: str, path) -> dict:
                 d["ack"] = "rejected"
             elif k == "ack_no_op":
                 d["ack"] = NOTHING_TO_SETTLE
+            elif k == "ack_unsent":
+                d["ack"] = NOT_SENT_CHANNEL_CLOSED
         if k in ("dead_letter_expired", "dead_letter_failed"):
             dead.add(e["message"])
     return {"deliveries": list(deliveries.values()), "dead_lettered": sorted(dead)}

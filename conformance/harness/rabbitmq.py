@@ -10,7 +10,9 @@ import threading
 import time
 
 import pika
+import pika.exceptions
 
+from .engine import NOT_SENT_CHANNEL_CLOSED
 from .record import Msg
 
 # The consumer timeout is checked on each channel's tick, which the broker
@@ -145,6 +147,12 @@ class WorkerClient:
                 else:
                     channel.basic_nack(tag, requeue=True)
                 result["v"] = "accepted"
+            except pika.exceptions.ChannelWrongStateError as e:
+                # pika refuses an ack or nack on a channel the broker closed
+                # and sends nothing: the engine's ack that cannot be sent.
+                # Any other error keeps its text.
+                result["v"] = (NOT_SENT_CHANNEL_CLOSED if how == "ack" and not channel.is_open
+                               else f"error: {type(e).__name__}: {e}")
             except Exception as e:
                 result["v"] = f"error: {type(e).__name__}: {e}"
             done.set()

@@ -638,7 +638,7 @@ impl Component for Timeline {
                     }
                 </div>
                 { details.unwrap_or_default() }
-                { legend(self.view, self.density_shown) }
+                { legend(self.view, self.density_shown, props.run.report.totals.acks_no_op > 0) }
             </div>
         }
     }
@@ -1264,8 +1264,13 @@ pub enum Mark {
 /// Every entry of the legend for `view`, mark and words side by side: the
 /// one list the legend is rendered from, so that a mark cannot drift from
 /// its words when entries come and go (the density strip's four join the
-/// list while a strip is on the canvas).
-pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static str)> {
+/// list while a strip is on the canvas, and the ack with nothing to settle
+/// while the run has one: most brokers reject such an ack).
+pub fn legend_entries(
+    view: TimelineView,
+    density: bool,
+    no_op_acks: bool,
+) -> Vec<(Mark, &'static str)> {
     use Mark::{Drawn, Styled};
     let mut entries = match view {
         TimelineView::Workers => vec![
@@ -1281,10 +1286,6 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
             (Drawn(Swatch::HeartbeatRejected), "heartbeat rejected"),
             (Drawn(Swatch::Ack), "ack"),
             (Drawn(Swatch::AckRejected), "ack rejected"),
-            (
-                Drawn(Swatch::AckNoOp),
-                "ack of a deleted message, nothing to settle",
-            ),
             (Drawn(Swatch::Commit), "commit, duplicate, no effect"),
             (Drawn(Swatch::Release), "release, rejected"),
             (Styled("lg-glyph", "⤳"), "redelivery"),
@@ -1311,6 +1312,19 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
         ],
     };
     // Only while a strip is on the canvas: zoomed in, it would explain nothing.
+    if no_op_acks && view == TimelineView::Workers {
+        let at = entries
+            .iter()
+            .position(|(m, _)| *m == Drawn(Swatch::AckRejected))
+            .map_or(entries.len(), |i| i + 1);
+        entries.insert(
+            at,
+            (
+                Drawn(Swatch::AckNoOp),
+                "ack of a deleted message, nothing to settle",
+            ),
+        );
+    }
     if density {
         entries.extend([
             (
@@ -1331,10 +1345,10 @@ pub fn legend_entries(view: TimelineView, density: bool) -> Vec<(Mark, &'static 
     entries
 }
 
-fn legend(view: TimelineView, density: bool) -> Html {
+fn legend(view: TimelineView, density: bool, no_op_acks: bool) -> Html {
     // Keyed by the words, so an entry keeps its own element (and its painted
     // swatch) when entries before or after it come and go.
-    let items = legend_entries(view, density)
+    let items = legend_entries(view, density, no_op_acks)
         .into_iter()
         .map(|(mark, text)| {
             let mark = match mark {

@@ -81,6 +81,10 @@ pub enum EventKind {
     /// left in the stream; the broker publishes an advisory (JetStream's
     /// `MAX_DELIVERIES`).
     MaxDeliveries,
+    /// An ack the client cannot send: the broker closed the channel its
+    /// delivery came on (`expiry_takes: channel`). A rejected ack that
+    /// never reached the broker.
+    AckUnsent,
 }
 
 /// How a delivery's lease ended.

@@ -359,10 +359,15 @@ fn rabbitmq_4_2_takes_a_timed_out_delivery_back_on_the_channel_tick_after_it() {
     // The other worker's waiting receive gets it at once, `redelivered`.
     assert_eq!(of(&r, K::Receive)[1], (1_860_000, 0, 1, 2));
     // The first worker keeps running: its work starts when the reply lands
-    // at 20 s and ends 40 min later at 2,420,000; its ack reaches the broker
-    // at 2,430,000 with an unknown delivery tag.
+    // at 20 s and ends 40 min later at 2,420,000; the broker closed the
+    // channel the delivery came on, so its ack cannot be sent.
     assert_eq!(of(&r, K::Finish)[0], (2_420_000, 0, 0, 1));
-    assert_eq!(of(&r, K::AckRejected)[0], (2_430_000, 0, 0, 1));
+    assert_eq!(of(&r, K::AckUnsent), vec![(2_420_000, 0, 0, 1)]);
+    assert!(of(&r, K::AckRejected).is_empty());
+    assert_eq!(
+        r.deliveries[0].outcome,
+        lease_sim::run::Outcome::AckRejected
+    );
 }
 
 #[test]
@@ -631,4 +636,52 @@ fn jetstream_a_fetched_message_waiting_behind_a_slow_one_uses_its_ack_wait() {
     assert_eq!(r.deliveries[1].started_at, Some(2500));
     assert_eq!(of(&r, K::AckOk)[0], (2500, 0, 0, 1));
     assert_eq!(of(&r, K::Receive)[2], (2500, 1, 0, 2));
+}
+
+/// One worker, RabbitMQ's channel-wide consumer timeout of 1 s checked at
+/// the deadline: the 3 s run's channel is closed at 1000, the message goes
+/// back and the same worker's new channel receives it again at once.
+fn closed_channel_run(late_ack: Option<&str>) -> lease_sim::Run {
+    let mut broker = json!({"preset": "rabbitmq_4_2", "visibility_timeout_ms": 1000,
+                            "expiry_check_ms": null, "max_receive_count": null});
+    if let Some(l) = late_ack {
+        broker["late_ack"] = json!(l);
+    }
+    run_checked(&preset_scenario(json!({
+        "broker": broker,
+        "workers": {"count": 1, "concurrency": 2, "prefetch": 2},
+        "work": {"dist": "constant", "ms": 3000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}],
+        "duration_ms": 6000
+    })))
+}
+
+#[test]
+fn an_amqp_client_cannot_send_an_ack_on_a_channel_the_broker_closed() {
+    // RabbitMQ 3.10 `rabbit_channel.erl`: the channel's tick finds the
+    // oldest unacked delivery past `consumer_timeout` and raises a
+    // PRECONDITION_FAILED channel error, which closes the channel; a closed
+    // channel carries no more frames (pika: ChannelWrongStateError, nothing
+    // sent). The copy on the new channel runs 1000-1500 and is acked; the
+    // first run ends at 3000 and its ack is never sent.
+    let r = closed_channel_run(None);
+    assert_eq!(of(&r, K::Expire), vec![(1000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::AckOk), vec![(1500, 0, 0, 2)]);
+    assert_eq!(of(&r, K::AckUnsent), vec![(3000, 0, 0, 1)]);
+    assert!(of(&r, K::AckRejected).is_empty());
+    assert_eq!(
+        r.deliveries[0].outcome,
+        lease_sim::run::Outcome::AckRejected
+    );
+    assert_eq!(r.report.totals.acks_rejected, 1);
+}
+
+#[test]
+fn a_client_that_reopens_the_channel_sends_the_old_tag_and_the_broker_rejects_it() {
+    // `late_ack: channel_error`: the ack goes out on the reopened channel
+    // and the broker answers it with an unknown delivery tag.
+    let r = closed_channel_run(Some("channel_error"));
+    assert!(of(&r, K::AckUnsent).is_empty());
+    assert_eq!(of(&r, K::AckRejected), vec![(3000, 0, 0, 1)]);
 }

@@ -882,7 +882,7 @@ wire_codes!(EVENT_KINDS, event_kind, EventKind:
     Arrive, Receive, Start, ExtendOk, ExtendRejected, Expire, Finish, Error, Hang, Abort, Skip,
     CommitApplied, CommitDuplicate, CommitLostUpdate, CommitFenceRejected, AckOk, AckRejected,
     Release, ReleaseRejected, DeadLetterExpired, DeadLetterFailed, Crash, Restart, Pause, Resume,
-    AckNoOp, Dropped; MaxDeliveries);
+    AckNoOp, Dropped, MaxDeliveries; AckUnsent);
 wire_codes!(LEASE_ENDS, lease_end, LeaseEnd: Acked, AckedLate, Released, Expired; Open);
 wire_codes!(OUTCOMES, outcome, Outcome:
     Acked, AckRejected, Error, Hung, Aborted, Skipped, Crashed, NeverStarted, Unfinished; AckNoOp);
@@ -1285,7 +1285,7 @@ mod tests {
         for (i, k) in EVENT_KINDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }
-        assert_eq!(EVENT_KINDS.len(), EventKind::MaxDeliveries as usize + 1);
+        assert_eq!(EVENT_KINDS.len(), EventKind::AckUnsent as usize + 1);
         for (i, k) in LEASE_ENDS.iter().enumerate() {
             assert_eq!(*k as usize, i);
         }

@@ -7,7 +7,7 @@ use crate::resolve::{
     pubsub_extension_ms, service_bus_renew_before_ms, ClientPolicy, PUBSUB_MAX_EXTENSION_MS,
 };
 use crate::run::{Effect, EventKind, MarkKind, Outcome};
-use crate::scenario::{AckAt, Fence, OnError, OnReject, Renewal, RunOutcome};
+use crate::scenario::{AckAt, ExpiryTakes, Fence, LateAck, OnError, OnReject, Renewal, RunOutcome};
 use crate::work::finish_draw;
 
 impl Sim<'_> {
@@ -384,10 +384,33 @@ impl Sim<'_> {
             self.handler_done(w, d);
             return;
         }
+        if self.channel_closed_since_receive(w, d) {
+            // AMQP 0-9-1: a channel the broker closed carries no more
+            // frames, and a delivery tag names a delivery on its own
+            // channel only: the client cannot send the ack (pika raises
+            // ChannelWrongStateError, nothing is sent). A rejected ack that
+            // never reaches the broker, and closes nothing.
+            self.deliveries[d as usize].outcome = Outcome::AckRejected;
+            self.rec.ack(now, false, 0, 0);
+            self.mark(d, MarkKind::AckRejected);
+            self.log(EventKind::AckUnsent, id, w, receipt);
+            self.handler_done(w, d);
+            return;
+        }
         // Even after a fence rejection the worker acks: someone else committed.
         self.live[d as usize].phase = Phase::Settling;
         self.note_ack_delay(w, d);
         self.send_call(w, Call::Ack { delivery: d });
+    }
+
+    /// The broker closed the channel the delivery came on (a consumer
+    /// timeout, `expiry_takes: channel`) since it was received. Under
+    /// `late_ack: channel_error` the client reopens the channel under its
+    /// number and sends the old tag on it, so the ack is sent.
+    fn channel_closed_since_receive(&self, w: u32, d: u32) -> bool {
+        self.cfg.expiry_takes == ExpiryTakes::Channel
+            && self.cfg.late_ack != LateAck::ChannelError
+            && self.workers[w as usize].channel_opened_at > self.deliveries[d as usize].received_at
     }
 
     /// The handler gives its slot back.
