@@ -26,6 +26,7 @@
   // is passed to the playground as a share-link field, such as timeout="45s".
   var OWN = /^(src|scenario|parts|theme|height|load|id|class|style|title|hidden|lang|dir|slot|tabindex|data-.*|aria-.*|on.*)$/;
   var HEIGHT = 'lease-playground:height';
+  var LEAVE = 'lease-playground:leave';
 
   var CSS =
     ':host{display:flex;flex-direction:column;max-width:100%;box-sizing:border-box;overflow:hidden;' +
@@ -64,6 +65,26 @@
     for (var i = 0; i < MDBOOK_DARK.length; i++) if (c.contains(MDBOOK_DARK[i])) return 'dark';
     for (var j = 0; j < MDBOOK_LIGHT.length; j++) if (c.contains(MDBOOK_LIGHT[j])) return 'light';
     return null;
+  }
+
+  // The figure's height from the parts it shows, the rule its page lays
+  // them out by (static/style.css, "Embed mode"): each part has a fixed
+  // height whatever the run and the width, the controls, the charts and the
+  // scenario's notes behind a disclosure the reader opens. The figure takes
+  // it before it loads, so the text below it does not move when the
+  // playground arrives, and keeps at least it while the playground starts.
+  var PART_PX = { scenario: 44, controls: 44, totals: 76, playback: 60, timeline: 400, charts: 44 };
+  var DEFAULT_PARTS = ['controls', 'totals', 'timeline'];
+  var PAD_PX = 6, HEAD_PX = 26, GAP_PX = 8;
+  function partsOf(text) {
+    var named = String(text || '').split(',').map(function (p) { return p.trim(); });
+    var known = Object.keys(PART_PX).filter(function (p) { return named.indexOf(p) >= 0; });
+    return known.length ? known : DEFAULT_PARTS;
+  }
+  function ruleHeight(parts) {
+    var sum = 0;
+    for (var i = 0; i < parts.length; i++) sum += PART_PX[parts[i]];
+    return PAD_PX + HEAD_PX + sum + GAP_PX * (parts.length - 1) + PAD_PX;
   }
 
   function positive(text, fallback) {
@@ -134,13 +155,14 @@
     }
     var self = this;
     var root = this.attachShadow({ mode: 'open' });
-    // The figure's box before anything is in it, so that the text around it
-    // does not move when the picture or the playground arrives.
-    this.style.height = positive(this.getAttribute('height'), 520) + 'px';
     var title = this.title_();
     root.innerHTML =
       '<style>' + CSS + '</style><div class="pic"><img alt=""></div><div class="bar"><span class="t"></span>' +
       '<button type="button">\u25B6 Play</button></div>';
+    // The figure's box before anything is in it (its border from the style
+    // just set), so that the text around it does not move when the picture
+    // or the playground arrives.
+    this.style.height = this.reserved() + 'px';
     root.querySelector('.t').textContent = title;
     var img = root.querySelector('img');
     img.alt = 'Timeline of ' + this.shipped() +
@@ -174,10 +196,14 @@
 
   proto.attributeChangedCallback = function (name) {
     if (!this.shadowRoot) return;
-    if (name === 'height' && !this.frame) {
-      this.style.height = positive(this.getAttribute('height'), 520) + 'px';
-    }
+    if (name === 'height' && !this.frame) this.style.height = this.reserved() + 'px';
     if (name === 'theme') this.restyle();
+  };
+
+  // The height the figure keeps from the start: its parts' (above), or the
+  // page's own `height` where that is more.
+  proto.reserved = function () {
+    return Math.max(ruleHeight(partsOf(this.getAttribute('parts'))) + this.borders(), positive(this.getAttribute('height'), 0));
   };
 
   // The still picture in the figure's theme, and the box's colours with it.
@@ -242,6 +268,14 @@
     this.frame.setAttribute('tabindex', '-1');
     this.removeAttribute('data-entered');
   };
+  // Out of the playground, onto the figure's stop (only while the focus is
+  // still in it: a late message does not take the focus from elsewhere).
+  proto.leave_ = function () {
+    if (!this.hasAttribute('data-entered') || document.activeElement !== this) return;
+    this.gate_();
+    var enter = this.shadowRoot.querySelector('.enter');
+    if (enter) enter.focus();
+  };
   proto.enter_ = function () {
     this.frame.removeAttribute('tabindex');
     this.setAttribute('data-entered', '');
@@ -265,6 +299,16 @@
     }).observe(document.documentElement, { attributes: true, attributeFilter: ['class', 'data-theme'] });
   }
 
+  // A click or a touch into a figure's playground moves the focus into its
+  // frame without a focus event on the frame: this page's window loses the
+  // focus, and the figure is then the page's active element.
+  addEventListener('blur', function () {
+    setTimeout(function () {
+      var a = document.activeElement;
+      if (a && a.localName === NAME && a.frame && a.shadowRoot.activeElement === a.frame) a.enter_();
+    });
+  });
+
   // The focus went elsewhere in the page: every figure it left is one tab
   // stop again.
   addEventListener('focusin', function (e) {
@@ -276,15 +320,27 @@
   });
 
   // One listener for every figure: the playground reports its height, and
-  // the figure whose frame sent it takes that height.
+  // the figure whose frame sent it takes that height; or an Escape the
+  // playground had no use for, and the reader leaves the figure for its
+  // stop in this page, where the page's own Escape handlers hear the next.
   addEventListener('message', function (e) {
     var d = e.data;
-    if (!d || d.type !== HEIGHT || !(d.height > 0)) return;
+    if (!d) return;
     var all = document.querySelectorAll(NAME);
+    if (d.type === LEAVE) {
+      for (var j = 0; j < all.length; j++) {
+        var g = all[j];
+        if (g.frame && g.frame.contentWindow === e.source && e.origin === new URL(g.folder()).origin) g.leave_();
+      }
+      return;
+    }
+    if (d.type !== HEIGHT || !(d.height > 0)) return;
     for (var i = 0; i < all.length; i++) {
       var f = all[i];
       if (f.frame && f.frame.contentWindow === e.source && e.origin === new URL(f.folder()).origin) {
-        f.style.height = Math.min(Math.ceil(d.height) + f.borders(), 20000) + 'px';
+        // Never below the reserved height: a playground still starting
+        // reports less (its header alone) for a moment.
+        f.style.height = Math.max(f.reserved(), Math.min(Math.ceil(d.height) + f.borders(), 20000)) + 'px';
         f.setAttribute('data-reported-height', String(Math.ceil(d.height)));
       }
     }

@@ -292,20 +292,30 @@ pub fn app() -> Html {
             { crate::panel_host::slot(if presented_panel(&state).is_some() { &panels.load } else { &crate::panel_host::Load::Idle }, &dispatch) }
             <div class={classes!("layout", (!parts.shows(Part::Controls)).then_some("no-side"))}>
                 if parts.shows(Part::Controls) {
-                    <aside class="side">
-                        if comparing {
-                            <p class="editing-side" id="editing-side">{ if state.edit_b { "These controls edit side B." } else { "These controls edit side A." } }</p>
-                        }
-                        { memo(ControlsProps { scenario: controls_scenario, loaded: state.loaded.clone(), on_command: dispatch.clone() }, controls) }
-                    </aside>
+                    { figure_part(state.embed, "embed-controls", "figure-controls", "Controls", html! {
+                        <aside class="side">
+                            if comparing {
+                                <p class="editing-side" id="editing-side">{ if state.edit_b { "These controls edit side B." } else { "These controls edit side A." } }</p>
+                            }
+                            { memo(ControlsProps { scenario: controls_scenario, loaded: state.loaded.clone(), on_command: dispatch.clone() }, controls) }
+                        </aside>
+                    }) }
                 }
                 <main class="main" ref={main.clone()}>
                     if parts.shows(Part::Scenario) {
-                        { memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone(), touring: state.tour.is_some() }, scenario_info) }
+                        { figure_part(state.embed, "embed-scenario", "figure-scenario", "About this scenario", memo(ScenarioInfoProps { scenario: state.a.scenario.clone(), loaded: state.loaded.clone(), on_command: dispatch.clone(), touring: state.tour.is_some() }, scenario_info)) }
                     }
                     if let Some(run) = run {
                         if parts.shows(Part::Totals) {
-                            { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
+                            if state.embed {
+                                // One row in a figure, which the reader
+                                // scrolls sideways on a narrow screen.
+                                <div class="figure-totals" id="figure-totals" tabindex="0" role="group" aria-label="Run totals, one row">
+                                    { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
+                                </div>
+                            } else {
+                                { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
+                            }
                         }
                         { run_summary(&run) }
                         if parts.shows(Part::Playback) {
@@ -319,7 +329,8 @@ pub fn app() -> Html {
                                 range_ms={state.range} on_range={dispatch.reform(Command::Range)} ink={if present { PRESENT_INK } else { 1.0 }}
                                 notes={state.notes.clone()} on_note={dispatch.reform(|(a, b)| Command::NoteAt(a, b))}
                                 on_table={(!state.embed).then(|| open(Panel::Table))}
-                                on_menu={dispatch.reform(Command::Menu)} />
+                                on_menu={dispatch.reform(Command::Menu)}
+                                fixed_px={state.embed.then_some(lease_ui::embed::FIGURE_TIMELINE_PX)} />
                             if let Some(said) = &state.said {
                                 <p class="acted" role="status" id="acted">{said.clone()}
                                     if !state.undo.is_empty() {
@@ -338,11 +349,36 @@ pub fn app() -> Html {
                                 on_command={dispatch.clone()} on_near={(*on_near).clone()} />
                         }
                         if parts.shows(Part::Charts) {
-                            <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} width={chart_width} />
+                            { figure_part(state.embed, "embed-charts", "figure-charts", "Charts", html! {
+                                <Charts run={run} playhead_ms={state.playhead_ms} cursor_ms={state.cursor_ms} on_cursor={dispatch.reform(Command::Cursor)} width={chart_width} />
+                            }) }
                         }
                     }
                 </main>
             </div>
         </div>
+    }
+}
+
+/// A part of a figure in someone else's page behind a disclosure, closed
+/// until the reader opens it, so that the figure is as tall as its host
+/// reserved for it (`lease_ui::embed::FIGURE_TIMELINE_PX`); on the full page,
+/// the part as it is.
+fn figure_part(
+    embed: bool,
+    id: &'static str,
+    class: &'static str,
+    label: &'static str,
+    inner: Html,
+) -> Html {
+    if embed {
+        html! {
+            <details class={classes!("figure-part", class)} id={id}>
+                <summary>{ label }</summary>
+                { inner }
+            </details>
+        }
+    } else {
+        inner
     }
 }

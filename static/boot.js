@@ -90,6 +90,13 @@
     post({ type: P + 'height', height: +h });
     post({ context: 'iframe.resize', height: +h });
   };
+  // Escape that nothing in the playground took (no panel, menu or run's
+  // details to close: those call preventDefault) leaves the figure: the
+  // framing page (embed.js) puts the focus back on the figure's stop in
+  // its own page, where its next Escape is its own.
+  addEventListener('keydown', function (e) {
+    if (e.key === 'Escape' && !e.defaultPrevented && !e.ctrlKey && !e.metaKey && !e.altKey) post({ type: P + 'leave' });
+  });
   addEventListener('message', function (e) {
     var d = e.data, k = d && typeof d.type === 'string' && d.type.indexOf(P) === 0 && d.type.slice(P.length), a = '', f;
     if (e.source !== host || (only && e.origin !== only) || !k) return;

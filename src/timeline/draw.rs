@@ -127,7 +127,7 @@ pub struct Frame<'a> {
 }
 
 /// What was drawn, for the test hook (`TestHook` in mod.rs) and the browser tests.
-#[derive(Debug, Default, Clone, Copy, PartialEq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct Drawn {
     pub runs: u32,
     /// Centre of the widest run bar drawn, in CSS pixels of the canvas.
@@ -143,6 +143,13 @@ pub struct Drawn {
     pub notes: u32,
     /// The lowest edge of a note's label, in CSS pixels of the canvas.
     pub note_label_bottom: Option<f64>,
+    /// Each note's label and each tick's label in the axis strip, as left
+    /// and right edges in CSS pixels: no note's covers a tick's.
+    pub note_labels: Vec<(f64, f64)>,
+    pub tick_labels: Vec<(f64, f64)>,
+    /// The widest lane or row label ("worker 15") as drawn, in CSS pixels:
+    /// within the gutter left of the runs, which would cover its end.
+    pub lane_label_px: f64,
 }
 
 impl Drawn {
@@ -181,15 +188,38 @@ impl Frame<'_> {
     }
 }
 
+/// The gutter's room for a lane's label: from its 6 px inset to 4 px short
+/// of where the runs begin.
+pub const LABEL_ROOM_PX: f64 = GUTTER_PX - 10.0;
+
+/// The page's font at `px`.
+fn font_px(px: u32) -> String {
+    format!("{px}px system-ui, -apple-system, 'Segoe UI', sans-serif")
+}
+
+/// Sets the font the lane labels are written in, the page's size for the
+/// canvas (which presenter mode's ink grows) unless the widest label would
+/// then run under the runs, as "worker 10" at a projector's size does: then
+/// the largest whole size at which it fits. Returns its width as drawn.
+fn fit_labels(ctx: &CanvasRenderingContext2d, f: &Frame, widest: &str) -> f64 {
+    let width =
+        |ctx: &CanvasRenderingContext2d| ctx.measure_text(widest).map_or(0.0, |m| m.width());
+    let mut px = (11.0 * f.ink).round() as u32;
+    let mut w = width(ctx);
+    while w > LABEL_ROOM_PX && px > 8 {
+        px -= 1;
+        ctx.set_font(&font_px(px));
+        w = width(ctx);
+    }
+    w
+}
+
 pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let p = f.pal();
     ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, f.height);
     // A whole number of pixels: the canvas's text stays crisp.
-    ctx.set_font(&format!(
-        "{}px system-ui, -apple-system, 'Segoe UI', sans-serif",
-        (11.0 * f.ink).round() as u32
-    ));
+    ctx.set_font(&font_px((11.0 * f.ink).round() as u32));
     ctx.set_text_baseline("middle");
 
     let mut drawn = match f.view {
@@ -203,7 +233,11 @@ pub fn paint(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     paint_not_kept(ctx, f);
     paint_unplayed(ctx, f);
     paint_axis(ctx, f);
-    (drawn.notes, drawn.note_label_bottom) = super::notes::paint_notes(ctx, f);
+    let placed = super::notes::paint_notes(ctx, f);
+    drawn.notes = placed.count;
+    drawn.note_label_bottom = placed.bottom;
+    drawn.note_labels = placed.labels;
+    drawn.tick_labels = placed.ticks;
     if let Some(c) = f.cursor {
         if (f.scale.start_ms..=f.scale.end_ms).contains(&(c as f64)) {
             let x = f.x(c).round() + 0.5;
@@ -225,6 +259,12 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let mut drawn = Drawn::default();
 
     // Lanes, labels and faults first: runs are drawn over them.
+    let label_px = fit_labels(
+        ctx,
+        f,
+        &format!("worker {}", lanes.workers.saturating_sub(1)),
+    );
+    drawn.lane_label_px = label_px;
     for w in 0..lanes.workers {
         let top = lanes.lane_top(w);
         let h = lanes.lane_px() - lanes.gap_px;
@@ -241,6 +281,7 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         ctx.set_text_align("left");
         let _ = ctx.fill_text(&format!("worker {w}"), 6.0, top + lanes.row_px.min(h) / 2.0);
     }
+    ctx.set_font(&font_px((11.0 * f.ink).round() as u32));
     paint_worker_faults(ctx, f);
     paint_grid(ctx, f);
 
@@ -622,6 +663,10 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
     let mut strip = Strip::new(&f.scale);
     let mut strips = Batches::default();
     let range = rows.visible(AXIS_PX, f.height);
+    let base_font = ctx.font();
+    drawn.lane_label_px = fit_labels(ctx, f, &format!("msg {}", rows.count.saturating_sub(1)));
+    let label_font = ctx.font();
+    ctx.set_font(&base_font);
     for m in range {
         let y = rows.row_top(m);
         let h = rows.row_px;
@@ -636,7 +681,9 @@ fn paint_messages(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         if h >= 10.0 {
             ctx.set_fill_style_str(&p.muted);
             ctx.set_text_align("left");
+            ctx.set_font(&label_font);
             let _ = ctx.fill_text(&format!("msg {m}"), 6.0, y + h / 2.0);
+            ctx.set_font(&base_font);
         }
         ctx.save();
         ctx.begin_path();
@@ -823,27 +870,41 @@ fn paint_not_kept(ctx: &CanvasRenderingContext2d, f: &Frame) {
     }
 }
 
+/// The time axis's ticks as drawn in the canvas's current font: each
+/// tick's x, its label's centre and half width, and the label.
+pub(super) fn axis_ticks(
+    ctx: &CanvasRenderingContext2d,
+    f: &Frame,
+) -> Vec<(f64, f64, f64, String)> {
+    let (_, ticks) = ticks(&f.scale, 90.0);
+    ticks
+        .into_iter()
+        .map(|(t, text)| {
+            let x = (GUTTER_PX + f.scale.x_of(t)).round() + 0.5;
+            // Keep the first and last labels inside the canvas.
+            let half = ctx.measure_text(&text).map_or(14.0, |m| m.width() / 2.0);
+            let tx = x.clamp(
+                GUTTER_PX + half,
+                (f.width - half - 2.0).max(GUTTER_PX + half),
+            );
+            (x, tx, half, text)
+        })
+        .collect()
+}
+
 fn paint_axis(ctx: &CanvasRenderingContext2d, f: &Frame) {
     let p = f.pal();
     ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, f.width, AXIS_PX);
     ctx.set_fill_style_str(&p.background);
     ctx.fill_rect(0.0, 0.0, GUTTER_PX - 2.0, AXIS_PX);
-    let (_, ticks) = ticks(&f.scale, 90.0);
     ctx.set_stroke_style_str(&p.muted);
     ctx.set_fill_style_str(&p.text);
     ctx.set_line_width(f.ink * 1.0);
     ctx.set_text_align("center");
-    for (t, text) in &ticks {
-        let x = (GUTTER_PX + f.scale.x_of(*t)).round() + 0.5;
+    for (x, tx, _, text) in axis_ticks(ctx, f) {
         line(ctx, x, AXIS_PX - 5.0, x, AXIS_PX);
-        // Keep the first and last labels inside the canvas.
-        let half = ctx.measure_text(text).map_or(14.0, |m| m.width() / 2.0);
-        let tx = x.clamp(
-            GUTTER_PX + half,
-            (f.width - half - 2.0).max(GUTTER_PX + half),
-        );
-        let _ = ctx.fill_text(text, tx, AXIS_PX / 2.0 - 1.0);
+        let _ = ctx.fill_text(&text, tx, AXIS_PX / 2.0 - 1.0);
     }
     line(ctx, GUTTER_PX, AXIS_PX - 0.5, f.width, AXIS_PX - 0.5);
     ctx.set_text_align("left");

@@ -87,6 +87,12 @@ pub struct TimelineProps {
     /// Strokes and labels grow by this: presenter mode's projector.
     #[prop_or(1.0)]
     pub ink: f64,
+    /// A figure in someone else's page: the canvas is this tall whatever
+    /// the run (its lanes scroll inside it) and the key is behind a
+    /// disclosure, so the figure is as tall as the host reserved for it
+    /// before it loaded (`lease_ui::embed::FigureRule`).
+    #[prop_or_default]
+    pub fixed_px: Option<f64>,
     /// The reader's notes, drawn as labelled bands over their ranges.
     #[prop_or_default]
     pub notes: Vec<String>,
@@ -369,6 +375,13 @@ impl Component for Timeline {
                     return true;
                 }
                 if let Some(cmd) = key_command(&e.code(), &e.key(), self.plot_w()) {
+                    // Escape with no run chosen is not the timeline's: in
+                    // a figure on a docs page, it leaves the figure.
+                    if matches!(cmd, ViewCommand::Deselect)
+                        && ctx.props().selected_message.is_none()
+                    {
+                        return false;
+                    }
                     e.prevent_default();
                     self.apply(ctx, cmd);
                 }
@@ -579,6 +592,7 @@ impl Component for Timeline {
             .hover
             .as_ref()
             .map(|h| hover::card(&props.run, &self.index, h, props.playhead_ms, self.css_w));
+        let no_op_acks = props.run.report.totals.acks_no_op > 0;
         let details = props.selected_message.map(|m| {
             details::panel(
                 &props.run,
@@ -638,7 +652,14 @@ impl Component for Timeline {
                     }
                 </div>
                 { details.unwrap_or_default() }
-                { legend(self.view, self.density_shown, props.run.report.totals.acks_no_op > 0) }
+                if props.fixed_px.is_some() {
+                    <details class="timeline-key" id="timeline-key">
+                        <summary>{ "Key to the marks" }</summary>
+                        { legend(self.view, self.density_shown, no_op_acks) }
+                    </details>
+                } else {
+                    { legend(self.view, self.density_shown, no_op_acks) }
+                }
             </div>
         }
     }
@@ -690,6 +711,16 @@ impl Timeline {
                     return;
                 };
                 if k.key() == "Escape" && !typing_or_canvas(e.target()) {
+                    // A run's details are open: this Escape closes them, and
+                    // a figure on a docs page stays entered.
+                    let shown = gloo::utils::document()
+                        .query_selector(".timeline-details")
+                        .ok()
+                        .flatten()
+                        .is_some();
+                    if shown {
+                        k.prevent_default();
+                    }
                     link.send_message(Msg::Escape);
                 }
             },
@@ -917,6 +948,9 @@ impl Timeline {
 
     /// Tall enough for every lane at full row height, within limits.
     fn natural_height(&self, ctx: &Context<Self>) -> f64 {
+        if let Some(px) = ctx.props().fixed_px {
+            return px;
+        }
         let content = match self.view {
             TimelineView::Workers => WorkerLanes::with_row_max(
                 self.index.workers,
@@ -1173,8 +1207,14 @@ impl TestHook<'_> {
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")))
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{},\"laneLabelPx\":{:.1},\"laneLabelRoomPx\":{:.1},\"noteLabels\":{},\"tickLabels\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")), self.drawn.lane_label_px, draw::LABEL_ROOM_PX, spans(&self.drawn.note_labels), spans(&self.drawn.tick_labels))
     }
+}
+
+/// Left and right edges as a JSON array of pairs.
+fn spans(v: &[(f64, f64)]) -> String {
+    let each: Vec<String> = v.iter().map(|(a, b)| format!("[{a:.1},{b:.1}]")).collect();
+    format!("[{}]", each.join(","))
 }
 
 /// A field or the canvas (which has Escape of its own) has the key.

@@ -102,8 +102,10 @@ test('a docs page with three figures fetches no wasm and stays under 60 KB until
   assert.ok(rows.some((r) => r.url.endsWith('/previews/clip-surge.svg')), 'the picture of clip-surge');
   assert.ok(rows.some((r) => r.url.endsWith('/previews/ninety-second-message.dark.svg')), 'theme="dark" shows the dark picture');
   // The box is the figure's height from the start: nothing below it moves.
-  assert.equal(await page.evaluate(() => document.getElementById('a').getBoundingClientRect().height), 520);
-  assert.equal(await page.evaluate(() => document.getElementById('b').getBoundingClientRect().height), 480);
+  // Its parts' height (574 px for controls, totals and a timeline, and its
+  // 2 px of border) where the page's `height` asks for less.
+  assert.equal(await page.evaluate(() => document.getElementById('a').getBoundingClientRect().height), 576);
+  assert.equal(await page.evaluate(() => document.getElementById('b').getBoundingClientRect().height), 576);
   assert.deepEqual(errors, []);
   await page.close();
 });

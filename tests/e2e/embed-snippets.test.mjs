@@ -116,7 +116,7 @@ test('the Docusaurus snippet, compiled as MDX and rendered with React, loads its
   assert.ok(script, `no scripts option in:\n${config}`);
   const { default: Content } = await evaluate(`# Choosing a visibility timeout\n\nSome prose.\n\n${mdx}\nMore prose.\n`, { ...runtime });
   const rendered = renderToStaticMarkup(createElement(Content));
-  assert.match(rendered, /<lease-playground scenario="order-confirmation-email" timeout="45s" parts="controls,totals,timeline" height="520"><\/lease-playground>/);
+  assert.match(rendered, /<lease-playground scenario="order-confirmation-email" timeout="45s" parts="controls,totals,timeline" height="574"><\/lease-playground>/);
   // Docusaurus writes each `scripts` entry into every page's head.
   const host = await serveHost({
     '/docs/intro': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>

@@ -52,6 +52,48 @@ impl Part {
     }
 }
 
+/// The timeline's canvas in a figure, in CSS pixels, whatever the run (its
+/// lanes scroll inside it). Every part of a figure has a fixed height (the
+/// rest are `.embedded` rules in `static/style.css`; the controls, the
+/// charts, the scenario's notes and the timeline's key are disclosures), so
+/// that `embed/embed.js` can reserve the figure's height, the sum of its
+/// parts', before the playground loads: a reader scrolling past a figure
+/// never sees the text below it move.
+pub const FIGURE_TIMELINE_PX: f64 = 300.0;
+
+/// Each part's height in a figure, in CSS pixels (`static/style.css`,
+/// "Embed mode"): the timeline is its toolbar, canvas and key; the
+/// controls, the charts and the scenario's notes a closed disclosure.
+pub fn figure_part_px(part: Part) -> u32 {
+    match part {
+        Part::Scenario | Part::Controls | Part::Charts => 44,
+        Part::Totals => 76,
+        Part::Playback => 60,
+        Part::Timeline => 44 + 6 + FIGURE_TIMELINE_PX as u32 + 6 + 44,
+        Part::Diagnosis => 0,
+    }
+}
+
+/// A figure's padding (each side), header with its margin, and the gap
+/// between two parts, in CSS pixels.
+pub const FIGURE_PAD_PX: u32 = 6;
+pub const FIGURE_HEAD_PX: u32 = 26;
+pub const FIGURE_GAP_PX: u32 = 8;
+
+/// The height of a figure showing `parts`, before anything in it is opened:
+/// what the page inside reports, and so what `embed/embed.js` reserves
+/// (the same rule, written there for a page with no wasm) and the Embed
+/// panel's snippets give the iframe.
+pub fn figure_height_px(parts: &[Part]) -> u32 {
+    let shown = Parts::embed(parts);
+    let listed = shown.listed().unwrap_or(DEFAULT_EMBED_PARTS);
+    let sum: u32 = listed.iter().map(|p| figure_part_px(*p)).sum();
+    2 * FIGURE_PAD_PX
+        + FIGURE_HEAD_PX
+        + sum
+        + FIGURE_GAP_PX * (listed.len() as u32).saturating_sub(1)
+}
+
 /// The message type the frame posts to its parent with its height.
 pub const HEIGHT_MESSAGE: &str = "lease-playground:height";
 
@@ -297,6 +339,42 @@ fn attr_escape(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn embed_js_reserves_a_figures_height_by_the_pages_own_rule() {
+        let js = include_str!("../../../embed/embed.js");
+        let table = js
+            .split("var PART_PX = {")
+            .nth(1)
+            .and_then(|t| t.split('}').next())
+            .expect("embed.js has its PART_PX table");
+        for (part, _) in EMBED_PARTS {
+            let entry = format!("{}: {}", part.name(), figure_part_px(*part));
+            assert!(
+                table.contains(&entry),
+                "embed.js's PART_PX says {table}, not {entry}"
+            );
+        }
+        assert_eq!(table.matches(':').count(), EMBED_PARTS.len());
+        let consts = format!(
+            "var PAD_PX = {FIGURE_PAD_PX}, HEAD_PX = {FIGURE_HEAD_PX}, GAP_PX = {FIGURE_GAP_PX};"
+        );
+        assert!(js.contains(&consts), "embed.js lacks {consts}");
+        let defaults: Vec<String> = DEFAULT_EMBED_PARTS
+            .iter()
+            .map(|p| format!("'{}'", p.name()))
+            .collect();
+        assert!(js.contains(&format!("var DEFAULT_PARTS = [{}];", defaults.join(", "))));
+    }
+
+    #[test]
+    fn a_figures_height_is_its_parts_with_padding_header_and_gaps() {
+        // controls 44, totals 76, timeline 400; 6 + 26 + 520 + 2 gaps + 6.
+        assert_eq!(figure_height_px(DEFAULT_EMBED_PARTS), 574);
+        assert_eq!(figure_height_px(&[Part::Timeline]), 438);
+        // A part no figure shows counts for nothing: the default instead.
+        assert_eq!(figure_height_px(&[Part::Diagnosis]), 574);
+    }
 
     #[test]
     fn no_part_an_embed_can_show_falls_back_to_the_default() {

@@ -3,7 +3,7 @@
 //! `tests/e2e/fixtures/mdbook-chapter.html`, the page a browser test loads to
 //! check that the figure comes to life. `UPDATE_FIXTURES=1` writes it anew.
 
-use lease_ui::embed::{figure_snippet, Figure, Part};
+use lease_ui::embed::{figure_height_px, figure_snippet, Figure, Part};
 use pulldown_cmark::{html, Options, Parser};
 
 const FIXTURE: &str = concat!(
@@ -34,7 +34,7 @@ fn chapter() -> String {
             page: PLAYGROUND,
             query: "scenario=ninety-second-message&timeout=45s",
             parts: &parts,
-            height_px: 520,
+            height_px: figure_height_px(&parts),
         },
         "Lease Playground",
     );

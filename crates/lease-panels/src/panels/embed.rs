@@ -26,6 +26,8 @@ struct Choices {
     parts: Vec<Part>,
     width: u32,
     height: u32,
+    /// The reader typed a height: it no longer follows the parts'.
+    height_typed: bool,
     /// Which snippet: an id of `SNIPPET_KINDS`.
     kind: &'static str,
     /// One of `THEMES`: `auto` follows the reader's OS, the others the host's look.
@@ -57,9 +59,15 @@ impl Reducible for Choices {
                     .map(|(p, _)| *p)
                     .filter(|p| on(*p))
                     .collect();
+                if !c.height_typed {
+                    c.height = lease_ui::embed::figure_height_px(&c.parts);
+                }
             }
             Choose::Width(w) => c.width = w.clamp(320, 1600),
-            Choose::Height(h) => c.height = h.clamp(200, 4000),
+            Choose::Height(h) => {
+                c.height = h.clamp(200, 4000);
+                c.height_typed = true;
+            }
             Choose::Kind(id) => {
                 if let Some((k, _)) = SNIPPET_KINDS.iter().find(|(k, _)| *k == id) {
                     c.kind = k;
@@ -77,7 +85,8 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     let choices = use_reducer(|| Choices {
         parts: DEFAULT_EMBED_PARTS.to_vec(),
         width: 640,
-        height: 520,
+        height: lease_ui::embed::figure_height_px(DEFAULT_EMBED_PARTS),
+        height_typed: false,
         kind: SNIPPET_KINDS[0].0,
         theme: THEMES[0],
         copied: None,
