@@ -178,3 +178,32 @@ test('the diagnosis names a BullMQ stall failure and a Celery buffer expiry, and
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the diagnosis names a channel-wide requeue and a late ack that settled another run, and each Apply clears its own', async () => {
+  const first = 'one-slow-consumer-requeues-its-whole-channel';
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=${first}`);
+  await page.locator('#diagnosis').scrollIntoViewIfNeeded();
+  await page.locator('#diagnosis[aria-busy="false"]').waitFor();
+  for (const [scenario, id, title, label] of [
+    // The closes take the 40-minute export back at 30 min: the fix outlasts it.
+    [first, 'channel-wide-requeue', /requeued its whole channel/, /^Apply fix: Visibility timeout \d+ s$/],
+    // In-progress acks keep the first run's lease, so no copy runs under it.
+    ['the-late-ack-that-settled-someone-else-s-run', 'ack-settled-another-run', /late ack settled the copy another worker was running/, /^Apply fix: Heartbeat every 10 s/],
+  ]) {
+    if (scenario !== first) {
+      await page.locator('#ctl-scenario').selectOption(scenario);
+      await page.locator('#diagnosis').scrollIntoViewIfNeeded();
+    }
+    const finding = page.locator(`#finding-${id}`);
+    await finding.waitFor({ timeout: 60000 });
+    assert.match(await finding.locator('h3').innerText(), title, `${id}: its name`);
+    assert.match(await finding.innerText(), /\d/, `${id}: evidence in numbers`);
+    const apply = finding.locator('.apply-fix');
+    assert.match(await apply.innerText(), label);
+    await apply.click();
+    await page.waitForFunction((sel) => !document.querySelector(sel), `#finding-${id}`, { timeout: 60000 });
+    assert.ok((await page.locator('#your-changes').innerText()).length > 0, `${id}: the fix shows as a change`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

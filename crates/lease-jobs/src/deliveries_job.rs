@@ -8,6 +8,7 @@
 
 use lease_sim::run::Run;
 use lease_sim::Scenario;
+use lease_view::past_limit;
 use lease_view::story::outcome_word;
 use serde::{Deserialize, Serialize};
 
@@ -49,6 +50,11 @@ pub struct DeliveryRow {
     /// When the handler stopped; `None`: it was still running (or hung).
     pub end_ms: Option<u64>,
     pub outcome: String,
+    /// On a message's last delivery, its end past the delivery limit in the
+    /// timeline's words ("DLQ expired", "dropped (expired)", "stays,
+    /// advisory (failed)"); `None` on every other row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub past_limit: Option<String>,
     /// The earlier run of the same message it overlapped: its receipt and worker.
     pub overlaps: Option<(u32, u32)>,
 }
@@ -131,6 +137,12 @@ pub fn page_of(
                 start_ms: d.started_at,
                 end_ms: d.ended_at,
                 outcome: outcome_word(d).to_string(),
+                past_limit: run
+                    .messages
+                    .get(d.message as usize)
+                    .filter(|m| m.deliveries.last() == Some(&i))
+                    .and_then(|m| past_limit(m.fate))
+                    .map(|(fate, _, cause)| fate.mark(cause)),
                 overlaps: d
                     .overlaps
                     .and_then(|t| ds.get(t as usize))
@@ -194,6 +206,30 @@ mod tests {
         let past = page_of(&run, Column::Message, false, all.total, 50);
         assert!(past.rows.is_empty());
         assert_eq!(past.total, all.total);
+    }
+
+    #[test]
+    fn the_last_delivery_of_a_message_past_its_limit_names_its_fate() {
+        use lease_sim::scenario::PastLimit;
+        for (past, said) in [
+            (PastLimit::DeadLetter, "DLQ expired"),
+            (PastLimit::Drop, "dropped (expired)"),
+            (PastLimit::Stay, "stays, advisory (expired)"),
+        ] {
+            let mut s = lease_sim::shipped::find("ninety-second-message")
+                .unwrap()
+                .scenario;
+            s.broker.max_receive_count = Some(Some(2));
+            s.broker.past_limit = Some(past);
+            let run = crate::run_job::simulate_for_page(&s, &mut |_| {}).unwrap();
+            let page = page_of(&run, Column::Receipt, false, 0, 50);
+            let named: Vec<(u32, Option<&str>)> = page
+                .rows
+                .iter()
+                .map(|r| (r.receipt, r.past_limit.as_deref()))
+                .collect();
+            assert_eq!(named, vec![(1, None), (2, Some(said))], "{past:?}");
+        }
     }
 
     #[test]

@@ -475,6 +475,7 @@ mod tests {
                         start_ms: Some(0),
                         end_ms: None,
                         outcome: "hung".into(),
+                        past_limit: Some("dropped (expired)".into()),
                         overlaps: Some((1, 0)),
                     }],
                     total: 1,

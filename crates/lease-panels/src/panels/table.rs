@@ -160,7 +160,10 @@ pub fn table_panel(p: &TableProps) -> Html {
                         <td>{ r.receipt }</td>
                         <td>{ when(r.start_ms) }</td>
                         <td>{ when(r.end_ms) }</td>
-                        <td>{ r.outcome.clone() }</td>
+                        <td>{ match &r.past_limit {
+                            Some(fate) => format!("{}; then {fate}", r.outcome),
+                            None => r.outcome.clone(),
+                        } }</td>
                         <td>{ r.overlaps.map_or_else(|| "–".to_string(), |(receipt, worker)| format!("receipt {receipt} on worker {worker}")) }</td>
                         <td><button type="button" class="table-show" onclick={show}
                             aria-label={format!("Show message {m} on the timeline")}>{ "Show" }</button></td>

@@ -770,5 +770,17 @@ fn a_message_dropped_or_left_in_the_stream_is_written_in_its_own_words() {
                 .collect();
             assert!(labels.contains(&mark), "{past} {view:?}: {labels:?}");
         }
+        // The hover card's story ends with the fate in its own words.
+        let story = crate::story::message_story(&run, &RunIndex::new(&run), 0, u64::MAX);
+        let last = story.last().unwrap();
+        let start = match past {
+            "drop" => "Dropped at 0:06 (expired)",
+            "stay" => "Past the delivery limit at 0:06 (expired)",
+            _ => "Dead-lettered at 0:06 (expired)",
+        };
+        assert!(last.starts_with(start), "{past}: {last}");
+        if past == "stay" {
+            assert!(last.contains("stays in the stream"), "{last}");
+        }
     }
 }
