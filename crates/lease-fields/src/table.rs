@@ -20,8 +20,7 @@ use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, DeletedAck, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library,
     OnError, OnReject, PastLimit, Preset, Process, ReceiveOrder, Renewal, RetryOn, Scenario,
-    StaleDelete,
-    LAMBDA_FUNCTION_TIMEOUT_MS,
+    StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
     effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
