@@ -703,9 +703,11 @@ impl Timeline {
         // The canvas loses the focus to the body on some clicks (a re-render
         // under the pointer), and the keys list promises Escape all the same.
         let link = ctx.link().clone();
-        self.listeners.push(EventListener::new(
+        // Not passive: the Escape that closes a run's details is spent.
+        self.listeners.push(EventListener::new_with_options(
             &gloo::utils::document(),
             "keydown",
+            gloo::events::EventListenerOptions::enable_prevent_default(),
             move |e| {
                 let Some(k) = e.dyn_ref::<KeyboardEvent>() else {
                     return;

@@ -179,6 +179,8 @@ test('the embed generator writes a snippet and previews it', async () => {
   assert.match(code, /<iframe src="[^"]*scenario=hung-handler[^"]*embed=1&amp;panels=controls,totals,timeline,charts"/);
   assert.match(code, /lease-playground:height/);
   const preview = page.frameLocator('#embed-preview');
+  // A figure's charts are a strip its reader opens.
+  await preview.locator('#embed-charts > summary').click({ timeout: 30000 });
   await preview.locator('.charts').waitFor({ timeout: 30000 });
   await screenshot(page, 'share-embed-generator');
   assert.deepEqual(errors, []);
