@@ -70,6 +70,11 @@ def main(argv=None):
         ours, theirs = None, None
         try:
             theirs = run_case(driver, a.endpoint, c)
+            # What the driver saw of a message past its limit: a dead-letter
+            # queue's copy, or (JetStream) the MAX_DELIVERIES advisory of a
+            # message the stream keeps.
+            fate = getattr(driver, "PAST_LIMIT_SEEN_AS", "dead-lettered")
+            theirs["past_limit"] = {str(m): fate for m in theirs["dead_lettered"]}
             # A driver whose client cannot tell an ack that settled nothing
             # from one that settled the message says what it records for
             # both (NOTHING_TO_SETTLE_LOOKS_LIKE); one that can tell

@@ -15,6 +15,16 @@ NOTHING_TO_SETTLE = "accepted, nothing to settle"
 # sent").
 NOT_SENT_CHANNEL_CLOSED = "not sent: the broker closed the channel"
 
+# A message past its delivery limit, by the event that ends it (the preset's
+# `past_limit`): dead-lettered, dropped, or left in the stream with an
+# advisory.
+PAST_LIMIT_FATES = {
+    "dead_letter_expired": "dead-lettered",
+    "dead_letter_failed": "dead-lettered",
+    "dropped": "dropped",
+    "max_deliveries": "left in the stream, advisory",
+}
+
 
 def as_the_client_sees(rec, answer):
     """The engine's record with each ack that settled nothing written as
@@ -44,6 +54,7 @@ def predict(lease_sim: str, path) -> dict:
             events = [json.loads(line) for line in f if line.strip()]
     deliveries = {}
     dead = set()
+    past = {}
     for e in events:
         key = (e["message"], e["receipt"])
         k = e["kind"]
@@ -69,4 +80,7 @@ def predict(lease_sim: str, path) -> dict:
                 d["ack"] = NOT_SENT_CHANNEL_CLOSED
         if k in ("dead_letter_expired", "dead_letter_failed"):
             dead.add(e["message"])
-    return {"deliveries": list(deliveries.values()), "dead_lettered": sorted(dead)}
+        if k in PAST_LIMIT_FATES:
+            past[str(e["message"])] = PAST_LIMIT_FATES[k]
+    return {"deliveries": list(deliveries.values()), "dead_lettered": sorted(dead),
+            "past_limit": past}

@@ -25,6 +25,10 @@ from nats.js.api import AckPolicy, ConsumerConfig
 
 from .record import Msg
 
+# Past MaxDeliver the stream keeps the message and the server publishes
+# MAX_DELIVERIES, the advisory the driver records.
+PAST_LIMIT_SEEN_AS = "left in the stream, advisory"
+
 # The server redelivers when a message's AckWait (or BackOff step) runs out,
 # to a fetch already waiting at the server: seen within 10 ms in the cases;
 # the rest is room for a busy two-core machine.
