@@ -21,20 +21,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { launchBrowser, outputDir, serveHost, startServer, touch, touchPath } from './harness.mjs';
-import { after, before } from 'node:test';
+import { outputDir, serveHost, touch, touchPath, useServerDesktopAndPhone } from './harness.mjs';
 
-const env = {};
-before(async () => {
-  env.server = await startServer();
-  env.desktop = await launchBrowser();
-  env.phone = await launchBrowser({ hasTouch: true, isMobile: true });
-});
-after(async () => {
-  await env.phone?.close();
-  await env.desktop?.close();
-  await env.server?.close();
-});
+const env = useServerDesktopAndPhone();
 
 const FIGURES = [
   ['ninety-second-message', 'controls,totals,timeline'],
