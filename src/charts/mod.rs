@@ -257,17 +257,18 @@ pub struct LineChartProps {
 }
 
 pub fn line_chart(p: &LineChartProps) -> Html {
+    let caption = html! {
+        <figcaption>
+            {p.title}
+            <span class="legend">
+                { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
+            </span>
+        </figcaption>
+    };
     if p.bare {
         return bare_chart(
             p.id,
-            html! {
-                <figcaption>
-                    {p.title}
-                    <span class="legend">
-                        { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
-                    </span>
-                </figcaption>
-            },
+            caption,
             p.width,
             line_summary(p.title, p.unit, &p.lines, p.bucket_ms, p.end_ms),
         );
@@ -322,12 +323,7 @@ pub fn line_chart(p: &LineChartProps) -> Html {
     let head = x(p.playhead_ms as f64);
     html! {
         <figure class="chart" id={p.id}>
-            <figcaption>
-                {p.title}
-                <span class="legend">
-                    { for p.lines.iter().map(|l| html! { <span class={classes!("key", l.class)}>{l.label}</span> }) }
-                </span>
-            </figcaption>
+            { caption }
             <svg viewBox={format!(
                 "0 0 {} {}",
                 w,

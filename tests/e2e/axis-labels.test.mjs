@@ -5,19 +5,10 @@
 // fits left of the runs, which used to cut it to "worker".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openPage, waitForFrame, useServerAndBrowser, screenshot } from './harness.mjs';
+import { openPage, waitForFrame, timelineX as xOf, useServerAndBrowser, screenshot } from './harness.mjs';
 
 const env = useServerAndBrowser();
 const CANVAS = '.timeline-canvas';
-
-/** The page x of time `ms` on the first timeline, showing the whole run. */
-async function xOf(page, ms) {
-  const f = await waitForFrame(page);
-  const box = await page.locator(CANVAS).first().boundingBox();
-  const gutter = 72;
-  const plot = f.axisEndPx - gutter;
-  return box.x + gutter + ((ms - f.viewStartMs) / (f.viewEndMs - f.viewStartMs)) * plot;
-}
 
 const overlaps = ([a, b], [c, d]) => a < d && c < b;
 

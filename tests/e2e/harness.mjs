@@ -169,6 +169,15 @@ export async function waitForFrame(page, ok = (f) => f.paints > 0, { selector = 
   return handle.jsonValue();
 }
 
+/** The page x of time `ms` on the first timeline, showing the whole run. */
+export async function timelineX(page, ms) {
+  const f = await waitForFrame(page);
+  const box = await page.locator(TIMELINE).first().boundingBox();
+  const gutter = 72;
+  const plot = f.axisEndPx - gutter;
+  return box.x + gutter + ((ms - f.viewStartMs) / (f.viewEndMs - f.viewStartMs)) * plot;
+}
+
 /**
  * Launches Debian's Chromium headless with a fresh profile. `options` go to
  * Playwright's context: `{ hasTouch: true, isMobile: true }` for a phone,

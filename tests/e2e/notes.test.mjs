@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { openPage, settledUrl, waitForFrame, frame, axeViolations, useServerAndBrowser } from './harness.mjs';
+import { openPage, settledUrl, waitForFrame, timelineX as xOf, frame, axeViolations, useServerAndBrowser } from './harness.mjs';
 
 // axe is injected as an inline script, which the page's CSP refuses.
 const env = useServerAndBrowser({ bypassCSP: true });
@@ -20,15 +20,6 @@ async function heard(page, text, gone = false) {
     ([sel, t, g]) => (document.querySelector(sel)?.getAttribute('aria-label') ?? '').includes(t) !== g,
     [CANVAS, text, gone],
   );
-}
-
-/** The page x of time `ms` on the first timeline, showing the whole run. */
-async function xOf(page, ms) {
-  const f = await waitForFrame(page);
-  const box = await page.locator(CANVAS).first().boundingBox();
-  const gutter = 72;
-  const plot = f.axisEndPx - gutter;
-  return box.x + gutter + ((ms - f.viewStartMs) / (f.viewEndMs - f.viewStartMs)) * plot;
 }
 
 test('Shift+drag and a few words make a note: in the link, on the timeline after a reload, in the SVG', async () => {

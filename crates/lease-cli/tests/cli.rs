@@ -1,14 +1,10 @@
 //! The `lease-sim` command as a user runs it.
 
+mod common;
+
 use std::process::{Command, Output};
 
-fn lease_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lease-sim"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the binary runs")
-}
+use common::lease_sim;
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -2,15 +2,9 @@
 //! the reference's example pass, and a failing step or an unreadable line
 //! is named.
 
-use std::process::{Command, Output};
+mod common;
 
-fn lease_sim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_lease-sim"))
-        .args(args)
-        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-        .output()
-        .expect("the binary runs")
-}
+use common::lease_sim;
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
