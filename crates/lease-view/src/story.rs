@@ -2,7 +2,8 @@
 //! its deliveries, marks and fate, told only up to the playhead.
 
 use lease_sim::run::{
-    DeadLetterCause, Delivery, Effect, Fate, LeaseEnd, MarkKind, MessageRecord, Outcome, Run,
+    DeadLetterCause, Delivery, Effect, EventKind, Fate, LeaseEnd, MarkKind, MessageRecord, Outcome,
+    Run,
 };
 
 use crate::format::clock;
@@ -168,7 +169,14 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
             }
             parts.push(s);
             if let Some(t) = first(MarkKind::AckRejected) {
-                parts.push(format!("ack rejected at {}", clock(t)));
+                parts.push(if ack_unsent_at(run, d, t) {
+                    format!(
+                        "ack not sent at {}: the broker had closed the channel it came on",
+                        clock(t)
+                    )
+                } else {
+                    format!("ack rejected at {}", clock(t))
+                });
             }
             if let Some(t) = first(MarkKind::AckNoOp) {
                 parts.push(format!(
@@ -220,6 +228,16 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
         parts.push(format!("released at {}", clock(d.lease_ended_at)));
     }
     format!("{head}: {}.", parts.join("; "))
+}
+
+/// Whether the delivery's rejected ack at `t` is one the client could not
+/// send (`AckUnsent`: the broker had closed its channel) rather than one the
+/// broker answered with a refusal; both leave the same mark.
+fn ack_unsent_at(run: &Run, d: &Delivery, t: u64) -> bool {
+    let from = run.events.partition_point_t(|e| e < t);
+    (from..run.events.len())
+        .map_while(|i| run.events.get(i).filter(|e| e.t == t))
+        .any(|e| e.kind == EventKind::AckUnsent && e.message == d.message && e.receipt == d.receipt)
 }
 
 pub fn effect_words(e: Effect) -> &'static str {
@@ -332,5 +350,66 @@ mod tests {
                 "Dead-lettered at 1:00 (failed): its receive count ran out after a handler failure.",
             ]
         );
+    }
+
+    /// RabbitMQ's consumer timeout of 1 s closes the channel at 1 s; the
+    /// copy on the new channel runs 1-1.5 s and is acked; the first run ends
+    /// at 3 s and its ack cannot go out on the closed channel.
+    fn closed_channel_run() -> Run {
+        let text = serde_json::json!({
+            "name": "ack-on-a-closed-channel",
+            "seed": 1,
+            "duration_ms": 6000,
+            "broker": {"preset": "rabbitmq_4_2", "visibility_timeout_ms": 1000,
+                       "expiry_check_ms": null, "max_receive_count": null},
+            "workers": {"count": 1, "concurrency": 2, "prefetch": 2},
+            "work": {"dist": "constant", "ms": 3000},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+            "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}]
+        })
+        .to_string();
+        let s = lease_sim::parse::parse_scenario(&text).unwrap();
+        lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
+    }
+
+    #[test]
+    fn the_story_says_an_ack_on_a_channel_the_broker_closed_was_not_sent() {
+        let run = closed_channel_run();
+        let index = RunIndex::new(&run);
+        let story = message_story(&run, &index, 0, u64::MAX);
+        assert_eq!(
+            story[1],
+            "Delivery 1 to worker 0 at 0:00: lease expired at 0:01 while worker 0 still ran; \
+             finished at 0:03, committed over a newer write (a lost update); \
+             ack not sent at 0:03: the broker had closed the channel it came on."
+        );
+        assert!(
+            story.iter().all(|l| !l.contains("ack rejected")),
+            "{story:?}"
+        );
+    }
+
+    #[test]
+    fn the_story_still_says_ack_rejected_for_an_ack_the_broker_refused() {
+        // The same run under `late_ack: channel_error`: the client reopens the
+        // channel and sends the old tag, which the broker refuses.
+        let text = serde_json::json!({
+            "name": "ack-on-a-reopened-channel",
+            "seed": 1,
+            "duration_ms": 6000,
+            "broker": {"preset": "rabbitmq_4_2", "visibility_timeout_ms": 1000,
+                       "expiry_check_ms": null, "max_receive_count": null,
+                       "late_ack": "channel_error"},
+            "workers": {"count": 1, "concurrency": 2, "prefetch": 2},
+            "work": {"dist": "constant", "ms": 3000},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+            "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}]
+        })
+        .to_string();
+        let s = lease_sim::parse::parse_scenario(&text).unwrap();
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let index = RunIndex::new(&run);
+        let story = message_story(&run, &index, 0, u64::MAX);
+        assert!(story[1].ends_with("ack rejected at 0:03."), "{story:?}");
     }
 }
