@@ -40,7 +40,7 @@ struct Row {
     more_is_better: bool,
 }
 
-const ROWS: [Row; 10] = [
+const ROWS: [Row; 11] = [
     Row {
         id: "acked",
         label: "Acked",
@@ -75,6 +75,15 @@ const ROWS: [Row; 10] = [
         id: "acks-rejected",
         label: "Acks rejected",
         value: |r| r.report.totals.acks_rejected as f64,
+        more_is_better: false,
+    },
+    Row {
+        // An ack of a message another run's ack already deleted, answered as
+        // a success that settles nothing (`deleted_ack: no_op`): the mark of
+        // a duplicate run, as the totals and the report count it.
+        id: "acks-no-op",
+        label: "Acks with nothing to settle",
+        value: |r| r.report.totals.acks_no_op as f64,
         more_is_better: false,
     },
     Row {
@@ -195,5 +204,60 @@ pub fn compare(p: &CompareProps) -> Html {
                 ])}
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two workers under JetStream: with `paused`, worker 0 pauses while it
+    /// holds the first delivery, worker 1 runs the redelivery, worker 0's
+    /// late ack deletes the message and worker 1's ack finds nothing to
+    /// settle; without, the one delivery is acked in time.
+    fn ack_with_nothing_to_settle(paused: bool) -> Run {
+        let faults = if paused {
+            serde_json::json!([{"kind": "pause", "worker": 0, "at_ms": 100, "duration_ms": 500}])
+        } else {
+            serde_json::json!([])
+        };
+        let text = serde_json::json!({
+            "name": "ack-with-nothing-to-settle",
+            "seed": 1,
+            "duration_ms": 5000,
+            "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 1000},
+            "workers": {"count": 2, "concurrency": 1, "heartbeat": null},
+            "work": {"dist": "constant", "ms": 800},
+            "arrivals": {"process": "fixed", "rate_per_s": 0.0, "backlog": 1},
+            "faults": faults
+        })
+        .to_string();
+        let s = lease_sim::parse::parse_scenario_without_path(&text).unwrap();
+        lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
+    }
+
+    #[test]
+    fn the_compare_table_has_a_row_for_acks_with_nothing_to_settle() {
+        let row = ROWS
+            .iter()
+            .find(|r| r.id == "acks-no-op")
+            .expect("a row for acks with nothing to settle");
+        assert_eq!(row.label, "Acks with nothing to settle");
+        let (a, b) = (
+            ack_with_nothing_to_settle(true),
+            ack_with_nothing_to_settle(false),
+        );
+        assert_eq!(a.report.totals.acks_no_op, 1);
+        assert_eq!(b.report.totals.acks_no_op, 0);
+        assert_eq!(((row.value)(&a), (row.value)(&b)), (1.0, 0.0));
+        assert!(
+            !row.more_is_better,
+            "fewer acks that settle nothing is better"
+        );
+        let ids: Vec<_> = ROWS.iter().map(|r| r.id).collect();
+        let mut unique = ids.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "row ids are the rows' element ids");
     }
 }
