@@ -48,6 +48,10 @@ pub struct ArbScenario {
     pub client: Option<ArbClient>,
     /// `broker.stale_delete`: `permissive` when true.
     pub stale_delete: Option<bool>,
+    /// `broker.deleted_ack`: `no_op` when true, `rejected` when false.
+    /// Last, as each field added since: the fields before it decode from a
+    /// corpus input as they did.
+    pub deleted_ack: Option<bool>,
 }
 
 /// `workers.client`: the library (modulo 4) and its parameter, written
@@ -206,6 +210,10 @@ impl ArbScenario {
             let v = if p { "permissive" } else { "strict" };
             broker.insert("stale_delete".into(), json!(v));
         }
+        if let Some(n) = self.deleted_ack {
+            let v = if n { "no_op" } else { "rejected" };
+            broker.insert("deleted_ack".into(), json!(v));
+        }
 
         let mut workers = serde_json::Map::new();
         workers.insert("count".into(), json!(self.workers));
@@ -314,5 +322,92 @@ impl ArbScenario {
             top["bucket_ms"] = json!(u64::from(b) * 16);
         }
         serde_json::to_string_pretty(&top).expect("a json Value always serializes")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbitrary::Unstructured;
+
+    fn drawn(deleted_ack: Option<bool>) -> Value {
+        let bytes: Vec<u8> = (0..2048u32).map(|i| (i * 37 % 251) as u8).collect();
+        let mut s = ArbScenario::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+        s.deleted_ack = deleted_ack;
+        serde_json::from_str(&s.to_json()).unwrap()
+    }
+
+    /// Two workers on SQS standard, a 1 s lease and 1.5 s of work: the first
+    /// run's delete lands after its message went to the other worker, whose
+    /// delete then finds the message gone.
+    fn deleted_ack_case(deleted_ack: bool) -> ArbScenario {
+        ArbScenario {
+            seed: 7,
+            duration: 625,
+            bucket: None,
+            preset: Some(1),
+            timeout_ms: Some(1000),
+            max_receive_count: Some(None),
+            max_lease_lifetime_ms: None,
+            receive_batch: None,
+            rpc_latency_ms: None,
+            dlq_on_next_receive: None,
+            late_ack_accepted: None,
+            count_at_expiry: None,
+            workers: 2,
+            concurrency: 1,
+            prefetch: None,
+            heartbeat: Some(None),
+            error_rate: 0,
+            hang_rate: 0,
+            on_error_expire: false,
+            dist: ArbDist::Constant(1500),
+            attempt_jitter: 0,
+            capacity: None,
+            slowdowns: Vec::new(),
+            backlog: 3,
+            rate: 0,
+            fixed: true,
+            surges: Vec::new(),
+            fence: 0,
+            faults: Vec::new(),
+            client: None,
+            stale_delete: Some(true),
+            deleted_ack: Some(deleted_ack),
+        }
+    }
+
+    #[test]
+    fn the_corpus_deleted_ack_cases_are_what_the_generator_writes() {
+        for (no_op, file) in [
+            (true, "structured-deleted-ack-no-op-sqs-standard.json"),
+            (false, "structured-deleted-ack-rejected-sqs-standard.json"),
+        ] {
+            let path = format!(
+                "{}/../crates/lease-sim/tests/fuzz_corpus/{file}",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            if std::env::var_os("WRITE_CORPUS").is_some() {
+                std::fs::write(&path, deleted_ack_case(no_op).to_json()).unwrap();
+            }
+            let stored = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(stored, deleted_ack_case(no_op).to_json(), "{file}");
+        }
+    }
+
+    #[test]
+    fn the_structured_generator_writes_deleted_ack_both_ways_or_leaves_it_to_the_preset() {
+        assert_eq!(drawn(Some(true))["broker"]["deleted_ack"], "no_op");
+        assert_eq!(drawn(Some(false))["broker"]["deleted_ack"], "rejected");
+        assert!(drawn(None)["broker"].get("deleted_ack").is_none());
+        // Every answer is a value the scenario format reads.
+        for n in [Some(true), Some(false), None] {
+            let text = drawn(n).to_string();
+            let parsed = lease_sim::parse::parse_scenario_without_path(&text);
+            assert!(
+                !matches!(&parsed, Err(e) if e.to_string().contains("deleted_ack")),
+                "{parsed:?}"
+            );
+        }
     }
 }
