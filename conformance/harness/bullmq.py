@@ -19,6 +19,8 @@ import threading
 import time
 from pathlib import Path
 
+from .link import Link
+
 # A stall is found on a check, and the checks fall every stalledInterval
 # (1 s in the cases) from the workers' start (worker.ts `run` starts the
 # checker before the first fetch): the engine's checks and the broker's
@@ -29,6 +31,18 @@ GRANULARITY_MS = 500
 # first check is over before any job is active, as in the engine, where
 # every worker checks at its start before it fetches.
 JOBS_AFTER_MS = 250
+# Every process reaches Redis over a link that delays each way this long, as
+# a network between hosts does. A worker's stalled checker waits
+# stalledInterval after its check returns, and the check's `stalled-check`
+# key lives stalledInterval from when the check ran: the next check comes
+# one round trip after the key's expiry, and Redis and Node count time in
+# whole milliseconds. Over loopback (a round trip well under 1 ms) that
+# next check found the key still there on 9 of 60 and 9 of 120 checks (a
+# lone idle worker, stalledInterval 1 s; `checker_probe.py`) and skipped,
+# so the stall waited a whole interval more; over this link, 0 of 60 and
+# 0 of 119. The engine's checker runs every check, as BullMQ does over a
+# network.
+LINK_DELAY_MS = 2
 # A case's crash kills a worker's process (and a restart starts another).
 CRASHES = True
 # Every process says it is connected within this, or the case fails.
@@ -36,10 +50,10 @@ CONNECT_S = 30
 HERE = Path(__file__).resolve().parent.parent / "bullmq"
 
 
-def config(endpoint, case, unique, **kw):
+def config(port, case, unique, **kw):
     b = case.broker
     return dict({
-        "port": int(endpoint.rsplit(":", 1)[1]), "queue": unique,
+        "port": port, "queue": unique,
         "messages": case.messages, "concurrency": case.concurrency,
         "lock_ms": case.timeout_ms, "stalled_interval_ms": b.get("expiry_check_ms") or 30000,
         "max_stalled": b.get("max_expiries", 1),
@@ -57,9 +71,12 @@ def run_case(endpoint, case, unique):
     later, the case's t = 0. A crash kills the worker's process at its
     time; its restart is a process started beforehand that calls `run()` at
     the restart's time."""
+    host, port = endpoint.rsplit(":", 1)
+    link = Link(host, int(port), LINK_DELAY_MS)
+
     def spawn(**kw):
         return subprocess.Popen(
-            ["node", str(HERE / "worker.mjs"), json.dumps(config(endpoint, case, unique, **kw))],
+            ["node", str(HERE / "worker.mjs"), json.dumps(config(link.port, case, unique, **kw))],
             cwd=HERE.parent, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
     workers = [(i, spawn(worker=i), None) for i in range(case.workers)]
@@ -101,6 +118,7 @@ def run_case(endpoint, case, unique):
             if p.poll() is None:
                 p.kill()
                 p.wait()
+        link.close()
     lines.sort(key=lambda e: e["t"])
     deliveries, notes, failed = {}, [], set()
     for e in lines:

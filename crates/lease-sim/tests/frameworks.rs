@@ -165,6 +165,25 @@ fn bullmq_stalled_checker_starts_with_its_worker_process() {
 }
 
 #[test]
+fn a_lone_bullmq_worker_s_next_stalled_check_runs_as_its_own_check_key_runs_out() {
+    // One process, no renewal: it checks at 0 (before it takes the job),
+    // 1000 and 2000, each check a period after its last, just as the
+    // `stalled-check` key its last check set runs out; none is skipped.
+    // 1000 marks the job (its lock ran out at 1000), 2000 moves it back.
+    // The 1500 ms run's completion at 1500 finds the lock gone.
+    let r = checker_run(
+        1,
+        false,
+        json!({
+        "workers": {"heartbeat": null},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 1500}]}),
+    );
+    assert_eq!(of(&r, K::AckRejected), vec![(1500, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Expire), vec![(2000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive)[1], (2000, 0, 0, 2));
+}
+
+#[test]
 fn bullmq_runs_one_stalled_check_per_interval_across_its_workers() {
     // No renewal. Worker 0 takes the job at 0 and checks at 1000 (marks)
     // and 2000 (moves). Worker 1 dies at 100 and restarts at 1500: its
