@@ -80,7 +80,8 @@ class Link:
         for w in self._writers:
             w.transport.abort()
         others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-        await asyncio.wait(others, timeout=5)
+        if others:
+            await asyncio.wait(others, timeout=5)
 
     def close(self):
         try:
