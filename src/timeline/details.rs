@@ -36,7 +36,7 @@ pub fn panel(
                 <td>{ when(d.started_at) }</td>
                 <td>{ when(d.ended_at) }</td>
                 <td>{ if d.lease_ended_at <= upto { format!("{} at {}", story::lease_word(d.lease_end), clock(d.lease_ended_at)) } else { "held".into() } }</td>
-                <td>{ if done { story::outcome_word(d) } else { "running" } }
+                <td>{ if done { story::outcome_word_in(run, d) } else { "running" } }
                     { for overlap.map(|t| html! { <span class="timeline-overlap-note">{ format!(" (overlaps receipt {})", t.receipt) }</span> }) }
                 </td>
                 <td>{ if d.committed_at.is_some_and(|c| c <= upto) || done { story::effect_word(d.effect) } else { "–" } }</td>

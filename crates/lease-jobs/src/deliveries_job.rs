@@ -9,7 +9,7 @@
 use lease_sim::run::Run;
 use lease_sim::Scenario;
 use lease_view::past_limit;
-use lease_view::story::outcome_word;
+use lease_view::story::outcome_word_in;
 use serde::{Deserialize, Serialize};
 
 /// A column the table sorts by.
@@ -116,7 +116,7 @@ pub fn page_of(
     };
     order.sort_by(|a, b| {
         let by = if sort == Column::Outcome {
-            outcome_word(&ds[*a as usize]).cmp(outcome_word(&ds[*b as usize]))
+            outcome_word_in(run, &ds[*a as usize]).cmp(outcome_word_in(run, &ds[*b as usize]))
         } else {
             key(*a).cmp(&key(*b))
         };
@@ -136,7 +136,7 @@ pub fn page_of(
                 receipt: d.receipt,
                 start_ms: d.started_at,
                 end_ms: d.ended_at,
-                outcome: outcome_word(d).to_string(),
+                outcome: outcome_word_in(run, d).to_string(),
                 past_limit: run
                     .messages
                     .get(d.message as usize)

@@ -265,6 +265,16 @@ pub fn outcome_word(d: &Delivery) -> &'static str {
     }
 }
 
+/// The outcome's word with the run at hand: a rejected ack that the client
+/// could not send (the broker had closed its channel, `AckUnsent` at the
+/// handler's end) is "ack not sent"; every other outcome as `outcome_word`.
+pub fn outcome_word_in(run: &Run, d: &Delivery) -> &'static str {
+    match (d.outcome, d.ended_at) {
+        (Outcome::AckRejected, Some(e)) if ack_unsent_at(run, d, e) => "ack not sent",
+        _ => outcome_word(d),
+    }
+}
+
 pub fn lease_word(l: LeaseEnd) -> &'static str {
     match l {
         LeaseEnd::Acked => "acked",
@@ -390,6 +400,14 @@ mod tests {
     }
 
     #[test]
+    fn the_outcome_of_an_ack_on_a_channel_the_broker_closed_reads_ack_not_sent() {
+        let run = closed_channel_run();
+        assert_eq!(run.deliveries[0].outcome, Outcome::AckRejected);
+        assert_eq!(outcome_word_in(&run, &run.deliveries[0]), "ack not sent");
+        assert_eq!(outcome_word_in(&run, &run.deliveries[1]), "acked");
+    }
+
+    #[test]
     fn the_story_still_says_ack_rejected_for_an_ack_the_broker_refused() {
         // The same run under `late_ack: channel_error`: the client reopens the
         // channel and sends the old tag, which the broker refuses.
@@ -411,5 +429,6 @@ mod tests {
         let index = RunIndex::new(&run);
         let story = message_story(&run, &index, 0, u64::MAX);
         assert!(story[1].ends_with("ack rejected at 0:03."), "{story:?}");
+        assert_eq!(outcome_word_in(&run, &run.deliveries[0]), "ack rejected");
     }
 }
