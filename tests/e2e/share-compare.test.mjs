@@ -46,3 +46,17 @@ test('an old link with panel=export still opens, and a bad b. field is a notice'
   assert.match(await page.locator('#link-notices').innerText(), /b\.timeout/);
   assert.deepEqual(errors, []);
 });
+
+test('the comparison has a row for acks with nothing to settle', async () => {
+  // The shipped JetStream scenario's late acks settle 30 messages whose
+  // redelivery then acks with nothing to settle (`lease-sim run --json`:
+  // totals.acks_no_op 30); B starts as a copy of A.
+  const { page, errors } = await openPage(
+    env.browser, `${env.server.url}?scenario=the-late-ack-that-settled-someone-else-s-run&compare=1`);
+  const row = page.locator('#compare-acks-no-op');
+  await row.waitFor();
+  assert.equal((await row.locator('th').innerText()).trim(), 'Acks with nothing to settle');
+  const cells = await row.locator('td').allInnerTexts();
+  assert.deepEqual(cells.slice(0, 2).map((c) => c.trim()), ['30', '30']);
+  assert.deepEqual(errors, []);
+});
