@@ -37,10 +37,10 @@ JOBS_AFTER_MS = 250
 # key lives stalledInterval from when the check ran: the next check comes
 # one round trip after the key's expiry, and Redis and Node count time in
 # whole milliseconds. Over loopback (a round trip well under 1 ms) that
-# next check found the key still there on 9 of 60 and 9 of 120 checks (a
-# lone idle worker, stalledInterval 1 s; `checker_probe.py`) and skipped,
-# so the stall waited a whole interval more; over this link, 0 of 60 and
-# 0 of 119. The engine's checker runs every check, as BullMQ does over a
+# next check found the key still there on 9 of 60, 9 of 120 and 3 of 60
+# checks (a lone idle worker, stalledInterval 1 s; `checker_probe.py`) and
+# skipped, so the stall waited a whole interval more; over this link, 0 of
+# 60, 0 of 119 and 0 of 60. The engine's checker runs every check, as BullMQ does over a
 # network.
 LINK_DELAY_MS = 2
 # A case's crash kills a worker's process (and a restart starts another).
