@@ -40,8 +40,8 @@ JOBS_AFTER_MS = 250
 # next check found the key still there on 9 of 60, 9 of 120 and 3 of 60
 # checks (a lone idle worker, stalledInterval 1 s; `checker_probe.py`) and
 # skipped, so the stall waited a whole interval more; over this link, 0 of
-# 60, 0 of 119 and 0 of 60. The engine's checker runs every check, as BullMQ does over a
-# network.
+# 60, 0 of 119 and 0 of 60. The engine's checker runs every check, as
+# BullMQ does over a network.
 LINK_DELAY_MS = 2
 # A case's crash kills a worker's process (and a restart starts another).
 CRASHES = True
