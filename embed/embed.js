@@ -1,6 +1,8 @@
 // Lease Playground in a docs page with one line (docs/embedding.md):
 //   <script src="https://your.site/lease/embed.js" defer></script>
-//   <lease-playground scenario="clip-surge"></lease-playground>
+//   <lease-playground scenario="clip-surge" style="display:block;height:576px"></lease-playground>
+// (the style, which the Embed panel writes, is the figure's box until this
+// script has run: a deferred script runs after the first paint).
 // Until the reader scrolls a figure into view (or clicks it, with
 // load="click"), it shows a still picture of the scenario's timeline, drawn
 // at build time (previews/), and fetches none of the playground's wasm.
@@ -29,10 +31,14 @@
   var LEAVE = 'lease-playground:leave';
 
   var CSS =
-    ':host{display:flex;flex-direction:column;max-width:100%;box-sizing:border-box;overflow:hidden;' +
-    'border:1px solid #8884;border-radius:6px;background:#f6f7f9;color:#1d2330;' +
+    // A block, as the snippet's own style writes it before this script
+    // runs (the host's style wins over :host): the picture and its bar are
+    // laid out inside, in a column as tall as the box.
+    ':host{display:block;box-sizing:border-box;border:1px solid #8884;max-width:100%;overflow:hidden;' +
+    'border-radius:6px;background:#f6f7f9;color:#1d2330;' +
     'font:14px/1.4 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif}' +
     ':host([data-dark]){background:#16181d;color:#e4e7ee}' +
+    '.col{display:flex;flex-direction:column;height:100%}' +
     '.pic{flex:1;min-height:0;overflow:hidden}img{display:block;width:100%;height:auto}' +
     '.bar{display:flex;gap:.75em;align-items:center;' +
     'padding:.6em .8em;background:#f6f7f9;border-top:1px solid #8884}' +
@@ -41,7 +47,7 @@
     'button{font:inherit;font-weight:600;padding:.45em 1em;border-radius:999px;border:0;' +
     'background:#2563eb;color:#fff;cursor:pointer;white-space:nowrap}' +
     'button:focus-visible{outline:3px solid #f59e0b;outline-offset:2px}' +
-    'iframe{display:block;width:100%;flex:1;min-height:0;border:0}' +
+    'iframe{display:block;width:100%;height:100%;border:0}' +
     // The figure's one tab stop once loaded: shown while it has the focus.
     ':host{position:relative}' +
     '.enter{position:absolute;top:.5em;left:.5em;z-index:1;opacity:0;pointer-events:none}' +
@@ -73,18 +79,25 @@
   // scenario's notes behind a disclosure the reader opens. The figure takes
   // it before it loads, so the text below it does not move when the
   // playground arrives, and keeps at least it while the playground starts.
+  // A comparison (`compare="1"`, side B in `b.` attributes) adds side B's
+  // part under the timeline: a disclosure of A and B's totals and charts,
+  // and B's timeline, as tall as A's.
   var PART_PX = { scenario: 44, controls: 44, totals: 76, playback: 60, timeline: 400, charts: 44 };
   var DEFAULT_PARTS = ['controls', 'totals', 'timeline'];
   var PAD_PX = 6, HEAD_PX = 26, GAP_PX = 8;
+  var COMPARE_PX = 452;
+  // The link's `compare` as the page reads it (lease_format's parse_bool).
+  var YES = ['', '1', 'true', 'yes', 'on'];
   function partsOf(text) {
     var named = String(text || '').split(',').map(function (p) { return p.trim(); });
     var known = Object.keys(PART_PX).filter(function (p) { return named.indexOf(p) >= 0; });
     return known.length ? known : DEFAULT_PARTS;
   }
-  function ruleHeight(parts) {
+  function ruleHeight(parts, compares) {
     var sum = 0;
     for (var i = 0; i < parts.length; i++) sum += PART_PX[parts[i]];
-    return PAD_PX + HEAD_PX + sum + GAP_PX * (parts.length - 1) + PAD_PX;
+    var b = compares && parts.indexOf('timeline') >= 0 ? GAP_PX + COMPARE_PX : 0;
+    return PAD_PX + HEAD_PX + sum + GAP_PX * (parts.length - 1) + b + PAD_PX;
   }
 
   function positive(text, fallback) {
@@ -157,8 +170,8 @@
     var root = this.attachShadow({ mode: 'open' });
     var title = this.title_();
     root.innerHTML =
-      '<style>' + CSS + '</style><div class="pic"><img alt=""></div><div class="bar"><span class="t"></span>' +
-      '<button type="button">\u25B6 Play</button></div>';
+      '<style>' + CSS + '</style><div class="col"><div class="pic"><img alt=""></div><div class="bar"><span class="t"></span>' +
+      '<button type="button">\u25B6 Play</button></div></div>';
     // The figure's box before anything is in it (its border from the style
     // just set), so that the text around it does not move when the picture
     // or the playground arrives.
@@ -203,7 +216,12 @@
   // The height the figure keeps from the start: its parts' (above), or the
   // page's own `height` where that is more.
   proto.reserved = function () {
-    return Math.max(ruleHeight(partsOf(this.getAttribute('parts'))) + this.borders(), positive(this.getAttribute('height'), 0));
+    var rule = ruleHeight(partsOf(this.getAttribute('parts')), this.compares());
+    return Math.max(rule + this.borders(), positive(this.getAttribute('height'), 0));
+  };
+  proto.compares = function () {
+    var c = this.getAttribute('compare');
+    return c !== null && YES.indexOf(c.trim().toLowerCase()) >= 0;
   };
 
   // The still picture in the figure's theme, and the box's colours with it.

@@ -341,7 +341,8 @@ pub fn app() -> Html {
                         }
                         if let (Some((side_b, b)), true) = (state.b.as_ref().and_then(|s| Some((s, s.run.as_ref()?))), parts.shows(Part::Timeline)) {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,
-                                playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width }) }
+                                playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width,
+                                fixed_px: state.embed.then_some(lease_ui::embed::FIGURE_TIMELINE_PX) }) }
                         }
                         if parts.shows(Part::Diagnosis) {
                             <Diagnosis run={run.clone()} diagnosed={state.diagnosed.clone()}

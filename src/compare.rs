@@ -29,6 +29,11 @@ pub struct CompareProps<'a> {
     pub on_command: &'a Callback<Command>,
     /// The charts' width in CSS pixels (`charts::use_chart_width`).
     pub chart_width: f64,
+    /// A figure in someone else's page: B's canvas is this tall, and the
+    /// totals and charts of A and B are behind one disclosure, so that the
+    /// comparison is as tall as the host reserved for it
+    /// (`lease_ui::embed::figure_compare_px`).
+    pub fixed_px: Option<f64>,
 }
 
 /// A row of the totals table: its name, how to read it from a run, and
@@ -129,10 +134,6 @@ fn show(v: f64) -> String {
 
 pub fn compare(p: &CompareProps) -> Html {
     let cb = p.on_command.clone();
-    let side = |b: bool, text: &'static str, id: &'static str| {
-        let pressed = (p.edit_b == b).to_string();
-        html! { <button type="button" {id} aria-pressed={pressed} onclick={cb.reform(move |_: MouseEvent| Command::CompareEdit(b))}>{text}</button> }
-    };
     let rows = ROWS.iter().map(|r| {
         let (a, b) = ((r.value)(p.a), (r.value)(p.b));
         let differs = !(a.is_nan() && b.is_nan()) && (a - b).abs() > 1e-9;
@@ -155,19 +156,62 @@ pub fn compare(p: &CompareProps) -> Html {
         }
     });
     let end = p.a.end_ms.max(p.b.end_ms);
-    let (sa, sb) = (&p.a.report.series, &p.b.report.series);
+    let sa = &p.a.report.series;
     let chart = |id: &'static str, title: &'static str, unit: &'static str, lines: Vec<Line>| {
         html! {
             { memo(LineChartProps { id, title, unit, lines, bucket_ms: sa.bucket_ms, end_ms: end,
                 playhead_ms: p.playhead_ms, cursor_ms: p.cursor_ms, on_cursor: p.on_command.reform(Command::Cursor), width: p.chart_width, bare: false }, line_chart) }
         }
     };
+    let head = html! {
+        <div class="panel-head">
+            <h2 id="compare-title">{"Compare A (above) with B (below): same seed, same arrivals, same work"}</h2>
+            <button type="button" class="panel-close" onclick={cb.reform(|_: MouseEvent| Command::CompareStop)}>{"Stop comparing"}</button>
+        </div>
+    };
+    let b_timeline = html! {
+        <Timeline dom_id="timeline-b" axis_end_ms={end} run={p.b.clone()} playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms}
+            on_cursor={p.on_command.reform(Command::Cursor)}
+            range_ms={p.range} on_range={p.on_command.reform(Command::Range)} fixed_px={p.fixed_px} />
+    };
+    if p.fixed_px.is_some() {
+        // In a figure: one disclosure, then B's timeline under A's.
+        return html! {
+            <section class="compare figure-compare" id="compare" aria-label="Compare A (above) with B (below)">
+                <details class="figure-part" id="figure-compare">
+                    <summary>{"B below: totals and charts of A and B"}</summary>
+                    { head }
+                    { body(p, rows.collect(), chart) }
+                </details>
+                { b_timeline }
+            </section>
+        };
+    }
     html! {
         <section class="compare" id="compare" aria-labelledby="compare-title">
-            <div class="panel-head">
-                <h2 id="compare-title">{"Compare A (above) with B (below): same seed, same arrivals, same work"}</h2>
-                <button type="button" class="panel-close" onclick={cb.reform(|_: MouseEvent| Command::CompareStop)}>{"Stop comparing"}</button>
-            </div>
+            { head }
+            { body(p, rows.collect(), chart) }
+            <h3 class="compare-b-title">{"B's timeline, on A's time axis"}</h3>
+            { b_timeline }
+        </section>
+    }
+}
+
+/// Which side the controls edit, B's run under way, the totals of A and B
+/// and their charts.
+fn body(
+    p: &CompareProps,
+    rows: Vec<Html>,
+    chart: impl Fn(&'static str, &'static str, &'static str, Vec<Line>) -> Html,
+) -> Html {
+    let cb = p.on_command.clone();
+    let side = |b: bool, text: &'static str, id: &'static str| {
+        let pressed = (p.edit_b == b).to_string();
+        html! { <button type="button" {id} aria-pressed={pressed} onclick={cb.reform(move |_: MouseEvent| Command::CompareEdit(b))}>{text}</button> }
+    };
+    let (sa, sb) = (&p.a.report.series, &p.b.report.series);
+    html! {
+        <>
             <div class="panel-row" role="group" aria-label="Which side the controls edit">
                 <span>{"The controls edit:"}</span>
                 {side(false, "A", "compare-edit-a")}
@@ -185,10 +229,6 @@ pub fn compare(p: &CompareProps) -> Html {
                 <thead><tr><th scope="col">{"Total"}</th><th scope="col">{"A"}</th><th scope="col">{"B"}</th><th scope="col">{"B − A"}</th></tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
-            <h3 class="compare-b-title">{"B's timeline, on A's time axis"}</h3>
-            <Timeline dom_id="timeline-b" axis_end_ms={end} run={p.b.clone()} playhead_ms={p.playhead_ms} cursor_ms={p.cursor_ms}
-                on_cursor={p.on_command.reform(Command::Cursor)}
-                range_ms={p.range} on_range={p.on_command.reform(Command::Range)} />
             <div class="charts">
                 {chart("compare-completions", "Completions per minute, A and B", "/min", vec![
                     Line { label: "A", class: "s-depth", values: sa.completions_per_min.clone(), gauge: false },
@@ -203,7 +243,7 @@ pub fn compare(p: &CompareProps) -> Html {
                     Line { label: "B", class: "s-flight", values: f(&sb.redeliveries), gauge: false },
                 ])}
             </div>
-        </section>
+        </>
     }
 }
 

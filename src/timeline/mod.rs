@@ -653,7 +653,7 @@ impl Component for Timeline {
                 </div>
                 { details.unwrap_or_default() }
                 if props.fixed_px.is_some() {
-                    <details class="timeline-key" id="timeline-key">
+                    <details class="timeline-key" id={format!("{}-key", props.dom_id)}>
                         <summary>{ "Key to the marks" }</summary>
                         { legend(self.view, self.density_shown, no_op_acks) }
                     </details>

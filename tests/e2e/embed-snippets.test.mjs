@@ -116,7 +116,9 @@ test('the Docusaurus snippet, compiled as MDX and rendered with React, loads its
   assert.ok(script, `no scripts option in:\n${config}`);
   const { default: Content } = await evaluate(`# Choosing a visibility timeout\n\nSome prose.\n\n${mdx}\nMore prose.\n`, { ...runtime });
   const rendered = renderToStaticMarkup(createElement(Content));
-  assert.match(rendered, /<lease-playground scenario="order-confirmation-email" timeout="45s" parts="controls,totals,timeline" height="574"><\/lease-playground>/);
+  // The figure's box in its own style, from the server's HTML on: 574 px
+  // and the border's 2.
+  assert.match(rendered, /<lease-playground scenario="order-confirmation-email" timeout="45s" parts="controls,totals,timeline" height="574" style="display:block;height:576px"><\/lease-playground>/);
   // Docusaurus writes each `scripts` entry into every page's head.
   const host = await serveHost({
     '/docs/intro': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Docs</title>

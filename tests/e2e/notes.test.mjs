@@ -160,3 +160,44 @@ test('a Shift+drag note snaps to the axis, reads as the page writes durations, t
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a second Shift+drag with the Notes panel open moves the note\'s range and puts the focus back in its text box', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=ninety-second-message`);
+  // Where the reader sees the timeline now, and a drag across it there.
+  const shiftDrag = async (fromMs, toMs) => {
+    const box = await page.locator(CANVAS).first().boundingBox();
+    const y = box.y + box.height * 0.3;
+    assert.ok(y > 0 && y < 800, `the timeline is in the window: its drag row at ${y} px`);
+    const [x0, x1] = [await xOf(page, fromMs), await xOf(page, toMs)];
+    await page.keyboard.down('Shift');
+    await page.mouse.move(x0, y);
+    await page.mouse.down();
+    await page.mouse.move(x1, y, { steps: 6 });
+    await page.mouse.up();
+    await page.keyboard.up('Shift');
+  };
+  await shiftDrag(60_000, 90_000);
+  await page.locator('#notes-panel').waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'note-text');
+  assert.equal(await page.locator('#note-from').inputValue(), '60 s');
+  // The panel opened above the timeline; the text box and the timeline
+  // are in the window together.
+  const inView = (sel) => page.locator(sel).first().evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  });
+  assert.ok(await inView('#note-text'), 'the text box is in the window');
+  assert.ok(await inView(CANVAS), 'the timeline is in the window beside the text box');
+  await page.keyboard.type('first');
+  // The reader changes their mind: a second range, on the timeline there.
+  await shiftDrag(20_000, 40_000);
+  await page.waitForFunction(() => document.getElementById('note-from')?.value === '20 s', null, { timeout: 5000 });
+  assert.equal(await page.locator('#note-to').inputValue(), '40 s');
+  await page.waitForFunction(() => document.activeElement?.id === 'note-text');
+  assert.equal(await page.locator('#note-text').inputValue(), '', 'a new range starts a new note');
+  await page.keyboard.type('the second worker starts');
+  await page.locator('#note-save').click();
+  await page.locator('#note-list li', { hasText: '20 s to 40 s: the second worker starts' }).waitFor();
+  assert.deepEqual(errors, []);
+  await page.close();
+});

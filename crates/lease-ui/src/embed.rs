@@ -80,18 +80,48 @@ pub const FIGURE_PAD_PX: u32 = 6;
 pub const FIGURE_HEAD_PX: u32 = 26;
 pub const FIGURE_GAP_PX: u32 = 8;
 
+/// The border `embed/embed.js` draws around a figure, each side: the box a
+/// host reserves is the page's height and this twice.
+pub const FIGURE_BORDER_PX: u32 = 1;
+
+/// A comparison's part of a figure (`compare=1`, side B in `b.` fields),
+/// under side A's timeline: a 44 px disclosure holding the totals of A and
+/// B and their charts, then B's timeline as A's is drawn (its toolbar, its
+/// canvas and its key), with a gap between.
+pub fn figure_compare_px() -> u32 {
+    44 + FIGURE_GAP_PX + figure_part_px(Part::Timeline)
+}
+
+/// Whether a share link's query (`a=1&b=2`) compares two sides, as the page
+/// reads its `compare` field (`lease_format::units::parse_bool`): a value it
+/// cannot read compares nothing.
+pub fn compares(query: &str) -> bool {
+    query.split('&').any(|pair| {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        percent_decode(k).trim().eq_ignore_ascii_case("compare")
+            && lease_format::units::parse_bool(&percent_decode(v)) == Ok(true)
+    })
+}
+
 /// The height of a figure showing `parts`, before anything in it is opened:
 /// what the page inside reports, and so what `embed/embed.js` reserves
 /// (the same rule, written there for a page with no wasm) and the Embed
-/// panel's snippets give the iframe.
-pub fn figure_height_px(parts: &[Part]) -> u32 {
+/// panel's snippets give the iframe. A comparison shows side B's part
+/// under the timeline, with it only.
+pub fn figure_height_px(parts: &[Part], compares: bool) -> u32 {
     let shown = Parts::embed(parts);
     let listed = shown.listed().unwrap_or(DEFAULT_EMBED_PARTS);
     let sum: u32 = listed.iter().map(|p| figure_part_px(*p)).sum();
+    let b = if compares && listed.contains(&Part::Timeline) {
+        FIGURE_GAP_PX + figure_compare_px()
+    } else {
+        0
+    };
     2 * FIGURE_PAD_PX
         + FIGURE_HEAD_PX
         + sum
         + FIGURE_GAP_PX * (listed.len() as u32).saturating_sub(1)
+        + b
 }
 
 /// The message type the frame posts to its parent with its height.
@@ -194,6 +224,20 @@ impl Figure<'_> {
         format!("{folder}embed.js")
     }
 
+    /// Whether the figure compares two sides (its link's `compare`).
+    pub fn compares(&self) -> bool {
+        compares(self.query)
+    }
+
+    /// The element's box in the host page, border included: what
+    /// `embed/embed.js` reserves (its parts' height by the page's rule and
+    /// the border, or the `height` asked for where that is more), written in
+    /// the element's own style so that the host lays it out at that height
+    /// before the script has run, deferred or late.
+    pub fn box_px(&self) -> u32 {
+        (figure_height_px(self.parts, self.compares()) + 2 * FIGURE_BORDER_PX).max(self.height_px)
+    }
+
     /// The element's attributes: the link's fields, decoded (the element
     /// encodes them again), then the parts and the height.
     fn attributes(&self) -> Vec<(String, String)> {
@@ -224,6 +268,17 @@ impl Figure<'_> {
             } else {
                 tag += &format!(" {}=\"{}\"", attr_escape(&k), attr_escape(&v));
             }
+        }
+        // A custom element is inline, and of no height, until its script
+        // defines it: a block of its height from the first paint on.
+        let height = format!("{}px", self.box_px());
+        if jsx {
+            tag += &format!(
+                " style={{{{display: \"block\", height: {}}}}}",
+                js_string(&height)
+            );
+        } else {
+            tag += &format!(" style=\"display:block;height:{height}\"");
         }
         if !spread.is_empty() {
             tag += &format!(" {{...{{{}}}}}", spread.join(", "));
@@ -365,15 +420,59 @@ mod tests {
             .map(|p| format!("'{}'", p.name()))
             .collect();
         assert!(js.contains(&format!("var DEFAULT_PARTS = [{}];", defaults.join(", "))));
+        // A comparison's part, and the border the box adds.
+        let compare = format!("var COMPARE_PX = {};", figure_compare_px());
+        assert!(js.contains(&compare), "embed.js lacks {compare}");
+        let border =
+            format!(":host{{display:block;box-sizing:border-box;border:{FIGURE_BORDER_PX}px solid");
+        assert!(js.contains(&border), "embed.js's figure box lacks {border}");
+        // The link's `compare` read as the page reads it.
+        assert!(js.contains("var YES = ['', '1', 'true', 'yes', 'on'];"));
+        for yes in ["", "1", "true", "yes", "on"] {
+            assert_eq!(lease_format::units::parse_bool(yes), Ok(true), "{yes}");
+        }
     }
 
     #[test]
     fn a_figures_height_is_its_parts_with_padding_header_and_gaps() {
         // controls 44, totals 76, timeline 400; 6 + 26 + 520 + 2 gaps + 6.
-        assert_eq!(figure_height_px(DEFAULT_EMBED_PARTS), 574);
-        assert_eq!(figure_height_px(&[Part::Timeline]), 438);
+        assert_eq!(figure_height_px(DEFAULT_EMBED_PARTS, false), 574);
+        assert_eq!(figure_height_px(&[Part::Timeline], false), 438);
         // A part no figure shows counts for nothing: the default instead.
-        assert_eq!(figure_height_px(&[Part::Diagnosis]), 574);
+        assert_eq!(figure_height_px(&[Part::Diagnosis], false), 574);
+    }
+
+    #[test]
+    fn a_comparison_figure_adds_side_bs_disclosure_and_timeline_under_the_timeline() {
+        // 44 px of A and B's totals and charts, a gap, B's timeline of 400.
+        assert_eq!(figure_compare_px(), 452);
+        assert_eq!(figure_height_px(DEFAULT_EMBED_PARTS, true), 574 + 8 + 452);
+        assert_eq!(figure_height_px(&[Part::Timeline], true), 438 + 8 + 452);
+        // Without the timeline a comparison shows nothing of B.
+        assert_eq!(figure_height_px(&[Part::Totals], true), 6 + 26 + 76 + 6);
+    }
+
+    #[test]
+    fn a_link_compares_as_the_page_reads_its_compare_field() {
+        for yes in [
+            "compare=1",
+            "scenario=x&compare=true&b.timeout=45s",
+            "COMPARE=on",
+            "compare",
+            "compare=%20yes",
+        ] {
+            assert!(compares(yes), "{yes}");
+        }
+        for no in [
+            "",
+            "compare=0",
+            "compare=maybe",
+            "scenario=compare",
+            "b.timeout=45s",
+            "compared=1",
+        ] {
+            assert!(!compares(no), "{no}");
+        }
     }
 
     #[test]
@@ -427,7 +526,7 @@ mod tests {
             s,
             "<script src=\"https://docs.example.org/lease/embed.js\" defer></script>\n\
              <lease-playground scenario=\"clip-surge\" timeout=\"45s\" note=\"a b&amp;c\" \
-             parts=\"totals,timeline\" height=\"480\"></lease-playground>\n"
+             parts=\"totals,timeline\" height=\"480\" style=\"display:block;height:524px\"></lease-playground>\n"
         );
     }
 
@@ -468,7 +567,7 @@ mod tests {
             "{s}"
         );
         assert!(
-            s.contains("<lease-playground scenario=\"clip-surge\" compare=\"1\" parts=\"timeline\" height=\"480\" {...{\"b.timeout\": \"45s\"}}></lease-playground>"),
+            s.contains("<lease-playground scenario=\"clip-surge\" compare=\"1\" parts=\"timeline\" height=\"480\" style={{display: \"block\", height: \"900px\"}} {...{\"b.timeout\": \"45s\"}}></lease-playground>"),
             "{s}"
         );
     }

@@ -55,3 +55,35 @@ pub fn bring_selector_into_view(selector: &str) {
         bring_into_view(&el);
     }
 }
+
+/// Scrolls the page as little as it takes to show `el` and, below it,
+/// `beside` together (a note's text box and the timeline the note is on:
+/// the hand that picked a range on the timeline picks the next one there,
+/// while the words go in the box). When both do not fit in the window, `el`
+/// comes to its top and `beside` shows as far as it fits.
+pub fn show_together(el: &Element, beside: &Element) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Some(h) = window.inner_height().ok().and_then(|h| h.as_f64()) else {
+        return;
+    };
+    let (a, b) = (
+        el.get_bounding_client_rect(),
+        beside.get_bounding_client_rect(),
+    );
+    let top = a.top().min(b.top()) - CLEAR_PX;
+    let bottom = a.bottom().max(b.bottom()) + CLEAR_PX;
+    let by = if bottom - top > h {
+        a.top() - CLEAR_PX
+    } else if bottom > h {
+        bottom - h
+    } else if top < 0.0 {
+        top
+    } else {
+        0.0
+    };
+    if by != 0.0 {
+        window.scroll_by_with_x_and_y(0.0, by);
+    }
+}

@@ -34,7 +34,7 @@ fn chapter() -> String {
             page: PLAYGROUND,
             query: "scenario=ninety-second-message&timeout=45s",
             parts: &parts,
-            height_px: figure_height_px(&parts),
+            height_px: figure_height_px(&parts, false),
         },
         "Lease Playground",
     );
@@ -58,6 +58,12 @@ fn the_mdbook_snippet_renders_as_raw_html_in_a_chapter() {
         html.contains(&format!(
             "<script src=\"{PLAYGROUND}embed.js\" defer></script>"
         )),
+        "{html}"
+    );
+    // The figure's box from the first paint, before the deferred script:
+    // the default parts' 574 px and the 2 px of border.
+    assert!(
+        html.contains("height=\"574\" style=\"display:block;height:576px\"></lease-playground>"),
         "{html}"
     );
     assert!(

@@ -25,9 +25,9 @@ pub struct EmbedProps {
 struct Choices {
     parts: Vec<Part>,
     width: u32,
-    height: u32,
-    /// The reader typed a height: it no longer follows the parts'.
-    height_typed: bool,
+    /// The height the reader typed; until then, the figure's by its parts
+    /// (`figure_height_px`), comparison or not.
+    typed_height: Option<u32>,
     /// Which snippet: an id of `SNIPPET_KINDS`.
     kind: &'static str,
     /// One of `THEMES`: `auto` follows the reader's OS, the others the host's look.
@@ -59,15 +59,9 @@ impl Reducible for Choices {
                     .map(|(p, _)| *p)
                     .filter(|p| on(*p))
                     .collect();
-                if !c.height_typed {
-                    c.height = lease_ui::embed::figure_height_px(&c.parts);
-                }
             }
             Choose::Width(w) => c.width = w.clamp(320, 1600),
-            Choose::Height(h) => {
-                c.height = h.clamp(200, 4000);
-                c.height_typed = true;
-            }
+            Choose::Height(h) => c.typed_height = Some(h.clamp(200, 4000)),
             Choose::Kind(id) => {
                 if let Some((k, _)) = SNIPPET_KINDS.iter().find(|(k, _)| *k == id) {
                     c.kind = k;
@@ -85,8 +79,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     let choices = use_reducer(|| Choices {
         parts: DEFAULT_EMBED_PARTS.to_vec(),
         width: 640,
-        height: lease_ui::embed::figure_height_px(DEFAULT_EMBED_PARTS),
-        height_typed: false,
+        typed_height: None,
         kind: SNIPPET_KINDS[0].0,
         theme: THEMES[0],
         copied: None,
@@ -107,11 +100,14 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
     } else {
         format!("{}&theme={}", p.query, choices.theme)
     };
+    let height = choices.typed_height.unwrap_or_else(|| {
+        lease_ui::embed::figure_height_px(&choices.parts, lease_ui::embed::compares(&query))
+    });
     let figure = Figure {
         page: &base,
         query: &query,
         parts: &choices.parts,
-        height_px: choices.height,
+        height_px: height,
     };
     let src = figure.src();
     let code = figure_snippet(choices.kind, &figure, "Lease Playground");
@@ -184,7 +180,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
                 <label for="embed-width">{"Preview width (px)"}</label>
                 <input id="embed-width" type="number" min="320" max="1600" value={choices.width.to_string()} onchange={number(Choose::Width, choices.width)} />
                 <label for="embed-height">{"Height (px)"}</label>
-                <input id="embed-height" type="number" min="200" max="4000" value={choices.height.to_string()} onchange={number(Choose::Height, choices.height)} />
+                <input id="embed-height" type="number" min="200" max="4000" value={height.to_string()} onchange={number(Choose::Height, height)} />
                 <label for="embed-theme">{"Theme"}</label>
                 <select id="embed-theme" onchange={theme}>
                     { for THEMES.iter().map(|t| html! {
@@ -213,7 +209,7 @@ pub fn embed_panel(p: &EmbedProps) -> Html {
             <p class="muted">{"Live preview, at the chosen width:"}</p>
             <div class="embed-preview">
                 <iframe id="embed-preview" src={src} title="Preview of the embedded playground"
-                    width={choices.width.to_string()} height={choices.height.to_string()} style="border:1px solid var(--border);max-width:100%"></iframe>
+                    width={choices.width.to_string()} height={height.to_string()} style="border:1px solid var(--border);max-width:100%"></iframe>
             </div>
         </section>
     }

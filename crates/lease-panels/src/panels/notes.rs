@@ -119,14 +119,27 @@ pub fn notes_panel(p: &NotesProps) -> Html {
     let text_box = use_node_ref();
     {
         // A new range picked on the timeline starts a new note on it, and
-        // the hand that picked it goes on to write it.
+        // the hand that picked it goes on to write it. The panel opened
+        // above the timeline: the page shows the text box and the timeline
+        // together, so that the next Shift+drag finds the timeline in view
+        // rather than pushed below the window.
         let (form, error, text_box) = (form.clone(), error.clone(), text_box.clone());
         use_effect_with(p.draft, move |draft| {
             if let Some(d) = draft {
                 form.set(Form::on_range(*d));
                 error.set(None);
                 if let Some(el) = text_box.cast::<web_sys::HtmlElement>() {
-                    let _ = el.focus();
+                    let keep_still = web_sys::FocusOptions::new();
+                    keep_still.set_prevent_scroll(true);
+                    let _ = el.focus_with_options(&keep_still);
+                    let timeline = gloo::utils::document()
+                        .query_selector("#timeline .timeline-canvas")
+                        .ok()
+                        .flatten();
+                    match timeline {
+                        Some(t) => lease_ui::scroll::show_together(&el, &t),
+                        None => lease_ui::scroll::bring_into_view(&el),
+                    }
                 }
             }
         });
