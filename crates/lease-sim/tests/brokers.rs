@@ -487,6 +487,48 @@ fn jetstream_leaves_a_message_past_max_deliver_in_the_stream_and_publishes_an_ad
 }
 
 #[test]
+fn jetstream_answers_a_late_ack_of_a_message_left_past_max_deliver_and_does_nothing() {
+    // The same three deliveries; the message stays in the stream at 6 s.
+    // The three runs end at 10, 12 and 14 s and ack: nats-server's
+    // `processAckMsgLocked` finds no pending entry for the sequence (the
+    // MaxDeliver check removed it), skips it and answers the ack, and a
+    // stream under the default limits retention keeps the message
+    // (`stream.go`, `ackMsg`). Neither rejected nor a deletion.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 3},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::AckNoOp), vec![10_000, 12_000, 14_000]);
+    assert!(of(&r, K::AckRejected).is_empty());
+    assert!(of(&r, K::AckOk).is_empty());
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Stayed {
+            at: 6_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    assert_eq!(r.report.totals.stayed, 1);
+    assert_eq!(r.report.totals.acks_rejected, 0);
+    // Under a fate that keeps the message somewhere the consumer does
+    // not read, the same ack is still judged as late.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 3, "past_limit": "dead_letter"},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::AckRejected), vec![10_000, 12_000, 14_000]);
+    assert!(of(&r, K::AckNoOp).is_empty());
+}
+
+#[test]
 fn jetstream_ack_wait_defaults_to_thirty_seconds_and_redelivers_without_limit() {
     // AckWait 30 s, MaxDeliver -1: a 100 s job on one worker is taken back
     // at 30 s and, after the late ack at 100 s settles it, never again.

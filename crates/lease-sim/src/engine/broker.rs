@@ -473,12 +473,15 @@ impl Sim<'_> {
             && (self.cfg.stale_delete == StaleDelete::Permissive
                 || self.cfg.late_ack == LateAck::AcceptedAlways)
             && matches!(m.state, State::Available | State::InFlight);
-        if !(valid || late || stale)
-            && m.state == State::Deleted
-            && self.cfg.deleted_ack == DeletedAck::NoOp
-        {
+        // A message left in the stream past its limit is out of the
+        // consumer's pending set, as an acked one is: nats-server's
+        // `processAckMsgLocked` finds no pending entry and skips it.
+        let settled = m.state == State::Deleted
+            || (m.state == State::PastLimit && self.cfg.past_limit == PastLimit::Stay);
+        if !(valid || late || stale) && settled && self.cfg.deleted_ack == DeletedAck::NoOp {
             // SQS standard, JetStream, Redis `XACK`, kombu's Redis ack: an
-            // ack of a message already deleted is answered as a success
+            // ack of a message already deleted (or, under JetStream, left
+            // in the stream past `MaxDeliver`) is answered as a success
             // and changes nothing (docs/MODEL.md "An ack of a message
             // already deleted").
             self.rec.ack_no_op();
