@@ -422,12 +422,28 @@ impl Sim<'_> {
     fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
         let d = &self.deliveries[delivery as usize];
         let (id, receipt, worker) = (d.message, d.receipt, d.worker);
+        let m = &self.msgs[id as usize];
+        // JetStream's `progressUpdate` looks the stream sequence up in the
+        // consumer's pending set and resets that entry's timestamp: any
+        // delivery's `+WPI` restarts the timer of the one the server now
+        // holds, by its own AckWait (or BackOff step), whatever the call
+        // asked for.
+        let by_message = self.cfg.progress_by_message && m.state == State::InFlight;
+        let (held, held_receipt, extend_by) = if by_message {
+            (
+                m.current,
+                m.receive_count,
+                self.cfg.lease_ms(m.receive_count),
+            )
+        } else {
+            (delivery, receipt, extend_by)
+        };
         // Never clamped: past the lifetime cap the whole request is refused.
         let within_cap = self
             .cfg
             .max_lease_lifetime_ms
             .is_none_or(|cap| self.now + extend_by <= d.received_at + cap);
-        let ok = self.holds_lease(delivery) && within_cap;
+        let ok = (by_message || self.holds_lease(delivery)) && within_cap;
         let d = &mut self.deliveries[delivery as usize];
         if ok {
             d.extensions_ok += 1;
@@ -440,7 +456,7 @@ impl Sim<'_> {
             let m = &mut self.msgs[id as usize];
             m.expires_at = until;
             m.lease_set_at = self.now;
-            self.schedule_expiry(delivery, id, receipt, until);
+            self.schedule_expiry(held, id, held_receipt, until);
             self.stall_unmark(id);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);
