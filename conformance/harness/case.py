@@ -25,6 +25,9 @@ class Case:
     overrides: dict = field(default_factory=dict)  # (message, receipt) -> work_ms
     outcomes: dict = field(default_factory=dict)  # (message, receipt) -> outcome
     crashes: list = field(default_factory=list)  # {"worker", "at_ms", "restart_after_ms"}
+    # The worker's heartbeat period (`workers.heartbeat.interval_ms`), sent
+    # by a driver whose client has `extend`; `None`: no heartbeat.
+    heartbeat_ms: int | None = None
 
     def work(self, message: int, receipt: int) -> int:
         return self.overrides.get((message, receipt), self.work_ms)
@@ -75,4 +78,5 @@ def load(path) -> Case:
         overrides=overrides,
         outcomes=outcomes,
         crashes=crashes,
+        heartbeat_ms=(w.get("heartbeat") or {}).get("interval_ms"),
     )

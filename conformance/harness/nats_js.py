@@ -147,6 +147,11 @@ class WorkerClient:
         self.loop.run(m.handle.nak())
         return "accepted"
 
+    def extend(self, m):
+        # `+WPI` on this delivery's reply subject; the server answers nothing.
+        self.loop.run(m.handle.in_progress())
+        return "accepted"
+
     def close(self):
         try:
             self.loop.run(self.nc.close(), timeout=5)

@@ -1,8 +1,9 @@
 """The scenario's workers as the engine runs them (docs/MODEL.md "Workers"),
 on a real client: each worker holds up to `prefetch` messages, has one
 receive outstanding asking for min(batch, prefetch - held), and runs up to
-`concurrency` handlers; a handler sleeps its run's work, then acks and waits
-for the answer before it frees its slot."""
+`concurrency` handlers; a handler sleeps its run's work (sending a heartbeat
+every `heartbeat_ms` of it, where the client has `extend`), then acks and
+waits for the answer before it frees its slot."""
 
 import queue
 import threading
@@ -62,7 +63,7 @@ class Worker:
                     return
                 continue
             self.rec.set(d, started=self.rec.now())
-            time.sleep(self.case.work(m.message, m.receipt) / 1000)
+            self.work(m)
             self.rec.set(d, finished=self.rec.now())
             forced = self.case.outcomes.get((m.message, m.receipt))
             if forced == "hang":
@@ -78,6 +79,21 @@ class Worker:
                 self.held -= 1
                 self.room.notify()
 
+
+    def work(self, m):
+        # The engine's heartbeats fall every interval from the run's start,
+        # none at its end.
+        end = time.monotonic() + self.case.work(m.message, m.receipt) / 1000
+        every = self.case.heartbeat_ms
+        if every and hasattr(self.client, "extend"):
+            beat = time.monotonic() + every / 1000
+            while beat < end:
+                time.sleep(max(beat - time.monotonic(), 0))
+                answer = self.call(self.client.extend, m)
+                if answer != "accepted":
+                    self.rec.note(f"worker {self.index}: heartbeat {answer}")
+                beat += every / 1000
+        time.sleep(max(end - time.monotonic(), 0))
 
     @staticmethod
     def call(f, m):

@@ -441,6 +441,54 @@ fn minutes(v: &[u64]) -> Vec<f64> {
     v.iter().map(|&x| x as f64 / 60_000.0).collect()
 }
 
+/// The chart of messages past the delivery limit, titled and keyed by the
+/// fate the broker gives them: a dead-letter queue's arrivals by cause, or
+/// the messages dropped (no queue holds them), or those left in the stream
+/// with an advisory (JetStream past `MaxDeliver`).
+pub fn past_limit_lines(
+    s: &lease_sim::report::Series,
+    past: lease_sim::scenario::PastLimit,
+) -> (&'static str, Vec<Line>) {
+    use lease_sim::scenario::PastLimit;
+    match past {
+        PastLimit::DeadLetter => (
+            "Dead-letter arrivals by cause",
+            vec![
+                Line {
+                    label: "expired",
+                    class: "s-bad",
+                    values: f(&s.dead_letter_expired),
+                    gauge: false,
+                },
+                Line {
+                    label: "failed",
+                    class: "s-failed",
+                    values: f(&s.dead_letter_failed),
+                    gauge: false,
+                },
+            ],
+        ),
+        PastLimit::Drop => (
+            "Dropped past the delivery limit",
+            vec![Line {
+                label: "dropped",
+                class: "s-bad",
+                values: f(&s.dropped),
+                gauge: false,
+            }],
+        ),
+        PastLimit::Stay => (
+            "Left in the stream past the delivery limit",
+            vec![Line {
+                label: "left in the stream",
+                class: "s-bad",
+                values: f(&s.stayed),
+                gauge: false,
+            }],
+        ),
+    }
+}
+
 #[function_component(Charts)]
 pub fn charts(p: &ChartsProps) -> Html {
     let run = crate::run_handle::use_deferred_run(&p.run);
@@ -494,10 +542,10 @@ pub fn charts(p: &ChartsProps) -> Html {
                 Line { label: "acks", class: "s-useful", values: s.completions_per_min.clone(), gauge: false },
             ])}
             { histogram(&counts, p.width, bare) }
-            {chart("chart-dlq", "Dead-letter arrivals by cause", per_bucket, vec![
-                Line { label: "expired", class: "s-bad", values: f(&s.dead_letter_expired), gauge: false },
-                Line { label: "failed", class: "s-failed", values: f(&s.dead_letter_failed), gauge: false },
-            ])}
+            {{
+                let (title, lines) = past_limit_lines(s, lease_sim::resolve::resolve(&run.scenario).past_limit);
+                chart("chart-dlq", title, per_bucket, lines)
+            }}
             {chart("chart-oldest", "Oldest in-flight age", "min", vec![
                 Line { label: "oldest lease", class: "s-flight", values: minutes(&s.oldest_in_flight_age_ms), gauge: true },
             ])}
@@ -540,6 +588,41 @@ mod tests {
             line_summary("Queue depth", "msgs", &depth, 10_000, 20_000),
             "Queue depth over 20 s: queue depth peaks at 3 messages at 10 s, 1 message at the end."
         );
+    }
+
+    #[test]
+    fn the_past_limit_chart_keys_dropped_and_left_in_the_stream_messages_in_their_own_words() {
+        use lease_sim::report::Series;
+        use lease_sim::scenario::PastLimit;
+        let s = Series {
+            bucket_ms: 60_000,
+            dead_letter_expired: vec![0, 2],
+            dead_letter_failed: vec![1, 0],
+            dropped: vec![3, 0],
+            stayed: vec![0, 5],
+            ..Series::default()
+        };
+        let (title, lines) = past_limit_lines(&s, PastLimit::Drop);
+        assert_eq!(title, "Dropped past the delivery limit");
+        assert_eq!(lines.len(), 1);
+        assert_eq!(
+            (lines[0].label, lines[0].values.clone()),
+            ("dropped", vec![3.0, 0.0])
+        );
+        let (title, lines) = past_limit_lines(&s, PastLimit::Stay);
+        assert_eq!(title, "Left in the stream past the delivery limit");
+        assert_eq!(
+            (lines[0].label, lines[0].values.clone()),
+            ("left in the stream", vec![0.0, 5.0])
+        );
+        assert_eq!(
+            line_summary(title, "per min", &lines, 60_000, 120_000),
+            "Left in the stream past the delivery limit over 2 min: left in the stream peaks at 5 per min at 90 s, 5 per min at the end."
+        );
+        let (title, lines) = past_limit_lines(&s, PastLimit::DeadLetter);
+        assert_eq!(title, "Dead-letter arrivals by cause");
+        let keys: Vec<&str> = lines.iter().map(|l| l.label).collect();
+        assert_eq!(keys, ["expired", "failed"]);
     }
 
     #[test]

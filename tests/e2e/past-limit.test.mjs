@@ -38,3 +38,32 @@ test('a message past its limit is counted as dropped or as left in the stream, i
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('the chart of messages past the limit is titled and keyed by their fate', async () => {
+  const base = `${env.server.url}?scenario=dlq-of-valid-messages`;
+  const { page, errors } = await openPage(env.browser, base);
+  for (const [past, total, title, keys] of [
+    ['dead_letter', 'total-dead-lettered', 'Dead-letter arrivals by cause', ['expired', 'failed']],
+    ['drop', 'total-dropped', 'Dropped past the delivery limit', ['dropped']],
+    ['stay', 'total-stayed', 'Left in the stream past the delivery limit', ['left in the stream']],
+  ]) {
+    await page.goto(`${base}&past_limit=${past}`);
+    const counted = await (async () => {
+      await waitForFrame(page);
+      const v = page.locator(`#${total}`);
+      await v.waitFor({ timeout: 60000 });
+      return Number((await v.innerText()).split('/')[0].trim());
+    })();
+    const chart = page.locator('#chart-dlq');
+    await chart.locator('svg[aria-label]').waitFor({ timeout: 60000 });
+    assert.equal(await chart.locator('figcaption .legend .key').allInnerTexts().then((k) => k.join('|')), keys.join('|'), past);
+    const caption = await chart.locator('figcaption').innerText();
+    assert.ok(caption.startsWith(title), `${past}: ${caption}`);
+    // The chart's words name the first key's peak: there were messages to chart.
+    const said = await chart.locator('svg').getAttribute('aria-label');
+    assert.ok(counted > 0, `${past}: ${counted}`);
+    assert.match(said, new RegExp(`^${title} over .*: ${keys[0]} peaks at `), `${past}: ${said}`);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});

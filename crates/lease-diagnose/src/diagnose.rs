@@ -153,7 +153,7 @@ pub const DETECTORS: &[Detector] = &[
     },
     Detector {
         id: "dlq-of-valid-messages",
-        title: "DLQ full of valid messages",
+        title: VALID_DEAD_LETTERED,
         detect: dlq_of_valid_messages,
     },
     Detector {
@@ -685,12 +685,16 @@ fn dlq_of_valid_messages(c: &Ctx) -> Option<Finding> {
             display::duration(c.facts.timeout_ms)
         ),
     ];
-    evidence.push(match (ended[1], ended[2]) {
-        (0, 0) => "Operators who find a DLQ of messages that never failed learn to ignore it: split DLQ arrivals by cause.".to_string(),
-        (0, _) => "A message left in the stream is delivered no more: only the advisory says it was never processed, so watch the advisories or raise the limit.".to_string(),
-        _ => "A dropped message is gone: no dead-letter queue holds it, so work that was only slow is lost without a trace.".to_string(),
-    });
-    Some(finding(
+    if ended[0] > 0 {
+        evidence.push("Operators who find a DLQ of messages that never failed learn to ignore it: split DLQ arrivals by cause.".to_string());
+    }
+    if ended[1] > 0 {
+        evidence.push("A dropped message is gone: no dead-letter queue holds it, so work that was only slow is lost without a trace.".to_string());
+    }
+    if ended[2] > 0 {
+        evidence.push("A message left in the stream is delivered no more: only the advisory says it was never processed, so watch the advisories or raise the limit.".to_string());
+    }
+    let mut f = finding(
         "dlq-of-valid-messages",
         evidence,
         valid.len() as f64,
@@ -698,8 +702,34 @@ fn dlq_of_valid_messages(c: &Ctx) -> Option<Finding> {
         None,
         Some(first),
         Some(lease_fix(c.scenario, &c.facts)),
-    ))
+    );
+    f.title = Cow::Borrowed(past_limit_title(ended));
+    Some(f)
 }
+
+/// The title of valid messages past the delivery limit, by where they went
+/// (dead-lettered, dropped, left in the stream): a dropped message is in no
+/// queue and one left in a JetStream stream is in no DLQ, so "DLQ" would
+/// send the reader to look where nothing is.
+pub fn past_limit_title(ended: [u64; 3]) -> &'static str {
+    match ended {
+        [_, 0, 0] => VALID_DEAD_LETTERED,
+        [0, _, 0] => VALID_DROPPED,
+        [0, 0, _] => VALID_STAYED,
+        _ => VALID_PAST_LIMIT,
+    }
+}
+
+/// The detector's own title: valid messages, all dead-lettered.
+pub const VALID_DEAD_LETTERED: &str = "DLQ full of valid messages";
+/// Valid messages, all dropped past the limit (RabbitMQ's quorum queue
+/// with no dead-letter exchange, Cloud Tasks).
+pub const VALID_DROPPED: &str = "Valid messages dropped past the delivery limit";
+/// Valid messages, all left in the stream (JetStream past `MaxDeliver`).
+pub const VALID_STAYED: &str = "Valid messages left in the stream past the delivery limit";
+/// Some of each.
+pub const VALID_PAST_LIMIT: &str =
+    "Valid messages past the delivery limit: dead-lettered, dropped or left in the stream";
 
 /// After crashes or a rolling deploy, completions per bucket drop to about
 /// zero for about the visibility timeout while messages wait. Measure: the

@@ -50,6 +50,10 @@ pub struct Targets {
 pub struct Candidate {
     pub timeout_ms: u64,
     pub heartbeat: Option<Heartbeat>,
+    /// JetStream's `BackOff`: delivery n's lease, the last repeating, in
+    /// place of `timeout_ms`. `None` runs without a list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_steps_ms: Option<Vec<u64>>,
 }
 
 impl Candidate {
@@ -60,7 +64,14 @@ impl Candidate {
             .heartbeat
             .as_ref()
             .map_or(0, |h| h.extend_by_ms.unwrap_or(self.timeout_ms));
-        self.timeout_ms.max(extend)
+        // Under a BackOff list a crash may come on any delivery: its
+        // longest step.
+        let step = self
+            .lease_steps_ms
+            .as_ref()
+            .and_then(|v| v.iter().copied().max())
+            .unwrap_or(0);
+        self.timeout_ms.max(extend).max(step)
     }
 
     /// The scenario with this candidate's lease settings and `seed`.
@@ -68,6 +79,8 @@ impl Candidate {
         let mut s = scenario.clone();
         s.seed = seed;
         s.broker.visibility_timeout_ms = Some(self.timeout_ms);
+        // A file's own BackOff would replace the timeout tried.
+        s.broker.lease_steps_ms = self.lease_steps_ms.clone();
         // `Some(None)`: renewal off even where a preset's client would renew.
         s.workers.heartbeat = Some(self.heartbeat.clone());
         s
@@ -128,6 +141,10 @@ pub struct Recommendation {
     /// Static candidates by timeout, then heartbeat candidates as tried.
     pub points: Vec<Point>,
     pub heartbeat: Option<Heartbeat>,
+    /// JetStream's other levers, each run over the same seeds: a `BackOff`
+    /// list, then a short AckWait with in-progress acks.
+    #[serde(default)]
+    pub alternatives: Vec<Point>,
     pub rule_of_thumb: RuleOfThumb,
     pub verdict: String,
 }
@@ -196,6 +213,10 @@ enum Phase {
     Heartbeat {
         i: usize,
     },
+    /// The i-th of JetStream's other levers (`jetstream_candidates`).
+    JetStream {
+        i: usize,
+    },
     Done,
 }
 
@@ -239,9 +260,22 @@ pub struct Search {
     /// renewal, Celery's ETA, JetStream's in-progress calls).
     #[serde(default)]
     words: PresetWords,
+    /// JetStream: after the search, a `BackOff` list and in-progress acks
+    /// are run too, so their figures come from runs.
+    #[serde(default)]
+    jetstream: bool,
+    /// `MaxDeliver` (`max_receive_count`): a `BackOff` list is no longer.
+    #[serde(default)]
+    max_deliver: Option<u32>,
+    /// The JetStream levers judged, in `jetstream_candidates` order.
+    #[serde(default)]
+    alternatives: Vec<Point>,
     phase: Phase,
     points: Vec<Point>,
 }
+
+/// A `BackOff` list tried: the AckWait found, then twice and four times it.
+pub const BACKOFF_FACTORS: [u64; 3] = [1, 2, 4];
 
 fn one_ms() -> u64 {
     1
@@ -348,6 +382,9 @@ impl Search {
                 Phase::Up { next: start }
             },
             words,
+            jetstream: scenario.broker.preset == lease_sim::scenario::Preset::NatsJetstream,
+            max_deliver: lease_sim::resolve::resolve(scenario).max_receive_count,
+            alternatives: Vec::new(),
             points: Vec::new(),
         })
     }
@@ -358,6 +395,7 @@ impl Search {
             Some(Candidate {
                 timeout_ms,
                 heartbeat: None,
+                lease_steps_ms: None,
             })
         };
         match &self.phase {
@@ -365,8 +403,63 @@ impl Search {
             Phase::Bisect { lo, hi } => still(lo + (hi - lo) / 2),
             Phase::Top { ms } => still(*ms),
             Phase::Heartbeat { i } => self.heartbeats().get(*i).cloned(),
+            Phase::JetStream { i } => self.jetstream_candidates().get(*i).cloned(),
             Phase::Done => None,
         }
+    }
+
+    /// JetStream's levers beside AckWait, from the search's answer `t`
+    /// (the lowest AckWait that met the targets, or the longest tried): a
+    /// `BackOff` list of `t`, `2t`, `4t` (no longer than `MaxDeliver`
+    /// allows), and AckWait at the recovery target (or `t`, at most the
+    /// 30 s default) with an in-progress ack every third of it, each
+    /// restarting the timer (no cap: the server takes any number).
+    fn jetstream_candidates(&self) -> Vec<Candidate> {
+        if !self.jetstream {
+            return Vec::new();
+        }
+        let t = self
+            .static_points()
+            .filter(|p| p.meets)
+            .map(|p| p.candidate.timeout_ms)
+            .min()
+            .or_else(|| self.static_points().map(|p| p.candidate.timeout_ms).max());
+        let Some(t) = t else {
+            return Vec::new();
+        };
+        let room = self
+            .max_deliver
+            .map_or(BACKOFF_FACTORS.len(), |n| n as usize);
+        let steps: Vec<u64> = BACKOFF_FACTORS
+            .iter()
+            .take(room.max(1))
+            .map(|k| {
+                t.saturating_mul(*k)
+                    .min(lease_sim::validate::MAX_DURATION_MS)
+            })
+            .collect();
+        let ack_wait = self
+            .targets
+            .max_recovery_ms
+            .unwrap_or(t.min(lease_sim::resolve::JETSTREAM_ACK_WAIT_MS))
+            .clamp(self.min_ms.max(3), MAX_VISIBILITY_TIMEOUT_MS);
+        vec![
+            Candidate {
+                timeout_ms: t,
+                heartbeat: None,
+                lease_steps_ms: Some(steps),
+            },
+            Candidate {
+                timeout_ms: ack_wait,
+                heartbeat: Some(Heartbeat {
+                    interval_ms: interval_for(ack_wait),
+                    extend_by_ms: Some(ack_wait),
+                    max_extensions: None,
+                    on_reject: OnReject::Continue,
+                }),
+                lease_steps_ms: None,
+            },
+        ]
     }
 
     /// The random seeds every candidate runs: the scenario's seed and the ones after it.
@@ -383,6 +476,15 @@ impl Search {
         };
         self.arrived = self.arrived.max(results.iter().map(|r| r.arrived).sum());
         let point = judge(candidate, &results, &self.targets);
+        if let Phase::JetStream { i } = self.phase {
+            self.alternatives.push(point);
+            self.phase = if i + 1 < self.jetstream_candidates().len() {
+                Phase::JetStream { i: i + 1 }
+            } else {
+                Phase::Done
+            };
+            return;
+        }
         let ok = rates_meet(&point, &self.targets);
         let t = point.candidate.timeout_ms;
         self.points.push(point);
@@ -418,8 +520,11 @@ impl Search {
                     Phase::Heartbeat { i: i + 1 }
                 }
             }
-            Phase::Done => Phase::Done,
+            Phase::JetStream { .. } | Phase::Done => Phase::Done,
         };
+        if self.phase == Phase::Done && !self.jetstream_candidates().is_empty() {
+            self.phase = Phase::JetStream { i: 0 };
+        }
     }
 
     /// The recommendation from what has been judged so far; final once
@@ -458,6 +563,7 @@ impl Search {
                 seeds: self.seeds,
                 points: Vec::new(),
                 heartbeat: None,
+                alternatives: Vec::new(),
                 rule_of_thumb: rule,
                 verdict: why.clone(),
             };
@@ -467,6 +573,12 @@ impl Search {
             let t = timeout.map_or(String::new(), lease_format::display::duration);
             verdict.push(' ');
             verdict.push_str(&self.words.note.replace("{t}", &t));
+        }
+        if done {
+            for p in &self.alternatives {
+                verdict.push(' ');
+                verdict.push_str(&self.alternative_words(p));
+            }
         }
         if let (true, Some(note)) = (done, &self.client_note) {
             verdict.push(' ');
@@ -484,8 +596,40 @@ impl Search {
             seeds: self.seeds,
             points,
             heartbeat,
+            alternatives: self.alternatives.clone(),
             rule_of_thumb: rule,
             verdict,
+        }
+    }
+
+    /// A JetStream lever as run: what was set and its figures over the seeds.
+    fn alternative_words(&self, p: &Point) -> String {
+        let d = lease_format::display::duration;
+        let n = self.seeds;
+        let verdict = if p.meets {
+            "it meets the targets"
+        } else {
+            "it does not meet the targets"
+        };
+        let figures = format!(
+            "over {n} seeds its redelivery rate is at most {} (95% bound) and a crashed worker's message is back within {}: {verdict}.",
+            rate_text(p.redelivery_rate_upper),
+            d(p.recovery_ms)
+        );
+        match (&p.candidate.lease_steps_ms, &p.candidate.heartbeat) {
+            (Some(steps), _) => {
+                let listed: Vec<String> = steps.iter().map(|&v| d(v)).collect();
+                format!(
+                    "Run with BackOff [{}] (each redelivery waits its step, the last repeating): {figures}",
+                    listed.join(", ")
+                )
+            }
+            (None, Some(h)) => format!(
+                "Run with AckWait {} and InProgress() every {} (each restarts the timer): {figures}",
+                d(p.candidate.timeout_ms),
+                d(h.interval_ms)
+            ),
+            (None, None) => format!("Run with AckWait {}: {figures}", d(p.candidate.timeout_ms)),
         }
     }
 
@@ -623,6 +767,7 @@ impl Search {
                     max_extensions: Some(c),
                     on_reject: OnReject::Continue,
                 }),
+                lease_steps_ms: None,
             })
             .collect()
     }

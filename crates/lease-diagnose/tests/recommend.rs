@@ -151,11 +151,13 @@ fn under_pubsubs_client_recovery_is_at_least_its_shortest_extension() {
     let short = Candidate {
         timeout_ms: 3_000,
         heartbeat: None,
+        lease_steps_ms: None,
     };
     assert_eq!(run_seed(&s, &short, s.seed).recovery_ms, 10_000);
     let long = Candidate {
         timeout_ms: 45_000,
         heartbeat: None,
+        lease_steps_ms: None,
     };
     assert_eq!(run_seed(&s, &long, s.seed).recovery_ms, 45_000);
     let rec = recommend(
@@ -338,6 +340,7 @@ fn a_seed_result_counts_the_same_as_the_full_run() {
     let c = Candidate {
         timeout_ms: 20_000,
         heartbeat: None,
+        lease_steps_ms: None,
     };
     let r = run_seed(&s, &c, 11);
     let full = simulate(&c.apply(&s, 11), &Options::default()).unwrap_or_else(|e| panic!("{e}"));
@@ -378,7 +381,8 @@ fn the_search_starts_at_the_median_and_every_candidate_runs_over_the_same_seeds(
         search.next_candidate(),
         Some(Candidate {
             timeout_ms: 8_000,
-            heartbeat: None
+            heartbeat: None,
+            lease_steps_ms: None,
         })
     );
     let mut search = search;
@@ -551,6 +555,97 @@ fn recommend_under_jetstream_gives_ack_wait_its_backoff_start_and_in_progress() 
         rec.verdict
     );
     assert!(rec.verdict.contains("InProgress()"), "{}", rec.verdict);
+}
+
+#[test]
+fn recommend_under_jetstream_runs_a_backoff_list_and_in_progress_acks_and_gives_their_figures() {
+    // After AckWait is found, JetStream's two other levers are run over the
+    // same seeds as candidates: a BackOff list starting at that AckWait
+    // (then twice, four times it), and a short AckWait (the recovery
+    // target) with an in-progress ack every third of it. Their figures in
+    // the verdict are those runs' own.
+    let s = under(lease_sim::scenario::Preset::NatsJetstream);
+    let rec = recommend(&s, with_recovery(0.01, 20_000), 3).expect("searches");
+    assert_eq!(rec.alternatives.len(), 2, "{:?}", rec.alternatives);
+    let backoff = &rec.alternatives[0];
+    let steps = backoff
+        .candidate
+        .lease_steps_ms
+        .clone()
+        .expect("a BackOff list");
+    let t = backoff.candidate.timeout_ms;
+    assert_eq!(steps, vec![t, 2 * t, 4 * t]);
+    assert!(backoff.candidate.heartbeat.is_none());
+    let progress = &rec.alternatives[1];
+    assert_eq!(progress.candidate.timeout_ms, 20_000);
+    let h = progress
+        .candidate
+        .heartbeat
+        .clone()
+        .expect("in-progress acks");
+    assert_eq!(
+        (h.interval_ms, h.extend_by_ms, h.max_extensions),
+        (6_000, Some(20_000), None)
+    );
+    assert!(progress.candidate.lease_steps_ms.is_none());
+    // Each figure is what running the candidate over the seeds gives.
+    for p in &rec.alternatives {
+        let seeds: Vec<u64> = (0..3).map(|i| s.seed + i).collect();
+        let runs: Vec<_> = seeds
+            .iter()
+            .map(|&k| run_seed(&s, &p.candidate, k))
+            .collect();
+        let rates: Vec<f64> = runs
+            .iter()
+            .map(|r| r.redeliveries as f64 / r.arrived.max(1) as f64)
+            .collect();
+        let (mean, upper) = mean_and_upper(&rates);
+        assert!((p.redelivery_rate_mean - mean).abs() < 1e-12, "{p:?}");
+        assert!((p.redelivery_rate_upper - upper).abs() < 1e-12, "{p:?}");
+    }
+    let d = lease_format::display::duration;
+    let listed: Vec<String> = steps.iter().map(|&v| d(v)).collect();
+    assert!(
+        rec.verdict
+            .contains(&format!("Run with BackOff [{}]", listed.join(", "))),
+        "{}",
+        rec.verdict
+    );
+    assert!(
+        rec.verdict
+            .contains("Run with AckWait 20 s and InProgress() every 6 s"),
+        "{}",
+        rec.verdict
+    );
+    // A slow handler holding its delivery by in-progress acks is not
+    // redelivered: this candidate's bound is the lowest of the three.
+    assert!(
+        progress.redelivery_rate_upper <= backoff.redelivery_rate_upper,
+        "{progress:?} {backoff:?}"
+    );
+    // The search state keeps them across a round trip.
+    let mut search = Search::new(&s, with_recovery(0.01, 20_000), 3).unwrap();
+    let mut tried = Vec::new();
+    while let Some(c) = search.next_candidate() {
+        tried.push(c.clone());
+        let results = search
+            .seeds_of()
+            .iter()
+            .map(|&k| run_seed(&s, &c, k))
+            .collect();
+        search.feed(results);
+        search = serde_json::from_str(&serde_json::to_string(&search).unwrap()).unwrap();
+    }
+    assert_eq!(search.result(), rec);
+    assert!(tried.ends_with(&[backoff.candidate.clone(), progress.candidate.clone()]));
+    // Under any other preset nothing more is run.
+    let other = recommend(
+        &under(lease_sim::scenario::Preset::SqsStandard),
+        targets(0.01),
+        3,
+    )
+    .expect("searches");
+    assert!(other.alternatives.is_empty());
 }
 
 #[test]

@@ -253,6 +253,7 @@ mod tests {
                 candidate: lease_diagnose::recommend::Candidate {
                     timeout_ms: 45_000,
                     heartbeat: None,
+                    lease_steps_ms: None,
                 },
                 seeds: vec![1, 2, u64::MAX],
             }),

@@ -44,6 +44,7 @@ mod tests {
         let candidate = Candidate {
             timeout_ms: 30_000,
             heartbeat: None,
+            lease_steps_ms: None,
         };
         let job = SeedsJob {
             id: 3,

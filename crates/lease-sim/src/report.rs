@@ -277,6 +277,11 @@ pub struct Series {
     pub expiries: Vec<u64>,
     pub dead_letter_expired: Vec<u64>,
     pub dead_letter_failed: Vec<u64>,
+    /// Messages dropped past the delivery limit (`past_limit: drop`).
+    pub dropped: Vec<u64>,
+    /// Messages left in the stream past the delivery limit, each with its
+    /// advisory (`past_limit: stay`).
+    pub stayed: Vec<u64>,
     pub extensions_ok: Vec<u64>,
     pub extensions_rejected: Vec<u64>,
     // gauges
@@ -290,7 +295,7 @@ pub struct Series {
 /// Every series as a column, in one fixed order: the wire format writes them
 /// so, and the footprint counts them so.
 impl Series {
-    pub fn u64_columns(s: &Series) -> [&Vec<u64>; 13] {
+    pub fn u64_columns(s: &Series) -> [&Vec<u64>; 15] {
         [
             &s.arrivals,
             &s.acks,
@@ -298,6 +303,8 @@ impl Series {
             &s.expiries,
             &s.dead_letter_expired,
             &s.dead_letter_failed,
+            &s.dropped,
+            &s.stayed,
             &s.extensions_ok,
             &s.extensions_rejected,
             &s.queue_depth,
@@ -308,7 +315,7 @@ impl Series {
         ]
     }
 
-    pub fn u64_columns_mut(s: &mut Series) -> [&mut Vec<u64>; 13] {
+    pub fn u64_columns_mut(s: &mut Series) -> [&mut Vec<u64>; 15] {
         [
             &mut s.arrivals,
             &mut s.acks,
@@ -316,6 +323,8 @@ impl Series {
             &mut s.expiries,
             &mut s.dead_letter_expired,
             &mut s.dead_letter_failed,
+            &mut s.dropped,
+            &mut s.stayed,
             &mut s.extensions_ok,
             &mut s.extensions_rejected,
             &mut s.queue_depth,

@@ -65,6 +65,12 @@ pub struct Config {
     /// Temporal: the timeout caps each attempt whatever its heartbeats, and
     /// the heartbeat's `extend_by_ms` is the HeartbeatTimeout.
     pub attempt_cap: bool,
+    /// JetStream: an in-progress ack names the message, not the delivery.
+    /// Sent with any delivery's reply subject while the message is pending
+    /// (handed out, not acked), it restarts the timer of the delivery the
+    /// server now holds, by that delivery's AckWait or BackOff step
+    /// (docs/MODEL.md "An in-progress ack names the message").
+    pub progress_by_message: bool,
     /// SQS FIFO with one message group: nothing is handed out while any
     /// message is in flight, and the queue is ordered by arrival.
     pub single_group_fifo: bool,
@@ -538,6 +544,7 @@ pub fn resolve(s: &Scenario) -> Config {
         eta_ms: s.arrivals.eta_ms,
         retry: retry(s),
         attempt_cap: crate::services::caps_attempts(b.preset),
+        progress_by_message: b.preset == Preset::NatsJetstream,
         receive_order: b.receive_order.unwrap_or_default(),
         // BullMQ applies a job's `backoff` to a thrown error, never to a
         // stall (taskforcesh/bullmq docs, "Retrying failing jobs"; taskforcesh/bullmq#651).

@@ -487,6 +487,102 @@ fn jetstream_leaves_a_message_past_max_deliver_in_the_stream_and_publishes_an_ad
 }
 
 #[test]
+fn jetstream_answers_a_late_ack_of_a_message_left_past_max_deliver_and_does_nothing() {
+    // The same three deliveries; the message stays in the stream at 6 s.
+    // The three runs end at 10, 12 and 14 s and ack: nats-server's
+    // `processAckMsgLocked` finds no pending entry for the sequence (the
+    // MaxDeliver check removed it), skips it and answers the ack, and a
+    // stream under the default limits retention keeps the message
+    // (`stream.go`, `ackMsg`). Neither rejected nor a deletion.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 3},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::AckNoOp), vec![10_000, 12_000, 14_000]);
+    assert!(of(&r, K::AckRejected).is_empty());
+    assert!(of(&r, K::AckOk).is_empty());
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::Stayed {
+            at: 6_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+    assert_eq!(r.report.totals.stayed, 1);
+    assert_eq!(r.report.totals.acks_rejected, 0);
+    // Under a fate that keeps the message somewhere the consumer does
+    // not read, the same ack is still judged as late.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 3, "past_limit": "dead_letter"},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 60_000
+    })));
+    assert_eq!(times(&r, K::AckRejected), vec![10_000, 12_000, 14_000]);
+    assert!(of(&r, K::AckNoOp).is_empty());
+}
+
+#[test]
+fn jetstream_an_in_progress_ack_from_an_earlier_delivery_restarts_the_current_deliverys_ack_wait() {
+    // nats-server `progressUpdate` finds the message's pending entry by its
+    // stream sequence and resets its timestamp, whichever delivery's reply
+    // subject carried the `+WPI`; `checkPending` then measures AckWait from
+    // there. AckWait 2 s, in-progress every 3 s, two workers. Worker 0's
+    // run (10 s) loses its delivery at 2 s; worker 1 gets the message at
+    // 2 s and runs 2.5 s. Worker 0's in-progress at 3 s restarts the timer
+    // of worker 1's delivery (to 5 s), so it does not expire at 4 s, and
+    // worker 1's ack at 4.5 s is in time. Worker 0's next one, at 6 s,
+    // finds the message acked; its ack at 10 s settles nothing.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": null},
+        "workers": {"count": 2,
+                    "heartbeat": {"interval_ms": 3000, "extend_by_ms": 2000}},
+        "work": {"dist": "constant", "ms": 10_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 2500}],
+        "duration_ms": 30_000
+    })));
+    assert_eq!(times(&r, K::Receive), vec![0, 2_000]);
+    assert_eq!(times(&r, K::Expire), vec![2_000]);
+    assert_eq!(of(&r, K::ExtendOk), vec![(3_000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::AckOk), vec![(4_500, 0, 1, 2)]);
+    assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Acked);
+    assert_eq!(times(&r, K::ExtendRejected), vec![6_000, 9_000]);
+    assert_eq!(of(&r, K::AckNoOp), vec![(10_000, 0, 0, 1)]);
+    assert_eq!(r.report.totals.redeliveries, 1);
+}
+
+#[test]
+fn jetstream_an_in_progress_ack_restarts_the_timer_by_the_deliverys_backoff_step() {
+    // `+WPI` carries no duration: the reset timestamp is measured against
+    // the delivery's BackOff step (`checkPending`: `deadline =
+    // BackOff[dc]`), not against anything the worker asks for. BackOff
+    // [2 s, 9 s], in-progress every 1.5 s asking for 0.5 s, one 5 s run:
+    // each call moves the deadline to 2 s after it (3.5, 5 then 6.5 s), so
+    // the run keeps its delivery and acks at 5 s. Extending by the 0.5 s
+    // asked would have lost it at 2 s.
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "nats_jetstream", "visibility_timeout_ms": 2000,
+                   "max_receive_count": 5, "lease_steps_ms": [2000, 9000]},
+        "workers": {"count": 1,
+                    "heartbeat": {"interval_ms": 1500, "extend_by_ms": 500}},
+        "work": {"dist": "constant", "ms": 5_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 30_000
+    })));
+    assert_eq!(times(&r, K::ExtendOk), vec![1_500, 3_000, 4_500]);
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(of(&r, K::AckOk), vec![(5_000, 0, 0, 1)]);
+}
+
+#[test]
 fn jetstream_ack_wait_defaults_to_thirty_seconds_and_redelivers_without_limit() {
     // AckWait 30 s, MaxDeliver -1: a 100 s job on one worker is taken back
     // at 30 s and, after the late ack at 100 s settles it, never again.

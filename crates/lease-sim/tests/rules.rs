@@ -1677,6 +1677,8 @@ fn report_json_has_every_field_model_md_names() {
         "in_flight",
         "dead_letter_expired",
         "dead_letter_failed",
+        "dropped",
+        "stayed",
         "oldest_in_flight_age_ms",
         "oldest_message_age_ms",
         "running_handlers",

@@ -55,7 +55,8 @@ pub const MAGIC: &[u8; 8] = b"LEASERUN";
 /// 2: the head is JSON (was CBOR); narrow event and receive-count columns.
 /// 3: the totals are u64 counters after the head, no longer in its JSON.
 /// 4: the head is binary; JSON is left for the scenario alone.
-pub const VERSION: u32 = 5;
+/// 6: the series count messages dropped and left in the stream.
+pub const VERSION: u32 = 6;
 
 const NONE64: u64 = u64::MAX;
 const NONE32: u32 = u32::MAX;
@@ -83,7 +84,7 @@ pub enum WireError {
 
 /// The run's and the report's small parts, but the scenario (JSON of its
 /// own, so that the page reads it with the scenario's own reader). Binary,
-/// in this order (`VERSION` 5).
+/// in this order (`VERSION` 6).
 struct Head {
     visibility_timeout_ms: u64,
     worker_count: u32,

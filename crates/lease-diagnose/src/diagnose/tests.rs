@@ -906,5 +906,39 @@ fn valid_messages_dropped_or_left_in_the_stream_past_the_limit_are_named_in_thei
         assert!(all.contains(word), "{all}");
         assert!(all.contains(advice), "{all}");
         assert!(!all.contains("reached the dead-letter queue"), "{all}");
+        assert!(!all.contains("DLQ"), "{all}");
     }
+}
+
+#[test]
+fn valid_messages_dropped_or_left_in_the_stream_are_titled_by_where_they_went() {
+    use lease_sim::scenario::PastLimit;
+    // The same three 10 s jobs against a 2 s lease and a limit of 3, under
+    // each fate: only the dead-lettered ones are "a DLQ".
+    for (past, title) in [
+        (PastLimit::DeadLetter, "DLQ full of valid messages"),
+        (
+            PastLimit::Drop,
+            "Valid messages dropped past the delivery limit",
+        ),
+        (
+            PastLimit::Stay,
+            "Valid messages left in the stream past the delivery limit",
+        ),
+    ] {
+        let mut s = small("past-the-limit", 3, 10_000, 2_000, 3);
+        s.broker.max_receive_count = Some(Some(3));
+        s.broker.past_limit = Some(past);
+        let r = run(&s);
+        let Some(f) = detect("dlq-of-valid-messages", &s, &r) else {
+            panic!("{past:?}: no finding");
+        };
+        assert_eq!(f.title, title, "{past:?}");
+        assert_eq!(f.measure, 3.0, "{past:?}");
+    }
+    // Were a run to hold more than one fate, the title names them all.
+    assert_eq!(
+        past_limit_title([1, 2, 0]),
+        "Valid messages past the delivery limit: dead-lettered, dropped or left in the stream"
+    );
 }

@@ -422,12 +422,28 @@ impl Sim<'_> {
     fn judge_extend(&mut self, delivery: u32, extend_by: u64) -> bool {
         let d = &self.deliveries[delivery as usize];
         let (id, receipt, worker) = (d.message, d.receipt, d.worker);
+        let m = &self.msgs[id as usize];
+        // JetStream's `progressUpdate` looks the stream sequence up in the
+        // consumer's pending set and resets that entry's timestamp: any
+        // delivery's `+WPI` restarts the timer of the one the server now
+        // holds, by its own AckWait (or BackOff step), whatever the call
+        // asked for.
+        let by_message = self.cfg.progress_by_message && m.state == State::InFlight;
+        let (held, held_receipt, extend_by) = if by_message {
+            (
+                m.current,
+                m.receive_count,
+                self.cfg.lease_ms(m.receive_count),
+            )
+        } else {
+            (delivery, receipt, extend_by)
+        };
         // Never clamped: past the lifetime cap the whole request is refused.
         let within_cap = self
             .cfg
             .max_lease_lifetime_ms
             .is_none_or(|cap| self.now + extend_by <= d.received_at + cap);
-        let ok = self.holds_lease(delivery) && within_cap;
+        let ok = (by_message || self.holds_lease(delivery)) && within_cap;
         let d = &mut self.deliveries[delivery as usize];
         if ok {
             d.extensions_ok += 1;
@@ -440,7 +456,7 @@ impl Sim<'_> {
             let m = &mut self.msgs[id as usize];
             m.expires_at = until;
             m.lease_set_at = self.now;
-            self.schedule_expiry(delivery, id, receipt, until);
+            self.schedule_expiry(held, id, held_receipt, until);
             self.stall_unmark(id);
             self.rec.extension(self.now, true);
             self.mark(delivery, MarkKind::ExtendOk);
@@ -473,12 +489,15 @@ impl Sim<'_> {
             && (self.cfg.stale_delete == StaleDelete::Permissive
                 || self.cfg.late_ack == LateAck::AcceptedAlways)
             && matches!(m.state, State::Available | State::InFlight);
-        if !(valid || late || stale)
-            && m.state == State::Deleted
-            && self.cfg.deleted_ack == DeletedAck::NoOp
-        {
+        // A message left in the stream past its limit is out of the
+        // consumer's pending set, as an acked one is: nats-server's
+        // `processAckMsgLocked` finds no pending entry and skips it.
+        let settled = m.state == State::Deleted
+            || (m.state == State::PastLimit && self.cfg.past_limit == PastLimit::Stay);
+        if !(valid || late || stale) && settled && self.cfg.deleted_ack == DeletedAck::NoOp {
             // SQS standard, JetStream, Redis `XACK`, kombu's Redis ack: an
-            // ack of a message already deleted is answered as a success
+            // ack of a message already deleted (or, under JetStream, left
+            // in the stream past `MaxDeliver`) is answered as a success
             // and changes nothing (docs/MODEL.md "An ack of a message
             // already deleted").
             self.rec.ack_no_op();

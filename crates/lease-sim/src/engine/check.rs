@@ -4,7 +4,7 @@
 
 use super::{Sim, State};
 use crate::run::{EventKind, LeaseEnd};
-use crate::scenario::{DeletedAck, Fence, LateAck, StaleDelete};
+use crate::scenario::{DeletedAck, Fence, LateAck, PastLimit, StaleDelete};
 use crate::SimError;
 
 impl Sim<'_> {
@@ -90,12 +90,16 @@ impl Sim<'_> {
         // An ack answered as a success that does nothing finds its message
         // already deleted, and only under `deleted_ack: no_op`.
         if let Some(e) = self.last_event {
+            let settled = |state| {
+                state == State::Deleted
+                    || (state == State::PastLimit && self.cfg.past_limit == PastLimit::Stay)
+            };
             if e.kind == EventKind::AckNoOp
-                && (self.msgs[e.message as usize].state != State::Deleted
+                && (!settled(self.msgs[e.message as usize].state)
                     || self.cfg.deleted_ack != DeletedAck::NoOp)
             {
                 return self.broken(format!(
-                    "message {}: ack with receipt {} answered as nothing to settle, but the message is not deleted or the broker rejects such acks",
+                    "message {}: ack with receipt {} answered as nothing to settle, but the message is neither deleted nor left in the stream, or the broker rejects such acks",
                     e.message, e.receipt
                 ));
             }

@@ -60,6 +60,8 @@ impl Recorder {
                 expiries: z.clone(),
                 dead_letter_expired: z.clone(),
                 dead_letter_failed: z.clone(),
+                dropped: z.clone(),
+                stayed: z.clone(),
                 extensions_ok: z.clone(),
                 extensions_rejected: z.clone(),
                 completions_per_min: vec![0.0; n],
@@ -103,9 +105,16 @@ impl Recorder {
     pub fn past_limit(&mut self, t: u64, past: PastLimit, cause: DeadLetterCause) {
         let i = self.ix(t);
         match (past, cause) {
-            // Gone or left in the stream: no dead-letter arrival to chart.
-            (PastLimit::Drop, _) => self.t.dropped += 1,
-            (PastLimit::Stay, _) => self.t.stayed += 1,
+            // Gone or left in the stream: no dead-letter arrival, charted
+            // under its own fate.
+            (PastLimit::Drop, _) => {
+                self.t.dropped += 1;
+                bump(&mut self.s.dropped, i);
+            }
+            (PastLimit::Stay, _) => {
+                self.t.stayed += 1;
+                bump(&mut self.s.stayed, i);
+            }
             (PastLimit::DeadLetter, DeadLetterCause::Expired) => {
                 self.t.dead_lettered_expired += 1;
                 bump(&mut self.s.dead_letter_expired, i);
@@ -223,6 +232,8 @@ impl Recorder {
             &mut self.s.expiries,
             &mut self.s.dead_letter_expired,
             &mut self.s.dead_letter_failed,
+            &mut self.s.dropped,
+            &mut self.s.stayed,
             &mut self.s.extensions_ok,
             &mut self.s.extensions_rejected,
         ] {

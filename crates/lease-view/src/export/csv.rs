@@ -9,7 +9,7 @@ use super::{cause_name, effect_name, fate_parts, lease_end_name, outcome_name};
 
 /// The columns of `series_csv` after the two bucket bounds, in `Series`
 /// field order, by their serde names.
-pub const SERIES_COLUMNS: [&str; 16] = [
+pub const SERIES_COLUMNS: [&str; 18] = [
     "arrivals",
     "acks",
     "completions_per_min",
@@ -19,6 +19,8 @@ pub const SERIES_COLUMNS: [&str; 16] = [
     "expiries",
     "dead_letter_expired",
     "dead_letter_failed",
+    "dropped",
+    "stayed",
     "extensions_ok",
     "extensions_rejected",
     "queue_depth",

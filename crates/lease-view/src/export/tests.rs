@@ -784,3 +784,54 @@ fn a_message_dropped_or_left_in_the_stream_is_written_in_its_own_words() {
         }
     }
 }
+
+#[test]
+fn the_series_csv_counts_each_fate_past_the_limit_as_the_svg_marks_it() {
+    // Four 10 s jobs on twelve workers against a 2 s lease and a limit of
+    // 3: each is delivered at 0, 2 and 4 s and past the limit at 6 s, the
+    // moment its third lease ends.
+    for (past, col, mark) in [
+        ("dead_letter", "dead_letter_expired", "DLQ expired"),
+        ("drop", "dropped", "dropped (expired)"),
+        ("stay", "stayed", "stays, advisory (expired)"),
+    ] {
+        let text = format!(
+            r#"{{"broker": {{"preset": "textbook", "visibility_timeout_ms": 2000,
+                        "max_receive_count": 3, "past_limit": "{past}"}},
+                "workers": {{"count": 12}},
+                "work": {{"dist": "constant", "ms": 10000}},
+                "arrivals": {{"backlog": 4, "rate_per_s": 0.0}},
+                "duration_ms": 20000, "bucket_ms": 5000}}"#
+        );
+        let s = lease_sim::parse_scenario(&text).unwrap();
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let rows = read_csv(&series_csv(&run));
+        let cells = column(&rows, col);
+        // All four in the bucket from 5 to 10 s, none elsewhere.
+        assert_eq!(cells.get(1), Some(&"4"), "{past}: {cells:?}");
+        assert_eq!(sum(&cells), 4, "{past}: {cells:?}");
+        for other in [
+            "dead_letter_expired",
+            "dead_letter_failed",
+            "dropped",
+            "stayed",
+        ] {
+            if other != col {
+                assert_eq!(sum(&column(&rows, other)), 0, "{past}: {other}");
+            }
+        }
+        let t = &run.report.totals;
+        let total = t.dead_lettered_expired + t.dead_lettered_failed + t.dropped + t.stayed;
+        assert_eq!(total, 4, "{past}");
+        for view in [TimelineView::Workers, TimelineView::Messages] {
+            let svg = timeline_svg(&run, &whole(view));
+            let doc = parse(&svg);
+            let marked = doc
+                .descendants()
+                .filter(|n| has_class(n, "dlq-text"))
+                .filter(|n| n.text() == Some(mark))
+                .count();
+            assert_eq!(marked as u64, sum(&cells), "{past} {view:?}");
+        }
+    }
+}
