@@ -56,6 +56,7 @@ pub fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         notes: state.notes.clone(),
         draft: state.note_draft,
         at: state.menu_at.clone().filter(|_| panel == Panel::Menu),
+        interview: state.interview.map(|shown| (shown, state.playhead_ms)),
     })
     .ok()
 }
@@ -63,8 +64,13 @@ pub fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
 /// The panel loaded on demand that shows: in presenter mode, the tours'
 /// panel as the presenter bar, unless a note is being written.
 pub fn presented_panel(state: &State) -> Option<Panel> {
-    if state.present && state.panel != Some(Panel::Notes) {
-        return Some(Panel::Tour);
+    if state.panel != Some(Panel::Notes) {
+        if state.interview.is_some() {
+            return Some(Panel::Interview);
+        }
+        if state.present {
+            return Some(Panel::Tour);
+        }
     }
     state.panel.filter(|p| p.on_demand())
 }
