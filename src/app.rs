@@ -244,7 +244,7 @@ pub fn app() -> Html {
                         <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)} onclick={open(Panel::Notes)}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={click(&dispatch, Click::Present(!present))}>{"Present"}</button>
-                        <button type="button" id="open-interview" aria-pressed={interview.is_some().to_string()} title="The interviewer's mode: the run's figures and future hidden until revealed"
+                        <button type="button" id="open-interview" aria-pressed={interview.is_some().to_string()}
                             onclick={click(&dispatch, Click::Interview(interview.is_none()))}>{"Interview"}</button>
                         <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
                             onclick={click(&dispatch, Click::Palette(!cb))}>{"Colour-blind palette"}</button>
@@ -319,10 +319,10 @@ pub fn app() -> Html {
                                 // One row in a figure, which the reader
                                 // scrolls sideways on a narrow screen.
                                 <div class="figure-totals" id="figure-totals" tabindex="0" role="group" aria-label="Run totals, one row">
-                                    { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, interview: interview.map(|s| (s, dispatch.clone())) }, totals) }
+                                    { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, hidden: interview.map_or(0, |s| !s) }, totals) }
                                 </div>
                             } else {
-                                { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, interview: interview.map(|s| (s, dispatch.clone())) }, totals) }
+                                { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, hidden: interview.map_or(0, |s| !s) }, totals) }
                             }
                         }
                         // The run in words would tell the candidate its end.
@@ -354,10 +354,7 @@ pub fn app() -> Html {
                             { compare(&CompareProps { a: &run, b, b_pending: side_b.pending.as_ref(), b_cancelled: side_b.cancelled, edit_b: state.edit_b, range: state.range,
                                 playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width }) }
                         }
-                        if parts.shows(Part::Diagnosis) && hidden(lease_ui::panel::DIAGNOSIS_FIGURE) {
-                            <button type="button" class="reveal" id="reveal-diagnosis"
-                                onclick={dispatch.reform(|_: MouseEvent| Command::Reveal(lease_ui::panel::DIAGNOSIS_FIGURE))}>{"Reveal the diagnosis"}</button>
-                        } else if parts.shows(Part::Diagnosis) {
+                        if parts.shows(Part::Diagnosis) && !hidden(lease_ui::panel::DIAGNOSIS_FIGURE) {
                             <Diagnosis run={run.clone()} diagnosed={state.diagnosed.clone()}
                                 failed={state.diagnosis_failed.as_ref().filter(|(r, _)| *r == run).map(|(_, why)| why.clone())}
                                 on_command={dispatch.clone()} on_near={(*on_near).clone()} />

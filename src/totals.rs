@@ -10,9 +10,9 @@ use crate::run_handle::RunHandle;
 pub struct TotalsProps {
     pub run: RunHandle,
     pub playhead_ms: u64,
-    /// The interviewer's mode: the figures revealed, one bit each
-    /// (`lease_ui::panel::FIGURES`), and where a "Reveal" click goes.
-    pub interview: Option<(u16, Callback<crate::command::Command>)>,
+    /// The figures the interviewer's mode hides, one bit each
+    /// (`lease_ui::panel::FIGURES`); the interviewer's bar reveals them.
+    pub hidden: u16,
 }
 
 #[derive(Default, Debug, PartialEq)]
@@ -152,34 +152,27 @@ pub fn totals(props: &TotalsProps) -> Html {
         None => run.report.totals.deliveries > 0,
     };
     let ratio_title = "Ack latency p99, each ack as a share of the lease it had when it was acked (the timeout, or where its last heartbeat moved the deadline), for the whole run: from 80%, acks come too close to or past the lease's end";
-    let mut figure = 0u8;
-    let mut item = |id: &'static str,
-                    label: &'static str,
-                    value: String,
-                    bad: bool,
-                    title: &'static str| {
-        let i = figure;
-        figure += 1;
-        // An interview hides each figure until the candidate has
-        // predicted it and the interviewer reveals it.
-        if let Some((_, to)) = props.interview.as_ref().filter(|(s, _)| s & 1 << i == 0) {
-            return html! {
-                <div class="total total-hidden">
-                    <span class="total-label" id={format!("{id}-label")}>{label}</span>
-                    <button type="button" class="reveal" id={format!("reveal-{id}")}
-                        onclick={to.reform(move |_: MouseEvent| crate::command::Command::Reveal(i))}>{"Reveal"}</button>
-                </div>
+    let mut figure = 0;
+    let mut item =
+        |id: &'static str, label: &'static str, value: String, bad: bool, title: &'static str| {
+            // An interview hides each figure until the candidate has predicted
+            // it and the interviewer reveals it.
+            let hide = props.hidden >> figure & 1 == 1;
+            figure += 1;
+            let (value, bad) = if hide {
+                ("?".into(), false)
+            } else {
+                (value, bad)
             };
-        }
-        html! {
-            <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
-                <span class="total-label" id={format!("{id}-label")}>{label}</span>
-                // Not live: a total changes with every run and every
-                // step of the playhead; the run's summary speaks once.
-                <span class="value" id={id}>{value}</span>
-            </div>
-        }
-    };
+            html! {
+                <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
+                    <span class="total-label" id={format!("{id}-label")}>{label}</span>
+                    // Not live: a total changes with every run and every
+                    // step of the playhead; the run's summary speaks once.
+                    <span class="value" id={id}>{value}</span>
+                </div>
+            }
+        };
     let whole = past_the_kept_log(run, props.playhead_ms) && props.playhead_ms < run.end_ms;
     html! {
         <section class="totals" id="totals" aria-label="Run totals">

@@ -2,9 +2,9 @@
 //! sees. The page hides the run's figures and, by its playhead, what comes
 //! after it; this bar steps the run event by event, or on to the next
 //! receive, expiry or ack, says what the event was, and reveals the figures
-//! one at a time. Presenter mode's keys work here: PageDown / → step on,
-//! PageUp / ← back, Escape leaves; R, X and A go on to the next receive,
-//! expiry and ack, V reveals the next figure. A control changed meanwhile
+//! one at a time, each by its own button. Presenter mode's keys work here:
+//! PageDown / → step on, PageUp / ← back, Escape leaves; R, X and A go on
+//! to the next receive, expiry and ack, V reveals the next figure. A control changed meanwhile
 //! is a fork ("what if the timeout were 45 s?"): the page keeps the playhead
 //! and hides the figures again, so the answer is predicted before it shows.
 
@@ -127,6 +127,31 @@ pub fn describe(e: &Event) -> String {
     }
 }
 
+/// The figures the mode hides, in their bits' order (`FIGURES`): the
+/// page's totals as it shows them, by the id of each value (`total-…`),
+/// then the diagnosis. What happens past the delivery limit is counted
+/// under the name the scenario's broker gives it.
+pub fn figures(s: &Scenario) -> [(&'static str, &'static str); FIGURES as usize] {
+    use lease_sim::scenario::PastLimit;
+    let past = match lease_sim::resolve::resolve(s).past_limit {
+        PastLimit::DeadLetter => ("total-dead-lettered", "Dead-lettered"),
+        PastLimit::Drop => ("total-dropped", "Dropped past the limit"),
+        PastLimit::Stay => ("total-stayed", "Stays in the stream"),
+    };
+    [
+        ("total-arrived", "Arrived"),
+        ("total-waiting", "Waiting"),
+        ("total-delivered", "Delivered"),
+        ("total-acked", "Acked"),
+        ("total-redeliveries", "Redeliveries"),
+        ("total-overlapping", "Overlapping runs"),
+        ("total-duplicates", "Duplicate effects"),
+        past,
+        ("total-ack-ratio", "Ack p99"),
+        ("diagnosis", "The diagnosis"),
+    ]
+}
+
 /// The first figure not yet revealed (`FIGURES`).
 pub fn next_hidden(shown: u16) -> Option<u8> {
     (0..FIGURES).find(|i| shown & 1 << i == 0)
@@ -134,8 +159,9 @@ pub fn next_hidden(shown: u16) -> Option<u8> {
 
 #[derive(Properties, PartialEq)]
 pub struct InterviewProps {
-    /// The scenario of the run on screen: the bar runs it again to read its
-    /// events (a run too large for the page is not stepped by kind).
+    /// The scenario of the run on screen: the bar runs it again, as the page
+    /// does, to read its events (a run too large for the page is not
+    /// stepped by kind).
     pub run_scenario: Rc<Scenario>,
     /// The figures revealed, one bit each, and the playhead.
     pub shown: u16,
@@ -148,7 +174,7 @@ fn run_of(s: &Scenario) -> Option<Rc<Run>> {
         lease_jobs::budget::route(s),
         Ok(lease_jobs::budget::Route::Page)
     )
-    .then(|| lease_sim::simulate(s, &lease_sim::Options::default()).ok())
+    .then(|| lease_jobs::run_job::simulate_for_page(s, &mut |_| {}).ok())
     .flatten()
     .map(Rc::new)
 }
@@ -240,11 +266,24 @@ pub fn interview_bar(p: &InterviewProps) -> Html {
         None => "This run is too large to step by kind here: , and . step it event by event."
             .to_string(),
     };
-    let hidden = (0..FIGURES).filter(|i| p.shown & 1 << i == 0).count();
-    let said = match (hidden, p.shown & 1 << DIAGNOSIS_FIGURE == 0) {
-        (0, _) => "Every figure is revealed.".to_string(),
-        (n, true) => format!("{n} figures hidden, the diagnosis among them."),
-        (n, false) => format!("{n} figures hidden."),
+    let reveal = figures(&p.run_scenario)
+        .into_iter()
+        .zip(0..FIGURES)
+        .filter(|(_, i)| p.shown & 1 << i == 0)
+        .map(|((id, label), i)| {
+            let cb = cb.clone();
+            html! {
+                <button type="button" id={format!("reveal-{id}")} class="interview-reveal"
+                    onclick={Callback::from(move |_: MouseEvent| cb.emit(PanelCommand::Reveal(i)))}>{label}</button>
+            }
+        })
+        .collect::<Html>();
+    let said = if p.shown & ((1 << FIGURES) - 1) == (1 << FIGURES) - 1 {
+        "Every figure is revealed."
+    } else if p.shown & 1 << DIAGNOSIS_FIGURE == 0 {
+        "Hidden until revealed (a total shows ?), the diagnosis among them:"
+    } else {
+        "Hidden until revealed (a total shows ?):"
     };
     html! {
         <section class="panel presenter-bar interview-bar" id="interview-bar" aria-labelledby="interview-title">
@@ -260,9 +299,10 @@ pub fn interview_bar(p: &InterviewProps) -> Html {
                 {button("Next expiry (X)", "interview-expiry", Key::Step(Next::Expiry), "On to the next lease that runs out")}
                 {button("Next ack (A)", "interview-ack", Key::Step(Next::Ack), "On to the next ack, whatever its outcome")}
             </div>
-            <div class="panel-row presenter-row">
+            <div class="panel-row presenter-row" id="interview-figures">
                 <span class="muted" id="interview-hidden">{said}</span>
-                {button("Reveal the next figure (V)", "interview-reveal", Key::RevealNext, "Reveal the first hidden total, then the diagnosis")}
+                {reveal}
+                {button("Reveal the next (V)", "interview-reveal-next", Key::RevealNext, "Reveal the first hidden total, then the diagnosis")}
             </div>
         </section>
     }
@@ -342,6 +382,19 @@ mod tests {
         assert_eq!(key("Escape"), Some(Key::Leave));
         assert_eq!(key("KeyX"), Some(Key::Step(Next::Expiry)));
         assert_eq!(key("KeyQ"), None);
+    }
+
+    #[test]
+    fn the_figures_are_one_per_bit_with_the_diagnosis_at_its_own() {
+        let s = lease_sim::shipped::find("ninety-second-message")
+            .expect("shipped")
+            .scenario;
+        let f = figures(&s);
+        assert_eq!(f[usize::from(DIAGNOSIS_FIGURE)].0, "diagnosis");
+        assert_eq!(f[7].0, "total-dead-lettered", "no redrive: dead letters");
+        let mut ids: Vec<_> = f.iter().map(|(id, _)| *id).collect();
+        ids.dedup();
+        assert_eq!(ids.len(), usize::from(FIGURES));
     }
 
     #[test]
