@@ -197,7 +197,7 @@ pub fn app() -> Html {
     let present = state.present;
     let interview = state.interview;
     // What an interview hides until it is revealed (`Command::Reveal`).
-    let hidden = |figure: u8| interview.is_some_and(|shown| shown & 1 << figure == 0);
+    let hidden = |figure: u32| interview.is_some_and(|shown| shown & 1 << figure == 0);
     let cb = state.palette_cb;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),

@@ -118,7 +118,7 @@ pub enum Command {
     Interview(bool),
     /// Reveal one figure the interviewer's mode hides
     /// (`lease_ui::panel::FIGURES`).
-    Reveal(u8),
+    Reveal(u32),
     /// The notes on the timeline, all of them (a link's, the notes panel's),
     /// each in its link form and read once already.
     Notes(Vec<String>),

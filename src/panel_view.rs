@@ -56,7 +56,9 @@ pub fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         notes: state.notes.clone(),
         draft: state.note_draft,
         at: state.menu_at.clone().filter(|_| panel == Panel::Menu),
-        interview: state.interview.map(|shown| (shown, state.playhead_ms)),
+        interview: state
+            .interview
+            .map(|shown| (u64::from(shown), state.playhead_ms)),
     })
     .ok()
 }

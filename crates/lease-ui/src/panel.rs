@@ -35,9 +35,9 @@ pub enum Panel {
 /// The figures the interviewer's mode hides until each is revealed, one
 /// bit each in the page's mask: the run totals in the order the page shows
 /// them, then the diagnosis. A candidate predicts each before it shows.
-pub const FIGURES: u8 = 10;
+pub const FIGURES: u32 = 10;
 /// The diagnosis's bit among `FIGURES`.
-pub const DIAGNOSIS_FIGURE: u8 = 9;
+pub const DIAGNOSIS_FIGURE: u32 = 9;
 
 impl Panel {
     /// Whether the panel is loaded on demand (`crates/lease-panels`) rather
@@ -143,7 +143,7 @@ pub enum PanelCommand {
     /// Enter or leave the interviewer's mode (the bar's own button, Escape).
     Interview(bool),
     /// Reveal that figure (`FIGURES`) in the interviewer's mode.
-    Reveal(u8),
+    Reveal(u32),
 }
 
 impl PanelCommand {
@@ -194,7 +194,7 @@ pub struct PanelView {
     /// The interviewer's mode: which figures are revealed (`FIGURES`, one
     /// bit each), and the playhead the bar describes the event at.
     #[serde(default)]
-    pub interview: Option<(u16, u64)>,
+    pub interview: Option<(u64, u64)>,
 }
 
 /// Where the timeline's menu opened: the moment, what lies under it, and

@@ -153,7 +153,7 @@ pub fn figures(s: &Scenario) -> [(&'static str, &'static str); FIGURES as usize]
 }
 
 /// The first figure not yet revealed (`FIGURES`).
-pub fn next_hidden(shown: u16) -> Option<u8> {
+pub fn next_hidden(shown: u64) -> Option<u32> {
     (0..FIGURES).find(|i| shown & 1 << i == 0)
 }
 
@@ -164,7 +164,7 @@ pub struct InterviewProps {
     /// stepped by kind).
     pub run_scenario: Rc<Scenario>,
     /// The figures revealed, one bit each, and the playhead.
-    pub shown: u16,
+    pub shown: u64,
     pub playhead: u64,
     pub on_command: Callback<PanelCommand>,
 }
@@ -180,7 +180,7 @@ fn run_of(s: &Scenario) -> Option<Rc<Run>> {
 }
 
 /// What the interviewer asked for, as the page's commands.
-fn act(cb: &Callback<PanelCommand>, run: Option<&Run>, playhead: u64, shown: u16, k: Key) {
+fn act(cb: &Callback<PanelCommand>, run: Option<&Run>, playhead: u64, shown: u64, k: Key) {
     match (k, run) {
         (Key::Step(next), Some(run)) => {
             if let Some(t) = next_at(&run.events, playhead, next) {
@@ -390,11 +390,11 @@ mod tests {
             .expect("shipped")
             .scenario;
         let f = figures(&s);
-        assert_eq!(f[usize::from(DIAGNOSIS_FIGURE)].0, "diagnosis");
+        assert_eq!(f[DIAGNOSIS_FIGURE as usize].0, "diagnosis");
         assert_eq!(f[7].0, "total-dead-lettered", "no redrive: dead letters");
         let mut ids: Vec<_> = f.iter().map(|(id, _)| *id).collect();
         ids.dedup();
-        assert_eq!(ids.len(), usize::from(FIGURES));
+        assert_eq!(ids.len(), FIGURES as usize);
     }
 
     #[test]
