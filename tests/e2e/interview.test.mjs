@@ -44,6 +44,10 @@ test('an interviewer steps the ninety-second message with its future hidden, rev
   assert.ok(await page.locator('#reveal-diagnosis').isVisible());
   assert.equal(await has(page, '#diagnosis'), false, 'the diagnosis is hidden');
   assert.equal(await has(page, '#run-summary'), false, 'the run is not told in words');
+  assert.equal(await page.locator('.scenario-info .explanation').isVisible(), false, 'nor is the scenario\'s story');
+  assert.equal(await page.locator('.scenario-info .look-for').isVisible(), false);
+  assert.equal(await page.locator('#chart-receive-counts').isVisible(), false, 'the whole run\'s receive counts wait');
+  assert.ok(await page.locator('#scenario-title').isVisible(), 'the title sets the case');
   await screenshot(page, 'interview-start');
 
   // Presenter mode's keys step the run event by event; the bar says what happened.
@@ -119,6 +123,7 @@ test('an interviewer steps the ninety-second message with its future hidden, rev
   await page.locator('#interview-bar').waitFor({ state: 'detached' });
   await waitValue(page, 'acked', 'shown');
   await page.locator('#diagnosis').waitFor();
+  assert.ok(await page.locator('.scenario-info .explanation').isVisible(), 'the story shows again');
   assert.equal(await page.locator('#open-interview').getAttribute('aria-pressed'), 'false');
   assert.doesNotMatch(await settledUrl(page), /mode=/);
   assert.deepEqual(errors, []);
