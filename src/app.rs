@@ -33,6 +33,7 @@ enum Click {
     /// Compare, or stop comparing (`true`: comparing now).
     Compare(bool),
     Present(bool),
+    Interview(bool),
     Palette(bool),
     Dismiss,
     Undo,
@@ -43,6 +44,7 @@ fn click(dispatch: &Callback<Command>, c: Click) -> Callback<MouseEvent> {
         Click::Compare(true) => Command::CompareStop,
         Click::Compare(false) => Command::CompareStart,
         Click::Present(on) => Command::Present(on),
+        Click::Interview(on) => Command::Interview(on),
         Click::Palette(on) => Command::PaletteCb(on),
         Click::Dismiss => Command::DismissNotices,
         Click::Undo => Command::Undo,
@@ -156,6 +158,7 @@ pub fn app() -> Html {
                 state.notes.clone(),
                 state.note_draft,
                 state.menu_at.clone(),
+                state.interview.map(|shown| (shown, state.playhead_ms)),
             ),
         ),
         |_| panel_view(&state, &link),
@@ -192,13 +195,16 @@ pub fn app() -> Html {
     };
     let comparing = state.b.is_some();
     let present = state.present;
+    let interview = state.interview;
+    // What an interview hides until it is revealed (`Command::Reveal`).
+    let hidden = |figure: u32| interview.is_some_and(|shown| shown & 1 << figure == 0);
     let cb = state.palette_cb;
     let controls_scenario = match (&state.b, state.edit_b) {
         (Some(b), true) => b.scenario.clone(),
         _ => state.a.scenario.clone(),
     };
     html! {
-        <div class={classes!("page", state.embed.then_some("embedded"), state.present.then_some("presenting"))} ref={page}
+        <div class={classes!("page", state.embed.then_some("embedded"), state.present.then_some("presenting"), interview.map(|_| "interviewing"))} ref={page}
             ondrop={on_drop} ondragover={on_drag_over}>
             // The first tab stop: past the controls (some sixty stops) to
             // the timeline, which a keyboard then walks run by run.
@@ -238,6 +244,8 @@ pub fn app() -> Html {
                         <button type="button" id="open-notes" aria-pressed={pressed(Panel::Notes)} onclick={open(Panel::Notes)}>{"Note…"}</button>
                         <button type="button" id="open-present" aria-pressed={state.present.to_string()} title="Presenter mode (P)"
                             onclick={click(&dispatch, Click::Present(!present))}>{"Present"}</button>
+                        <button type="button" id="open-interview" aria-pressed={interview.is_some().to_string()}
+                            onclick={click(&dispatch, Click::Interview(interview.is_none()))}>{"Interview"}</button>
                         <button type="button" id="palette-cb" aria-pressed={state.palette_cb.to_string()}
                             onclick={click(&dispatch, Click::Palette(!cb))}>{"Colour-blind palette"}</button>
                         <button type="button" id="open-help" aria-pressed={pressed(Panel::Help)} onclick={open(Panel::Help)} title="Keyboard shortcuts (?)">{"Keys ?"}</button>
@@ -311,13 +319,16 @@ pub fn app() -> Html {
                                 // One row in a figure, which the reader
                                 // scrolls sideways on a narrow screen.
                                 <div class="figure-totals" id="figure-totals" tabindex="0" role="group" aria-label="Run totals, one row">
-                                    { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
+                                    { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, hidden: interview.map_or(0, |s| !s) }, totals) }
                                 </div>
                             } else {
-                                { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms }, totals) }
+                                { memo(TotalsProps { run: run.clone(), playhead_ms: state.playhead_ms, hidden: interview.map_or(0, |s| !s) }, totals) }
                             }
                         }
-                        { run_summary(&run) }
+                        // The run in words would tell the candidate its end.
+                        if interview.is_none() {
+                            { run_summary(&run) }
+                        }
                         if parts.shows(Part::Playback) {
                             <Playback end_ms={state.end_ms()} playhead_ms={state.playhead_ms} playing={state.playing} speed={state.speed} on_command={dispatch.clone()} />
                         }
@@ -344,7 +355,7 @@ pub fn app() -> Html {
                                 playhead_ms: state.playhead_ms, cursor_ms: state.cursor_ms, on_command: &dispatch, chart_width,
                                 fixed_px: state.embed.then_some(lease_ui::embed::FIGURE_TIMELINE_PX) }) }
                         }
-                        if parts.shows(Part::Diagnosis) {
+                        if parts.shows(Part::Diagnosis) && !hidden(lease_ui::panel::DIAGNOSIS_FIGURE) {
                             <Diagnosis run={run.clone()} diagnosed={state.diagnosed.clone()}
                                 failed={state.diagnosis_failed.as_ref().filter(|(r, _)| *r == run).map(|(_, why)| why.clone())}
                                 on_command={dispatch.clone()} on_near={(*on_near).clone()} />

@@ -114,6 +114,11 @@ pub enum Command {
     CancelRunB,
     /// Enter or leave presenter mode (`present=1`, the P key).
     Present(bool),
+    /// Enter or leave the interviewer's mode (`mode=interview`, its button).
+    Interview(bool),
+    /// Reveal one figure the interviewer's mode hides
+    /// (`lease_ui::panel::FIGURES`).
+    Reveal(u32),
     /// The notes on the timeline, all of them (a link's, the notes panel's),
     /// each in its link form and read once already.
     Notes(Vec<String>),

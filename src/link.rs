@@ -72,6 +72,11 @@ pub fn commands_of_query(query: &str) -> Vec<Command> {
             cmds.push(Command::Range(Some((a as f64, b as f64))));
         }
     }
+    // Before the playhead: an interview starts at the run's start, unless
+    // the link says where.
+    if v.interview {
+        cmds.push(Command::Interview(true));
+    }
     if let Some(t) = v.playhead_ms {
         cmds.push(Command::Seek(t));
     }
@@ -143,6 +148,7 @@ pub fn link_of(st: &State) -> Link {
             palette_cb: st.palette_cb,
             host_origin: st.host_origin.clone(),
             present: st.present,
+            interview: st.interview.is_some(),
             notes: st.notes.clone(),
         },
     }
@@ -448,6 +454,42 @@ mod tests {
         );
         let st = yew::Reducible::reduce(std::rc::Rc::new(st), Command::Present(false));
         assert!(!query_of(&st).contains("present="));
+    }
+
+    #[test]
+    fn an_interview_link_opens_the_mode_and_share_keeps_it() {
+        let st = state_from_query("scenario=ninety-second-message&mode=interview");
+        assert!(st.notices.is_empty(), "{:?}", st.notices);
+        assert_eq!(st.interview, Some(0));
+        assert_eq!(st.playhead_ms, 0, "the run's future hidden");
+        let q = query_of(&st);
+        assert!(q.contains("mode=interview"), "{q}");
+        let again = state_from_query(&q);
+        assert_eq!(again.interview, Some(0));
+        assert_eq!(again.playhead_ms, st.playhead_ms);
+        let st = yew::Reducible::reduce(std::rc::Rc::new(st), Command::Interview(false));
+        assert!(!query_of(&st).contains("mode="));
+    }
+
+    #[test]
+    fn an_interview_link_keeps_its_playhead() {
+        let st = state_from_query("scenario=ninety-second-message&mode=interview&t=45s");
+        assert_eq!(st.playhead_ms, 45_000);
+        assert!(query_of(&st).contains("t=45s"));
+    }
+
+    #[test]
+    fn a_mode_the_page_does_not_have_is_named_and_changes_nothing_else() {
+        let plain = state_from_query("scenario=clip-surge&timeout=45s");
+        let st = state_from_query("scenario=clip-surge&timeout=45s&mode=interveiw");
+        assert_eq!(
+            st.notices,
+            vec!["mode = \"interveiw\": must be one of: interview".to_string()]
+        );
+        assert_eq!(st.interview, None);
+        assert_eq!(st.a.scenario, plain.a.scenario);
+        assert_eq!(st.playhead_ms, plain.playhead_ms);
+        assert_eq!(query_of(&st), query_of(&plain));
     }
 
     #[test]

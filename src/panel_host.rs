@@ -121,6 +121,8 @@ fn command_of(text: &str) -> Command {
         }
         PanelCommand::StartTour(id) => Command::StartTour(id),
         PanelCommand::Present(on) => Command::Present(on),
+        PanelCommand::Interview(on) => Command::Interview(on),
+        PanelCommand::Reveal(figure) => Command::Reveal(figure),
         // The notes panel writes only notes that read; the page keeps their
         // link form, and a link that carries them reads each one again.
         PanelCommand::Notes(list) => Command::Notes(list),

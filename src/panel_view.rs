@@ -56,17 +56,26 @@ pub fn panel_view(state: &State, link: &crate::url::Link) -> Option<String> {
         notes: state.notes.clone(),
         draft: state.note_draft,
         at: state.menu_at.clone().filter(|_| panel == Panel::Menu),
+        interview: state
+            .interview
+            .map(|shown| (u64::from(shown), state.playhead_ms)),
     })
     .ok()
 }
 
 /// The panel loaded on demand that shows: in presenter mode, the tours'
-/// panel as the presenter bar, unless a note is being written.
+/// panel as the presenter bar, unless a note is being written; in the
+/// interviewer's mode, its bar, until a panel is opened over it (share,
+/// the keys, the table) and after that panel closes.
 pub fn presented_panel(state: &State) -> Option<Panel> {
+    let open = state.panel.filter(|p| p.on_demand());
+    if state.interview.is_some() {
+        return open.or(Some(Panel::Interview));
+    }
     if state.present && state.panel != Some(Panel::Notes) {
         return Some(Panel::Tour);
     }
-    state.panel.filter(|p| p.on_demand())
+    open
 }
 
 #[cfg(test)]
@@ -122,6 +131,28 @@ mod tests {
         assert_eq!(tour_marks(&st)[1], (true, false));
         let st = st.reduce(Command::TourStep(2));
         assert_eq!(tour_marks(&st)[1], (true, true));
+    }
+
+    #[test]
+    fn an_interview_shows_its_bar_until_a_panel_is_opened_over_it() {
+        let st = Rc::new(State::new()).reduce(Command::Present(true));
+        let st = st.reduce(Command::Interview(true));
+        assert_eq!(presented_panel(&st), Some(Panel::Interview));
+        let view = panel_view(&st, &crate::link::link_of(&st)).expect("the bar");
+        let v: serde_json::Value = serde_json::from_str(&view).expect("json");
+        assert_eq!(
+            v["interview"],
+            serde_json::json!([0, 0]),
+            "nothing revealed, at the start"
+        );
+        let st = st.reduce(Command::Panel(Some(Panel::Export)));
+        assert_eq!(presented_panel(&st), Some(Panel::Export), "share shows");
+        let st = st.reduce(Command::Panel(None));
+        assert_eq!(
+            presented_panel(&st),
+            Some(Panel::Interview),
+            "and the bar again"
+        );
     }
 
     #[test]

@@ -10,6 +10,9 @@ use crate::run_handle::RunHandle;
 pub struct TotalsProps {
     pub run: RunHandle,
     pub playhead_ms: u64,
+    /// The figures the interviewer's mode hides, one bit each
+    /// (`lease_ui::panel::FIGURES`); the interviewer's bar reveals them.
+    pub hidden: u16,
 }
 
 #[derive(Default, Debug, PartialEq)]
@@ -149,8 +152,18 @@ pub fn totals(props: &TotalsProps) -> Html {
         None => run.report.totals.deliveries > 0,
     };
     let ratio_title = "Ack latency p99, each ack as a share of the lease it had when it was acked (the timeout, or where its last heartbeat moved the deadline), for the whole run: from 80%, acks come too close to or past the lease's end";
-    let item =
+    let mut figure = 0;
+    let mut item =
         |id: &'static str, label: &'static str, value: String, bad: bool, title: &'static str| {
+            // An interview hides each figure until the candidate has predicted
+            // it and the interviewer reveals it.
+            let hide = props.hidden >> figure & 1 == 1;
+            figure += 1;
+            let (value, bad) = if hide {
+                ("?".into(), false)
+            } else {
+                (value, bad)
+            };
             html! {
                 <div class={classes!("total", bad.then_some("total-bad"))} title={title}>
                     <span class="total-label" id={format!("{id}-label")}>{label}</span>

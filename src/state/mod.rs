@@ -122,6 +122,11 @@ pub struct State {
     pub host_origin: Option<String>,
     /// Presenter mode: the tours' panel is the presenter bar.
     pub present: bool,
+    /// The interviewer's mode (`mode=interview`), with the figures revealed
+    /// so far, one bit each (`lease_ui::panel::FIGURES`): a candidate
+    /// predicts each figure, and what comes after the playhead, before it
+    /// shows. `None`: everything shows.
+    pub interview: Option<u16>,
     /// Notes on the timeline (`note=` in the link).
     pub notes: Vec<String>,
     /// The range the notes panel starts a new note on.
@@ -204,6 +209,7 @@ impl State {
             palette_cb: false,
             host_origin: None,
             present: false,
+            interview: None,
             notes: Vec::new(),
             note_draft: None,
             tour: None,

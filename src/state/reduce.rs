@@ -133,6 +133,19 @@ impl State {
             Command::PaletteCb(on) => s.palette_cb = on,
             Command::HostOrigin(o) => s.host_origin = o,
             Command::Present(on) => s.present = on,
+            // An interview starts before the run's first event, with
+            // every figure hidden: the candidate predicts, then sees.
+            Command::Interview(on) => {
+                s.interview = on.then_some(0);
+                if on {
+                    s.playing = false;
+                    s.playhead_ms = 0;
+                }
+            }
+            Command::Reveal(i) => match &mut s.interview {
+                Some(shown) if i < lease_ui::panel::FIGURES => *shown |= 1 << i,
+                _ => return false,
+            },
             Command::Notes(mut notes) => {
                 notes.truncate(lease_view::note::MAX_NOTES);
                 s.notes = notes;

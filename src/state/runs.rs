@@ -36,6 +36,11 @@ impl State {
 
     /// Mark a side's scenario as changed: its run is wanted.
     pub(super) fn want_run(&mut self, which: Which) {
+        // A fork in an interview ("what if the timeout were 45 s?") hides
+        // the figures again: the new run's answer is predicted first.
+        if let Some(shown) = &mut self.interview {
+            *shown = 0;
+        }
         let id = self.next_id;
         if let Some(side) = self.side(which) {
             side.wanted = Some(id);
@@ -70,7 +75,10 @@ impl State {
 
     /// Show a finished run: computed here or arrived from the worker.
     pub(super) fn show(&mut self, which: Which, run: RunHandle) {
-        let at_end = self.follow_end || (self.a.run.is_some() && self.playhead_ms >= self.end_ms());
+        // In an interview the playhead stays where it was: a new run's
+        // future stays hidden until the interviewer steps into it.
+        let at_end = self.interview.is_none()
+            && (self.follow_end || (self.a.run.is_some() && self.playhead_ms >= self.end_ms()));
         let Some(side) = self.side(which) else {
             return;
         };

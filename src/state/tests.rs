@@ -435,3 +435,95 @@ fn returning_to_a_step_without_a_tour_changes_nothing() {
     let same = st.clone().reduce(Command::TourReturn(2));
     assert!(Rc::ptr_eq(&st, &same));
 }
+
+/// The default page (the ninety-second message, run) in an interview.
+fn interviewing() -> Rc<State> {
+    effect(Rc::new(State::new()).reduce(Command::Interview(true)))
+}
+
+#[test]
+fn an_interview_starts_before_the_first_event_with_every_figure_hidden() {
+    let st = Rc::new(State::new());
+    assert_eq!(st.playhead_ms, st.end_ms(), "a run opens at its end");
+    let st = st.reduce(Command::Play).reduce(Command::Interview(true));
+    assert_eq!(st.interview, Some(0), "no figure revealed");
+    assert_eq!(st.playhead_ms, 0, "nothing of the run shows yet");
+    assert!(!st.playing, "the interviewer steps it");
+}
+
+#[test]
+fn revealing_a_figure_shows_that_figure_alone() {
+    let st = interviewing().reduce(Command::Reveal(3));
+    assert_eq!(st.interview, Some(1 << 3));
+    let st = st.reduce(Command::Reveal(lease_ui::panel::DIAGNOSIS_FIGURE));
+    assert_eq!(
+        st.interview,
+        Some(1 << 3 | 1 << lease_ui::panel::DIAGNOSIS_FIGURE)
+    );
+}
+
+#[test]
+fn a_figure_the_page_does_not_have_is_not_revealed() {
+    let st = interviewing();
+    let same = st.clone().reduce(Command::Reveal(lease_ui::panel::FIGURES));
+    assert!(Rc::ptr_eq(&st, &same), "nothing changed");
+    let page = Rc::new(State::new());
+    let same = page.clone().reduce(Command::Reveal(0));
+    assert!(Rc::ptr_eq(&page, &same), "outside an interview all shows");
+}
+
+#[test]
+fn a_fork_in_an_interview_keeps_the_playhead_and_hides_the_new_runs_figures() {
+    let st = interviewing();
+    let first_receive =
+        st.a.run
+            .as_ref()
+            .expect("run")
+            .events
+            .t(1)
+            .expect("an event");
+    let st = st
+        .reduce(Command::Seek(first_receive))
+        .reduce(Command::Reveal(0))
+        .reduce(Command::Reveal(2));
+    let forked = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(45_000))));
+    assert_eq!(forked.a.scenario.broker.visibility_timeout_ms, Some(45_000));
+    assert!(forked
+        .a
+        .run
+        .as_ref()
+        .is_some_and(|r| r.scenario.broker.visibility_timeout_ms == Some(45_000)));
+    assert_eq!(forked.playhead_ms, first_receive, "the future stays hidden");
+    assert_eq!(forked.interview, Some(0), "the answer is predicted first");
+}
+
+#[test]
+fn a_fork_at_the_end_of_an_interview_does_not_jump_to_the_new_runs_end() {
+    let st = interviewing();
+    let old_end = st.end_ms();
+    let st = st.reduce(Command::Seek(old_end));
+    // A longer lease: the message's run ends later.
+    let forked = effect(st.reduce(Command::Set(Field::Timeout, Value::Num(120_000))));
+    assert!(
+        forked.playhead_ms <= old_end,
+        "{} past {old_end}",
+        forked.playhead_ms
+    );
+}
+
+#[test]
+fn leaving_the_interview_shows_every_figure() {
+    let st = interviewing().reduce(Command::Reveal(1));
+    let st = st.reduce(Command::Interview(false));
+    assert_eq!(st.interview, None);
+}
+
+#[test]
+fn a_scenario_loaded_in_an_interview_opens_before_its_first_event() {
+    let st = interviewing();
+    let clip = crate::catalog::find("clip-surge").expect("shipped");
+    let st = effect(st.reduce(Command::Loaded(Box::new(clip))));
+    assert_eq!(st.a.scenario.name, "clip-surge");
+    assert_eq!(st.playhead_ms, 0);
+    assert_eq!(st.interview, Some(0));
+}

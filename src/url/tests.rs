@@ -425,6 +425,7 @@ fn the_view_round_trips() {
             palette_cb: true,
             host_origin: Some("https://docs.example.com".into()),
             present: true,
+            interview: true,
             notes: vec!["5min-6min~m17~the surge starts".into()],
         },
         LinkView {

@@ -33,8 +33,12 @@ pub const EMBED_PANELS: [&str; 6] = [
     "controls", "totals", "timeline", "charts", "playback", "scenario",
 ];
 
+/// The page's modes (`mode=`): the interviewer's, which hides the figures
+/// and the run after the playhead until each is revealed.
+pub const MODES: [&str; 1] = ["interview"];
+
 /// The view's parameters, in the order `encode` writes them.
-pub const NAMES: [&str; 12] = [
+pub const NAMES: [&str; 13] = [
     "from",
     "to",
     "t",
@@ -47,6 +51,7 @@ pub const NAMES: [&str; 12] = [
     "palette",
     "host_origin",
     "present",
+    "mode",
 ];
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -75,6 +80,8 @@ pub struct LinkView {
     pub host_origin: Option<String>,
     /// Presenter mode (`present=1`).
     pub present: bool,
+    /// The interviewer's mode (`mode=interview`).
+    pub interview: bool,
     /// Notes on the timeline, one `note=` field each, in that link form
     /// (`lease_view::note`), each already read once.
     pub notes: Vec<String>,
@@ -166,6 +173,12 @@ pub fn parse(params: &[(&'static str, String)], duration_ms: u64) -> (LinkView, 
         match Theme::parse(text) {
             Ok(t) => view.theme = Some(t),
             Err(why) => refused.push(("theme", text.to_string(), why)),
+        }
+    }
+    if let Some(text) = get("mode") {
+        match parse_word(text, &MODES) {
+            Ok(_) => view.interview = true,
+            Err(why) => refused.push(("mode", text.to_string(), why)),
         }
     }
     if let Some(text) = get("palette") {
@@ -266,6 +279,9 @@ pub fn encode(view: &LinkView) -> Vec<(&'static str, String)> {
     }
     if view.present {
         out.push(("present", "1".into()));
+    }
+    if view.interview {
+        out.push(("mode", "interview".into()));
     }
     if let Some(t) = view.theme.filter(|t| *t != Theme::Auto) {
         out.push(("theme", t.name().to_string()));

@@ -56,7 +56,7 @@ mod bridge {
 
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
-        EmbedPanel, ExportPanel, HelpOverlay, LatencyPanel, NotesPanel, PresenterBar,
+        EmbedPanel, ExportPanel, HelpOverlay, InterviewBar, LatencyPanel, NotesPanel, PresenterBar,
         RecommendPanel, SweepPanel, TablePanel, TimelineMenu, TourPanel,
     };
 
@@ -121,6 +121,12 @@ mod bridge {
             "notes" => html! {
                 <NotesPanel notes={v.notes.clone()} draft={v.draft} range={v.range}
                     end_ms={v.run_scenario.duration_ms} workers={v.scenario.workers.count} {on_command} />
+            },
+            "interview" => match v.interview {
+                Some((shown, playhead)) => html! {
+                    <InterviewBar run_scenario={Rc::new(v.run_scenario.clone())} {shown} {playhead} {on_command} />
+                },
+                None => html! {},
             },
             "tour" if v.present => html! {
                 <PresenterBar current={v.tour.clone()} scenario={v.scenario.name.clone()} {on_command} />

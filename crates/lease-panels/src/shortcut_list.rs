@@ -59,6 +59,26 @@ pub const SHORTCUTS: &[Shortcut] = &[
         what: "Blank the screen, or show it again",
     },
     Shortcut {
+        keys: "PageDown / PageUp or → / ←",
+        scope: "interviewer's mode",
+        what: "The next or previous event; the bar says what it was",
+    },
+    Shortcut {
+        keys: "R, X, A",
+        scope: "interviewer's mode",
+        what: "On to the next receive, expiry or ack",
+    },
+    Shortcut {
+        keys: "V",
+        scope: "interviewer's mode",
+        what: "Reveal the next hidden figure: a total, then the diagnosis",
+    },
+    Shortcut {
+        keys: "Escape",
+        scope: "interviewer's mode",
+        what: "Leave it: every figure and the whole run show",
+    },
+    Shortcut {
         keys: "Escape",
         scope: "page",
         what: "Close the open panel or this list",

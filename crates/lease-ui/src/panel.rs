@@ -27,7 +27,17 @@ pub enum Panel {
     /// The help overlay opened at "How the broker presets differ", from the
     /// button under the Broker select; not in links.
     Presets,
+    /// The interviewer's bar: steps the run event by event and reveals its
+    /// figures (`mode=interview` in a link, not `panel=`).
+    Interview,
 }
+
+/// The figures the interviewer's mode hides until each is revealed, one
+/// bit each in the page's mask: the run totals in the order the page shows
+/// them, then the diagnosis. A candidate predicts each before it shows.
+pub const FIGURES: u32 = 10;
+/// The diagnosis's bit among `FIGURES`.
+pub const DIAGNOSIS_FIGURE: u32 = 9;
 
 impl Panel {
     /// Whether the panel is loaded on demand (`crates/lease-panels`) rather
@@ -52,6 +62,7 @@ impl Panel {
             Panel::Table => "table",
             Panel::Menu => "menu",
             Panel::Presets => "presets",
+            Panel::Interview => "interview",
         }
     }
 
@@ -129,6 +140,10 @@ pub enum PanelCommand {
     Fork {
         scenario: String,
     },
+    /// Enter or leave the interviewer's mode (the bar's own button, Escape).
+    Interview(bool),
+    /// Reveal that figure (`FIGURES`) in the interviewer's mode.
+    Reveal(u32),
 }
 
 impl PanelCommand {
@@ -176,6 +191,10 @@ pub struct PanelView {
     pub draft: Option<(u64, u64)>,
     /// Where the timeline's menu opened (`Panel::Menu`).
     pub at: Option<MenuAt>,
+    /// The interviewer's mode: which figures are revealed (`FIGURES`, one
+    /// bit each), and the playhead the bar describes the event at.
+    #[serde(default)]
+    pub interview: Option<(u64, u64)>,
 }
 
 /// Where the timeline's menu opened: the moment, what lies under it, and
@@ -231,9 +250,11 @@ mod tests {
             PanelCommand::Fork { .. } => 12,
             PanelCommand::TourReturn(_) => 13,
             PanelCommand::Seek(_) => 14,
+            PanelCommand::Interview(_) => 15,
+            PanelCommand::Reveal(_) => 16,
         }
     }
-    const COMMAND_CASES: usize = 15;
+    const COMMAND_CASES: usize = 17;
 
     #[test]
     fn every_panel_command_reads_back_as_the_panel_wrote_it() {
@@ -273,6 +294,8 @@ mod tests {
             PanelCommand::Fork {
                 scenario: serde_json::to_string(&scenario).unwrap(),
             },
+            PanelCommand::Interview(true),
+            PanelCommand::Reveal(DIAGNOSIS_FIGURE),
         ];
         let mut cases: Vec<usize> = commands.iter().map(command_case).collect();
         cases.sort_unstable();
@@ -343,6 +366,7 @@ mod tests {
                 x: 10.5,
                 y: 20.0,
             }),
+            interview: Some((0b10_0000_0001, 90_000)),
         };
         let back: PanelView = serde_json::from_str(&serde_json::to_string(&view).unwrap()).unwrap();
         assert_eq!(back, view);

@@ -6,6 +6,7 @@
 mod embed;
 mod export;
 mod help;
+pub mod interview;
 mod latency;
 pub mod menu;
 mod notes;
@@ -19,6 +20,7 @@ mod tour;
 pub use embed::EmbedPanel;
 pub use export::ExportPanel;
 pub use help::HelpOverlay;
+pub use interview::InterviewBar;
 pub use latency::LatencyPanel;
 pub use menu::TimelineMenu;
 pub use notes::NotesPanel;

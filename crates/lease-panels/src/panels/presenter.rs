@@ -92,7 +92,7 @@ fn step_tour(cb: &Callback<PanelCommand>, at: &AtStep, forward: bool) {
 /// Whether a key pressed at `target` is the page's to steer a slide with:
 /// not while typing, moving a slider or steering the timeline, which have
 /// arrow keys of their own.
-fn slide_key_target(target: Option<web_sys::EventTarget>) -> bool {
+pub(super) fn slide_key_target(target: Option<web_sys::EventTarget>) -> bool {
     let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
         return true;
     };
