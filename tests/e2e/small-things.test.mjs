@@ -1,6 +1,8 @@
 // The walk's small things, each a test: a count of one is said in the
 // singular in the run's spoken summary; the notes form writes its times as
-// the page writes a duration.
+// the page writes a duration; a select shows its whole chosen words; a
+// greyed control says why; the tour's dock at a projector's 1024 px does not
+// scroll sideways.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServerAndBrowser, openPage, waitForFrame } from './harness.mjs';
@@ -26,6 +28,67 @@ test('the notes form opened from its button writes its times as the page does, "
     const shown = await page.locator(id).inputValue();
     assert.match(shown, /^\d[\d.,]* (ms|s|min|h)$/, `${id}: ${shown}`);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/**
+ * Each option of a select the controls show whose words are wider than
+ * the select: a copy of the select holding that option alone, at its own
+ * width, is as wide as the select must be to show the words whole.
+ */
+const cutOptions = (page, selector) =>
+  page.locator(selector).evaluate((s) => {
+    const cut = [];
+    const room = s.getBoundingClientRect().width;
+    for (const o of s.options) {
+      const alone = s.cloneNode(false);
+      alone.removeAttribute('id');
+      alone.style.width = 'auto';
+      alone.style.maxWidth = 'none';
+      alone.append(o.cloneNode(true));
+      s.parentElement.append(alone);
+      const needs = alone.getBoundingClientRect().width;
+      alone.remove();
+      if (needs > room + 0.5) cut.push(`"${o.text}" needs ${needs.toFixed(1)} px of ${room.toFixed(1)}`);
+    }
+    return cut;
+  });
+
+for (const width of [1280, 1024]) {
+  test(`at ${width} px the Store fence select shows each choice's words whole, and says what the chosen fence does`, async () => {
+    const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 768 });
+    assert.deepEqual(await cutOptions(page, '#ctl-fence'), []);
+    const words = await page.locator('#ctl-fence option').allInnerTexts();
+    const said = new Set();
+    for (const word of ['none', 'check_then_write', 'unique_constraint', 'fencing_token']) {
+      await page.locator('#ctl-fence').selectOption(word);
+      await page.waitForFunction((w) => document.querySelector('#fence-summary')?.dataset.fence === w, word);
+      said.add(await page.locator('#fence-summary').innerText());
+    }
+    assert.equal(said.size, words.length, [...said].join(' | '));
+    assert.equal(await page.locator('#ctl-fence').getAttribute('aria-describedby'), 'fence-summary');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('a rate greyed by "No new arrivals" says why, and the slider and its box name the reason', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url);
+  await page.locator('#no-arrivals').check();
+  await page.locator('#ctl-rate[disabled]').waitFor({ state: 'attached' });
+  assert.equal(await page.locator('#in-rate').isDisabled(), true);
+  const why = page.locator('#why-off-rate');
+  assert.match(await why.innerText(), /Off while "No new arrivals" is checked/);
+  assert.equal(await why.isVisible(), true);
+  for (const id of ['#ctl-rate', '#in-rate']) {
+    assert.equal(await page.locator(id).getAttribute('aria-describedby'), 'why-off-rate', id);
+  }
+  // Unchecked, the slider is live again and the reason is gone.
+  await page.locator('#no-arrivals').uncheck();
+  await page.locator('#ctl-rate:not([disabled])').waitFor();
+  assert.equal(await page.locator('#why-off-rate').count(), 0);
+  assert.equal(await page.locator('#ctl-rate').getAttribute('aria-describedby'), null);
   assert.deepEqual(errors, []);
   await page.close();
 });
