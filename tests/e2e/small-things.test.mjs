@@ -92,3 +92,33 @@ test('a rate greyed by "No new arrivals" says why, and the slider and its box na
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('at 1024x768 the tour dock never scrolls sideways, and a step not current takes one line', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url, { width: 1024, height: 768 });
+  await page.locator('#open-tour').click();
+  await page.locator('#tour-pick option[value="not-a-lock"]').waitFor({ state: 'attached' });
+  const ids = await page.locator('#tour-pick option').evaluateAll((os) => os.map((o) => o.value).filter((v) => v));
+  assert.ok(ids.length >= 5, `the tours: ${ids}`);
+  for (const id of ids) {
+    await page.locator('#tour-pick').selectOption(id);
+    await page.locator('#tour-step-0.tour-step-current').waitFor();
+    await page.locator('#tour-next').waitFor();
+    const seen = await page.locator('#tour-panel').evaluate((p) => {
+      const r = p.getBoundingClientRect();
+      return {
+        sideways: p.scrollWidth - p.clientWidth,
+        out: [...p.querySelectorAll('*')]
+          .filter((e) => e.getBoundingClientRect().right > r.right + 0.5)
+          .map((e) => `${e.tagName.toLowerCase()}#${e.id}`),
+        tall: [...p.querySelectorAll('.tour-step:not(.tour-step-current)')]
+          .map((li) => [li.id, li.getBoundingClientRect().height / parseFloat(getComputedStyle(li).lineHeight)])
+          .filter(([, lines]) => lines > 1.5),
+      };
+    });
+    assert.equal(seen.sideways, 0, `${id}: scrolls ${seen.sideways} px sideways`);
+    assert.deepEqual(seen.out, [], id);
+    assert.deepEqual(seen.tall, [], id);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
