@@ -2,10 +2,11 @@
 // singular in the run's spoken summary; the notes form writes its times as
 // the page writes a duration; a select shows its whole chosen words; a
 // greyed control says why; the tour's dock at a projector's 1024 px does not
-// scroll sideways.
+// scroll sideways; the share link shows as a QR code for a room of phones.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFrame } from './harness.mjs';
+import { join } from 'node:path';
+import { useServerAndBrowser, openPage, waitForFrame, outputDir } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
@@ -119,6 +120,36 @@ test('at 1024x768 the tour dock never scrolls sideways, and a step not current t
     assert.deepEqual(seen.out, [], id);
     assert.deepEqual(seen.tall, [], id);
   }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the Share panel shows its link as a QR code for a room of phones, drawn when asked and square', async () => {
+  // Notes make the link as long as a lecturer's: some 230 characters.
+  const notes = ['60s-90s~~the timer runs out while worker 0 still works on it', '90s-120s~w1~worker 1 commits the same message a second time'];
+  const url = `${env.server.url}?scenario=ninety-second-message&${notes.map((n) => `note=${encodeURIComponent(n)}`).join('&')}`;
+  const { page, errors } = await openPage(env.browser, url);
+  await page.locator('#open-export').click();
+  const link = await page.locator('#share-link').inputValue();
+  assert.ok(link.length >= 220, `a long link: ${link.length} characters`);
+  assert.equal(await page.locator('#share-qr svg').count(), 0, 'not drawn until asked');
+  await page.locator('#show-qr').click();
+  assert.equal(await page.locator('#show-qr').getAttribute('aria-expanded'), 'true');
+  const qr = page.locator('#share-qr svg');
+  await qr.waitFor();
+  assert.match(await qr.getAttribute('aria-label'), /^QR code of the link to this run/);
+  const box = await qr.boundingBox();
+  assert.ok(box.width >= 200 && Math.abs(box.width - box.height) < 1, `${box.width}x${box.height}`);
+  // A symbol of version 1 to 40 (21 to 177 modules a side) and its quiet zone.
+  const side = Number((await qr.getAttribute('viewBox')).split(' ')[2]);
+  const modules = side - 8;
+  assert.ok(modules >= 21 && modules <= 177 && (modules - 17) % 4 === 0, `side ${side}`);
+  // Its three finder patterns: the 7x7 corners are dark at their outer ring.
+  const d = await qr.locator('path').getAttribute('d');
+  for (const [x, y] of [[4, 4], [4 + modules - 1, 4], [4, 4 + modules - 1]]) {
+    assert.ok(d.includes(`M${x},${y}h1v1h-1z`), `a finder corner at ${x},${y}`);
+  }
+  await qr.screenshot({ path: join(outputDir, 'share-qr.png') });
   assert.deepEqual(errors, []);
   await page.close();
 });
