@@ -94,7 +94,7 @@ test('a rate greyed by "No new arrivals" says why, and the slider and its box na
   await page.close();
 });
 
-test('at 1024x768 the tour dock never scrolls sideways, and a step not current takes one line', async () => {
+test('at 1024x768 the tour dock shows the whole tour without scrolling, and a step not current takes one line', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url, { width: 1024, height: 768 });
   await page.locator('#open-tour').click();
   await page.locator('#tour-pick option[value="not-a-lock"]').waitFor({ state: 'attached' });
@@ -108,6 +108,7 @@ test('at 1024x768 the tour dock never scrolls sideways, and a step not current t
       const r = p.getBoundingClientRect();
       return {
         sideways: p.scrollWidth - p.clientWidth,
+        down: p.scrollHeight - p.clientHeight,
         out: [...p.querySelectorAll('*')]
           .filter((e) => e.getBoundingClientRect().right > r.right + 0.5)
           .map((e) => `${e.tagName.toLowerCase()}#${e.id}`),
@@ -117,6 +118,7 @@ test('at 1024x768 the tour dock never scrolls sideways, and a step not current t
       };
     });
     assert.equal(seen.sideways, 0, `${id}: scrolls ${seen.sideways} px sideways`);
+    assert.equal(seen.down, 0, `${id}: scrolls ${seen.down} px down`);
     assert.deepEqual(seen.out, [], id);
     assert.deepEqual(seen.tall, [], id);
   }
