@@ -54,11 +54,21 @@ const CLIENT_LABELS: [&str; 4] = [
     "AWS Lambda on SQS",
 ];
 
+// Short enough for the side column's select at any width the page is laid
+// out for; what each does is said under the select (`FENCE_SUMMARIES`).
 const FENCE_LABELS: [&str; 4] = [
-    "None: every run applies its effect",
+    "None",
     "Check, then write",
-    "Unique constraint (one effect)",
-    "Fencing token (receipt)",
+    "Unique constraint",
+    "Fencing token",
+];
+
+/// What each fence does, as docs/MODEL.md's "destination store" says it.
+const FENCE_SUMMARIES: [&str; 4] = [
+    "Every completed run applies its effect.",
+    "A processed-ids check at start, a separate write at commit: stops sequential duplicates, not overlapping ones.",
+    "The id and the effect are written in one transaction: exactly one effect.",
+    "The store rejects a receipt lower than one it applied: stops the stale holder that commits late.",
 ];
 
 const ON_REJECT_LABELS: [&str; 2] = [
@@ -317,6 +327,17 @@ fn slider_view(
             </label>
         }
     });
+    // A control its own checkbox greys says so, in words by the control and
+    // as the slider's and the box's description.
+    let why_off = c.toggle.as_ref().and_then(|t| {
+        let checked = (t.get)(s);
+        ((c.applies)(s) && checked != t.enables).then(|| {
+            let state = if checked { "checked" } else { "unchecked" };
+            format!("Off while \"{}\" is {state}.", t.label)
+        })
+    });
+    let why_id = format!("why-off-{}", c.id);
+    let described_by = why_off.as_ref().map(|_| why_id.clone());
     let id = format!("ctl-{}", c.id);
     let shown = describe(c, s);
     // The slider's position is a step of a thousand; a screen reader says
@@ -332,11 +353,15 @@ fn slider_view(
                 <input type="text" class="entry" id={format!("in-{}", c.id)} size="6"
                     placeholder="type" aria-label={format!("Type a value for {}, now {said}", c.label)}
                     title="Type a value, as in a share link: 135s, 2.5min, 5%" disabled={!live}
-                    onchange={entry} />
+                    aria-describedby={described_by.clone()} onchange={entry} />
             </div>
             <input type="range" id={id} min="0" max={STEPS.to_string()} step="1"
-                value={pos.to_string()} aria-valuetext={said} disabled={!live} {oninput} {onkeydown} />
+                value={pos.to_string()} aria-valuetext={said} disabled={!live}
+                aria-describedby={described_by} {oninput} {onkeydown} />
             {toggle}
+            if let Some(why) = why_off {
+                <span class="why-off" id={why_id}>{why}</span>
+            }
         </div>
     }
 }
@@ -354,6 +379,7 @@ fn select_view(
     options: Vec<(String, String)>,
     current: &str,
     onchange: Callback<String>,
+    described_by: Option<&'static str>,
 ) -> Html {
     let onchange = Callback::from(move |e: Event| {
         onchange.emit(e.target_unchecked_into::<HtmlSelectElement>().value());
@@ -361,7 +387,7 @@ fn select_view(
     html! {
         <div class="control">
             <label for={id}>{label}</label>
-            <select id={id} {onchange}>
+            <select id={id} {onchange} aria-describedby={described_by}>
                 { for options.into_iter().map(|(v, text)| html! {
                     <option value={v.clone()} selected={v == current}>{text}</option>
                 }) }
@@ -461,6 +487,7 @@ fn seed_input(props: &ControlsProps) -> Html {
 
 /// A select of an enum's words (the scenario file's names), each with its
 /// label; `pick` gets the chosen word's place in the enum's table.
+#[allow(clippy::too_many_arguments)]
 fn words_select(
     id: &'static str,
     label: &'static str,
@@ -469,6 +496,7 @@ fn words_select(
     labels: &[&'static str],
     current: usize,
     cb: &Callback<Command>,
+    described_by: Option<&'static str>,
 ) -> Html {
     let options = words
         .iter()
@@ -486,6 +514,7 @@ fn words_select(
                 cb.emit(pick(i));
             }
         }),
+        described_by,
     )
 }
 
@@ -526,6 +555,7 @@ pub fn controls(props: &ControlsProps) -> Html {
         &CLIENT_LABELS,
         lease_fields::edit::library(s).index(),
         cb,
+        None,
     );
     let fence = words_select(
         "ctl-fence",
@@ -535,7 +565,13 @@ pub fn controls(props: &ControlsProps) -> Html {
         &FENCE_LABELS,
         s.store.fence.index(),
         cb,
+        Some("fence-summary"),
     );
+    let fence_summary = html! {
+        <p class="dist-summary" id="fence-summary" data-fence={Fence::WORDS[s.store.fence.index()]}>
+            {FENCE_SUMMARIES[s.store.fence.index()]}
+        </p>
+    };
     let dist = {
         let cb = cb.clone();
         select_view(
@@ -551,6 +587,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     send(&cb, Field::Dist, w.into());
                 }
             }),
+            None,
         )
     };
     // Offered only for a heartbeat in the file (not a preset's client default).
@@ -564,6 +601,7 @@ pub fn controls(props: &ControlsProps) -> Html {
             &ON_REJECT_LABELS,
             current.index(),
             cb,
+            None,
         )
     } else {
         html! {}
@@ -601,7 +639,7 @@ pub fn controls(props: &ControlsProps) -> Html {
                     { for items }
                     if name == Group::Work { {chart.clone()} }
                     if name == Group::Heartbeat { {on_reject.clone()} }
-                    if name == Group::Downstream { {fence.clone()} }
+                    if name == Group::Downstream { {fence.clone()} {fence_summary.clone()} }
                 </fieldset>
             }) }
         </form>
@@ -651,12 +689,20 @@ mod tests {
         ];
         same_order(&CLIENT_LABELS, &clients);
         let fences = [
-            (Fence::None, "None: every run applies its effect"),
+            (Fence::None, "None"),
             (Fence::CheckThenWrite, "Check, then write"),
-            (Fence::UniqueConstraint, "Unique constraint (one effect)"),
-            (Fence::FencingToken, "Fencing token (receipt)"),
+            (Fence::UniqueConstraint, "Unique constraint"),
+            (Fence::FencingToken, "Fencing token"),
         ];
         same_order(&FENCE_LABELS, &fences);
+        let summaries = [
+            (Fence::None, "Every completed run applies its effect."),
+            (
+                Fence::UniqueConstraint,
+                "The id and the effect are written in one transaction: exactly one effect.",
+            ),
+        ];
+        same_order(&FENCE_SUMMARIES, &summaries);
         let on_reject = [
             (
                 OnReject::Continue,

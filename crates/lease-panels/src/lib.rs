@@ -16,6 +16,7 @@ pub mod export_run;
 pub mod import;
 pub mod import_run;
 pub mod panels;
+pub mod share_qr;
 pub mod shortcut_list;
 pub mod tour_look;
 

@@ -16,6 +16,7 @@ use crate::download::{file_stem, save_data_url, save_text};
 use crate::export_run::ExportRun;
 use crate::import::{shorten, Imported};
 use crate::import_run::{read_scenario_file, FileSlot, ReaderSlot};
+use crate::share_qr::qr_picture;
 
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
@@ -201,6 +202,14 @@ pub fn export_panel(p: &ExportProps) -> Html {
     };
     let on_drag_over = Callback::from(|e: DragEvent| e.prevent_default());
 
+    // A room of phones opens the link from the projector: the QR code is
+    // drawn when asked for.
+    let qr_shown = use_state(|| false);
+    let toggle_qr = {
+        let qr_shown = qr_shown.clone();
+        Callback::from(move |_: MouseEvent| qr_shown.set(!*qr_shown))
+    };
+
     html! {
         <section class="panel" id="export-panel" aria-labelledby="export-title">
             { panel_head("export-title", "Share and export", "Close Share and export", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
@@ -208,7 +217,12 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 <label for="share-link">{"Link to exactly this run"}</label>
                 <input id="share-link" type="text" readonly=true value={p.link.clone()} />
                 <button type="button" id="copy-link" onclick={copy}>{"Copy link"}</button>
+                <button type="button" id="show-qr" aria-expanded={qr_shown.to_string()} aria-controls="share-qr"
+                    onclick={toggle_qr}>{"QR code for phones"}</button>
             </div>
+            if *qr_shown {
+                <div id="share-qr">{ qr_view(&p.link) }</div>
+            }
             <div class="panel-row buttons" role="group" aria-label="Export">
                 {button("export-png", "Timeline as PNG", png)}
                 {in_worker("export-svg", "Timeline as SVG", ExportKind::TimelineSvg)}
@@ -228,5 +242,23 @@ pub fn export_panel(p: &ExportProps) -> Html {
                 Status::Failed(t) => html! { <p class="status bad" role="alert" id="export-status">{t.clone()}</p> },
             } }
         </section>
+    }
+}
+
+/// The link as a QR code, dark on white whatever the page's theme (a
+/// phone's camera reads dark modules on a light ground), or why not.
+fn qr_view(link: &str) -> Html {
+    match qr_picture(link) {
+        Ok(pic) => {
+            let side = pic.side.to_string();
+            html! {
+                <svg role="img" aria-label={format!("QR code of the link to this run ({} characters)", link.chars().count())}
+                    viewBox={format!("0 0 {side} {side}")} width="240" height="240" shape-rendering="crispEdges">
+                    <rect width={side.clone()} height={side} fill="#fff" />
+                    <path d={pic.path} fill="#000" />
+                </svg>
+            }
+        }
+        Err(why) => html! { <p class="status bad" role="alert">{why}</p> },
     }
 }

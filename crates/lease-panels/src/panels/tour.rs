@@ -128,7 +128,7 @@ pub fn tour_panel(p: &TourProps) -> Html {
                                     <button type="button" class="tour-step-link" onclick={go}
                                         aria-current={(k == i).then_some("step")}>
                                         <span class="tour-tick" aria-label={mark.words()}>{mark.sign()}</span>
-                                        { if k == i { s.text.to_string() } else { first_words(s.text) } }
+                                        <span class="tour-step-words">{ if k == i { s.text.to_string() } else { first_words(s.text) } }</span>
                                     </button>
                                 </li>
                             }
