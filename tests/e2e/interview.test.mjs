@@ -77,8 +77,11 @@ test('an interviewer steps the ninety-second message with its future hidden, rev
   // The bar's button does what its key does: on to the next receive.
   await page.locator('#interview-receive').click();
   await page.locator('#interview-event', { hasText: 'received message 0 (delivery 3' }).waitFor();
+  // The bar's words and the playhead are drawn in separate frames: wait for
+  // the playhead to reach the receive the words name.
+  await waitForFrame(page, (f, t) => f.playheadMs > t, { arg: expiry });
   const redelivered = await playhead(page);
-  assert.ok(redelivered > expiry);
+  assert.ok(redelivered > expiry, 'the next receive comes after the expiry');
   await screenshot(page, 'interview-stepped');
 
   // One total revealed, the others still hidden.
