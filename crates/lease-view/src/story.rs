@@ -366,7 +366,13 @@ mod tests {
     /// copy on the new channel runs 1-1.5 s and is acked; the first run ends
     /// at 3 s and its ack cannot go out on the closed channel.
     fn closed_channel_run() -> Run {
-        let text = serde_json::json!({
+        rabbitmq_late_ack_run(serde_json::Value::Null)
+    }
+
+    /// The run above with the broker's `late_ack` reading set (`null`: the
+    /// preset's own).
+    fn rabbitmq_late_ack_run(late_ack: serde_json::Value) -> Run {
+        let mut scenario = serde_json::json!({
             "name": "ack-on-a-closed-channel",
             "seed": 1,
             "duration_ms": 6000,
@@ -376,9 +382,11 @@ mod tests {
             "work": {"dist": "constant", "ms": 3000},
             "arrivals": {"backlog": 1, "rate_per_s": 0.0},
             "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}]
-        })
-        .to_string();
-        let s = lease_sim::parse::parse_scenario(&text).unwrap();
+        });
+        if !late_ack.is_null() {
+            scenario["broker"]["late_ack"] = late_ack;
+        }
+        let s = lease_sim::parse::parse_scenario(&scenario.to_string()).unwrap();
         lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
     }
 
@@ -411,21 +419,7 @@ mod tests {
     fn the_story_still_says_ack_rejected_for_an_ack_the_broker_refused() {
         // The same run under `late_ack: channel_error`: the client reopens the
         // channel and sends the old tag, which the broker refuses.
-        let text = serde_json::json!({
-            "name": "ack-on-a-reopened-channel",
-            "seed": 1,
-            "duration_ms": 6000,
-            "broker": {"preset": "rabbitmq_4_2", "visibility_timeout_ms": 1000,
-                       "expiry_check_ms": null, "max_receive_count": null,
-                       "late_ack": "channel_error"},
-            "workers": {"count": 1, "concurrency": 2, "prefetch": 2},
-            "work": {"dist": "constant", "ms": 3000},
-            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
-            "faults": [{"kind": "run", "message": 0, "receipt": 2, "work_ms": 500}]
-        })
-        .to_string();
-        let s = lease_sim::parse::parse_scenario(&text).unwrap();
-        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        let run = rabbitmq_late_ack_run("channel_error".into());
         let index = RunIndex::new(&run);
         let story = message_story(&run, &index, 0, u64::MAX);
         assert!(story[1].ends_with("ack rejected at 0:03."), "{story:?}");

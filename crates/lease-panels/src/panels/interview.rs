@@ -10,15 +10,13 @@
 
 use std::rc::Rc;
 
-use gloo::events::{EventListener, EventListenerOptions, EventListenerPhase};
 use lease_sim::run::{Event, EventKind as K};
 use lease_sim::{EventLog, Run, Scenario};
 use lease_ui::panel::{PanelCommand, DIAGNOSIS_FIGURE, FIGURES};
 use lease_view::clock;
-use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::presenter::slide_key_target;
+use super::presenter::{clicker_keys, slide_key_target};
 
 /// Where a step goes: the next event of any kind, or of one kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,34 +211,23 @@ pub fn interview_bar(p: &InterviewProps) -> Html {
             // Capture: before the page's own keys (R opens Recommend there),
             // and a clicker's PageDown wherever the focus is, as presenter
             // mode takes it.
-            let listener = EventListener::new_with_options(
-                &gloo::utils::window(),
-                "keydown",
-                EventListenerOptions {
-                    phase: EventListenerPhase::Capture,
-                    passive: false,
-                },
-                move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                        return;
-                    };
-                    if e.ctrl_key() || e.meta_key() || e.alt_key() || e.shift_key() {
-                        return;
-                    }
-                    let code = e.code();
-                    let Some(k) = key(&code) else {
-                        return;
-                    };
-                    let clicker = matches!(code.as_str(), "PageDown" | "PageUp" | "Escape");
-                    if !clicker && !slide_key_target(e.target()) {
-                        return;
-                    }
-                    e.prevent_default();
-                    e.stop_propagation();
-                    let (playhead, shown) = *now.borrow();
-                    act(&cb, run.as_deref(), playhead, shown, k);
-                },
-            );
+            let listener = clicker_keys(move |e| {
+                if e.shift_key() {
+                    return;
+                }
+                let code = e.code();
+                let Some(k) = key(&code) else {
+                    return;
+                };
+                let clicker = matches!(code.as_str(), "PageDown" | "PageUp" | "Escape");
+                if !clicker && !slide_key_target(e.target()) {
+                    return;
+                }
+                e.prevent_default();
+                e.stop_propagation();
+                let (playhead, shown) = *now.borrow();
+                act(&cb, run.as_deref(), playhead, shown, k);
+            });
             move || drop(listener)
         });
     }

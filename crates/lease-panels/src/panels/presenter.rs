@@ -89,6 +89,29 @@ fn step_tour(cb: &Callback<PanelCommand>, at: &AtStep, forward: bool) {
     }
 }
 
+/// Listens for keys on the whole window before anything focused sees them:
+/// a clicker's PageDown steps a presentation even with a slider focused.
+/// Keys held with Ctrl, Meta or Alt stay the browser's.
+pub(super) fn clicker_keys(on_key: impl Fn(&web_sys::KeyboardEvent) + 'static) -> EventListener {
+    EventListener::new_with_options(
+        &gloo::utils::window(),
+        "keydown",
+        EventListenerOptions {
+            phase: EventListenerPhase::Capture,
+            passive: false,
+        },
+        move |e| {
+            let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
+                return;
+            };
+            if e.ctrl_key() || e.meta_key() || e.alt_key() {
+                return;
+            }
+            on_key(e);
+        },
+    )
+}
+
 /// Whether a key pressed at `target` is the page's to steer a slide with:
 /// not while typing, moving a slider or steering the timeline, which have
 /// arrow keys of their own.
@@ -235,33 +258,19 @@ pub fn presenter_bar(p: &PresenterProps) -> Html {
                 let blank = blank.clone();
                 let cb = cb.clone();
                 let at = at.clone();
-                EventListener::new_with_options(
-                    &gloo::utils::window(),
-                    "keydown",
-                    EventListenerOptions {
-                        phase: EventListenerPhase::Capture,
-                        passive: false,
-                    },
-                    move |e| {
-                        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else {
-                            return;
-                        };
-                        if e.ctrl_key() || e.meta_key() || e.alt_key() {
-                            return;
-                        }
-                        let forward = match e.code().as_str() {
-                            "PageDown" => true,
-                            "PageUp" => false,
-                            _ => return,
-                        };
-                        e.prevent_default();
-                        e.stop_propagation();
-                        if blanked {
-                            blank.set(false);
-                        }
-                        step_tour(&cb, &at, forward);
-                    },
-                )
+                clicker_keys(move |e| {
+                    let forward = match e.code().as_str() {
+                        "PageDown" => true,
+                        "PageUp" => false,
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    e.stop_propagation();
+                    if blanked {
+                        blank.set(false);
+                    }
+                    step_tour(&cb, &at, forward);
+                })
             };
             let options = EventListenerOptions::enable_prevent_default();
             let listener = EventListener::new_with_options(
