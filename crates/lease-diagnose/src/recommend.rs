@@ -602,7 +602,7 @@ impl Search {
         }
     }
 
-    /// A JetStream lever as run: what was set and its figures over the seeds.
+    /// A JetStream lever as run: what was set and its figures over the search's random seeds.
     fn alternative_words(&self, p: &Point) -> String {
         let d = lease_format::display::duration;
         let n = self.seeds;

@@ -588,7 +588,7 @@ fn recommend_under_jetstream_runs_a_backoff_list_and_in_progress_acks_and_gives_
         (6_000, Some(20_000), None)
     );
     assert!(progress.candidate.lease_steps_ms.is_none());
-    // Each figure is what running the candidate over the seeds gives.
+    // Each figure is what running the candidate over each random seed of the search gives.
     for p in &rec.alternatives {
         let seeds: Vec<u64> = (0..3).map(|i| s.seed + i).collect();
         let runs: Vec<_> = seeds
