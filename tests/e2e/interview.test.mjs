@@ -68,6 +68,8 @@ test('an interviewer steps the ninety-second message with its future hidden, rev
   // the same moment; what comes after stays hidden.
   await page.keyboard.press('KeyX');
   await page.locator('#interview-event', { hasText: 'expired' }).waitFor();
+  // As below: the words may be drawn a frame before the playhead moves.
+  await waitForFrame(page, (f) => f.playheadMs > 0);
   const expiry = await playhead(page);
   assert.ok(expiry > 0, `the expiry at ${expiry} ms comes after the start`);
   const end = await page.evaluate(() => window.timelineFrame(document.querySelector('.timeline-canvas')).viewEndMs);
