@@ -270,3 +270,123 @@ test('Recommend answers under each preset in its own words: lockDuration under B
   assert.deepEqual(phone.errors, []);
   await phone.page.close();
 });
+
+/** Runs Recommend over `seeds` seeds with a recovery target of `recovery`, and waits for its verdict. */
+async function recommendWith(page, { seeds = '2', recovery } = {}) {
+  await page.locator('#rec-seeds').fill(seeds);
+  await page.locator('#rec-seeds').dispatchEvent('change');
+  if (recovery !== undefined) {
+    await page.locator('#rec-recovery').fill(recovery);
+    await page.locator('#rec-recovery').dispatchEvent('change');
+  }
+  await page.locator('#rec-run').click();
+  await page.locator('#rec-verdict').waitFor({ timeout: 300000 });
+}
+
+/** The table's heartbeat column, one entry a candidate tried. */
+const heartbeatCells = (page) => page.locator('#rec-points tbody tr td:nth-child(2)').allInnerTexts();
+
+test('where the client cannot extend the lease (Celery on Redis, Lambda) the box says so, ticked and fixed, and no heartbeat is proposed', async () => {
+  for (const [query, why] of [
+    ['?scenario=clip-surge&broker=celery_redis', /^Celery has no call that extends a task's visibility timeout/],
+    ['?scenario=clip-surge&client=sqs_lambda', /^Lambda stops the handler at its function timeout/],
+  ]) {
+    const { page, errors } = await openPage(env.browser, `${env.server.url}${query}`);
+    await openRecommend(page);
+    const box = page.locator('#rec-cannot-extend');
+    assert.equal(await box.isChecked(), true, `${query}: ticked`);
+    assert.equal(await box.isDisabled(), true, `${query}: the preset or client decides it`);
+    assert.equal(await box.getAttribute('aria-describedby'), 'rec-extend-why');
+    assert.match(await page.locator('#rec-extend-why').innerText(), why, query);
+    // A recovery target no static timeout meets: the search would fall back
+    // to a heartbeat where one could be sent.
+    await recommendWith(page, { recovery: '10s' });
+    const beats = await heartbeatCells(page);
+    assert.ok(beats.length > 0, `${query}: candidates were tried`);
+    assert.deepEqual(beats.filter((b) => b !== 'none'), [], `${query}: no heartbeat row`);
+    if (await page.locator('#rec-apply').count()) {
+      assert.doesNotMatch(await page.locator('#rec-apply').innerText(), /heartbeat/, query);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
+});
+
+test('under SQS, "My client cannot extend the lease" ticked tries no heartbeat and says why; unticked the fallback tries a heartbeat', async () => {
+  const url = `${env.server.url}?scenario=clip-surge&broker=sqs_standard`;
+  const free = await openPage(env.browser, url);
+  await openRecommend(free.page);
+  const box = free.page.locator('#rec-cannot-extend');
+  assert.equal(await box.isChecked(), false);
+  assert.equal(await box.isDisabled(), false, 'SQS can extend: the person says');
+  await recommendWith(free.page, { recovery: '10s' });
+  const beats = (await heartbeatCells(free.page)).filter((b) => b !== 'none');
+  assert.ok(beats.length > 0, `unticked, the fallback tries a heartbeat: ${beats.join(' | ')}`);
+  assert.equal(new Set(beats).size, beats.length, `each heartbeat row reads differently: ${beats.join(' | ')}`);
+  assert.deepEqual(free.errors, []);
+  await free.page.close();
+
+  const ticked = await openPage(env.browser, url, { width: 1280, height: 800 });
+  await openRecommend(ticked.page);
+  await ticked.page.locator('#rec-cannot-extend').check();
+  await recommendWith(ticked.page, { recovery: '10s' });
+  const cells = await heartbeatCells(ticked.page);
+  assert.ok(cells.length > 0, 'candidates were tried');
+  assert.deepEqual(cells.filter((b) => b !== 'none'), [], 'ticked, no heartbeat row');
+  assert.match(await ticked.page.locator('#rec-verdict').innerText(), /since your client has no call that extends the lease/);
+  await ticked.page.locator('#recommend-panel').scrollIntoViewIfNeeded();
+  await ticked.page.screenshot({ path: `${outputDir}/recommend-cannot-extend-1280-light.png` });
+  assert.deepEqual(ticked.errors, []);
+  await ticked.page.close();
+});
+
+test('under Celery on Redis, Recommend holds the visibility timeout against the longest ETA and says so', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=celery-task-runs-four-times`);
+  await openRecommend(page);
+  await recommendWith(page, { recovery: '' });
+  const verdict = await page.locator('#rec-verdict').innerText();
+  assert.match(verdict, /visibility_timeout/, verdict);
+  assert.match(verdict, /The longest ETA here is 3\.5 h/, verdict);
+  const apply = await page.locator('#rec-apply').innerText();
+  const [, timeout] = apply.match(/^Apply: timeout (.+)$/);
+  // 3 h 30 min of countdown: a timeout that restores a task before its ETA is no answer.
+  const ms = (t) => Number(t.match(/^([\d.]+)/)[1]) * { s: 1e3, min: 6e4, h: 36e5 }[t.match(/(s|min|h)\b/)[1]];
+  assert.ok(ms(timeout) > 3.5 * 36e5, `the timeout ${timeout} outlasts the 3.5 h ETA`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('under JetStream the BackOff list and the in-progress acks each have a row with their figures, and Apply sets each on the controls, the link and the run', async () => {
+  const { page, errors } = await openPage(env.browser, `${env.server.url}?scenario=clip-surge&broker=nats_jetstream`);
+  await openRecommend(page);
+  await recommendWith(page);
+  const levers = page.locator('#rec-levers tbody tr');
+  assert.equal(await levers.count(), 2, 'a BackOff list and in-progress acks');
+  const backoff = await levers.nth(0).innerText();
+  assert.match(backoff, /^BackOff list\s+BackOff \[[\d.]+ (s|min|h)(, [\d.]+ (s|min|h))*\]/, backoff);
+  const inProgress = await levers.nth(1).innerText();
+  assert.match(inProgress, /^In-progress acks\s+AckWait [\d.]+ (s|min), InProgress\(\) every [\d.]+ (s|min)/, inProgress);
+  for (const row of [backoff, inProgress]) assert.match(row, /\d+(\.\d+)?%/, `its figures: ${row}`);
+  const summary = () => page.locator('#run-summary').textContent();
+  const before = await summary();
+  await page.locator('#rec-apply-lever-0').click();
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('lease_steps'), null, { timeout: 10000 });
+  const steps = new URL(page.url()).searchParams.get('lease_steps').split(',');
+  const listed = backoff.match(/BackOff \[(.+?)\]/)[1].split(', ');
+  assert.equal(steps.length, listed.length, `the link's list ${steps} is the row's ${listed}`);
+  await page.waitForFunction((old) => document.querySelector('#run-summary')?.textContent !== old, before, { timeout: 30000 });
+  await page.locator('#rec-apply-lever-1').click();
+  await page.waitForFunction(() => {
+    const q = new URLSearchParams(location.search);
+    return q.has('hb') && !q.has('lease_steps');
+  }, null, { timeout: 10000 });
+  const link = new URL(page.url()).searchParams;
+  const every = inProgress.match(/InProgress\(\) every ([\d.]+ (s|min))/)[1];
+  assert.equal(link.get('hb').replace(/(\d)([a-z])/, '$1 $2'), every, `the link: ${page.url()}`);
+  const ackWait = inProgress.match(/AckWait ([\d.]+ (s|min))/)[1];
+  assert.equal(await page.locator('#out-timeout').innerText(), ackWait, 'the timeout control shows the lever\'s AckWait');
+  await page.locator('#rec-levers').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${outputDir}/recommend-jetstream-1280-light.png` });
+  assert.deepEqual(errors, []);
+  await page.close();
+});

@@ -274,6 +274,10 @@ pub struct Search {
     points: Vec<Point>,
 }
 
+/// Why no heartbeat is tried when the person says their client cannot
+/// extend the lease.
+pub const OWN_CLIENT_CANNOT_EXTEND: &str = "your client has no call that extends the lease";
+
 /// A `BackOff` list tried: the AckWait found, then twice and four times it.
 pub const BACKOFF_FACTORS: [u64; 3] = [1, 2, 4];
 
@@ -387,6 +391,16 @@ impl Search {
             alternatives: Vec::new(),
             points: Vec::new(),
         })
+    }
+
+    /// The person says their client has no call that extends the lease (a
+    /// library the model does not name): the fallback tries no heartbeat.
+    /// Where the preset or the client already says why, that reason stands.
+    pub fn with_a_client_that_cannot_extend(mut self) -> Search {
+        if self.cannot_extend.is_none() {
+            self.cannot_extend = Some(OWN_CLIENT_CANNOT_EXTEND.to_string());
+        }
+        self
     }
 
     /// The candidate to run next over `seeds_of()`; `None` when done.

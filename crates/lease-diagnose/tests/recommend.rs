@@ -510,6 +510,67 @@ fn recommend_proposes_no_heartbeat_where_the_client_cannot_extend() {
     assert!(rec.points.iter().any(|p| p.candidate.heartbeat.is_some()));
 }
 
+/// A person whose client has no extend call says so: under SQS, where the
+/// fallback would try heartbeats, it tries none and says why; a preset's own
+/// reason stands over theirs.
+#[test]
+fn a_client_the_person_says_cannot_extend_gets_no_heartbeat_fallback() {
+    use lease_sim::scenario::Preset;
+    let t = with_recovery(0.001, 30_000);
+    let search_all = |s: &Scenario, search: Search| {
+        let mut search = search;
+        while let Some(c) = search.next_candidate() {
+            let results = search
+                .seeds_of()
+                .into_iter()
+                .map(|seed| run_seed(s, &c, seed))
+                .collect();
+            search.feed(results);
+        }
+        search.result()
+    };
+    let sqs = under(Preset::SqsStandard);
+    let free = search_all(&sqs, Search::new(&sqs, t.clone(), 3).expect("a search"));
+    assert!(
+        free.points.iter().any(|p| p.candidate.heartbeat.is_some()),
+        "unticked, the fallback tries a heartbeat"
+    );
+    let ticked = search_all(
+        &sqs,
+        Search::new(&sqs, t.clone(), 3)
+            .expect("a search")
+            .with_a_client_that_cannot_extend(),
+    );
+    assert!(ticked
+        .points
+        .iter()
+        .all(|p| p.candidate.heartbeat.is_none()));
+    assert_eq!(ticked.heartbeat, None);
+    // No static timeout meets a 30 s recovery beside a 40 s p99: the
+    // verdict says why no heartbeat stands in.
+    assert!(
+        ticked
+            .verdict
+            .contains("since your client has no call that extends the lease"),
+        "{}",
+        ticked.verdict
+    );
+    let mut celery = under(Preset::CeleryRedis);
+    celery.workers.ack_at = Some(lease_sim::scenario::AckAt::AfterWork);
+    let rec = search_all(
+        &celery,
+        Search::new(&celery, t, 3)
+            .expect("a search")
+            .with_a_client_that_cannot_extend(),
+    );
+    assert!(rec.points.iter().all(|p| p.candidate.heartbeat.is_none()));
+    assert!(
+        rec.verdict.contains("Celery has no call"),
+        "{}",
+        rec.verdict
+    );
+}
+
 #[test]
 fn recommend_under_bullmq_names_lock_duration_and_says_whether_renewal_covers_the_work() {
     let mut s = under(lease_sim::scenario::Preset::Bullmq);

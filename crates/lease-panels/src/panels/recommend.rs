@@ -35,6 +35,8 @@ struct Form {
     recovery: String,
     duplicates: String,
     seeds: String,
+    /// The person says their client has no call that extends the lease.
+    cannot_extend: bool,
 }
 
 impl Default for Form {
@@ -44,6 +46,7 @@ impl Default for Form {
             recovery: "2min".into(),
             duplicates: String::new(),
             seeds: "20".into(),
+            cannot_extend: false,
         }
     }
 }
@@ -211,6 +214,7 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
             };
             let target_rate = targets.max_redelivery_rate;
             let search = match Search::new(&scenario, targets, seeds) {
+                Ok(s) if form.cannot_extend => s.with_a_client_that_cannot_extend(),
                 Ok(s) => s,
                 Err(why) => {
                     progress.set(Progress {
@@ -354,6 +358,27 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
     });
     let f = &*form;
     let pr = &*progress;
+    // Where the preset or the client library is known to have no extend
+    // call, the box says so and cannot be unticked.
+    let known = lease_diagnose::extend::cannot_extend(&p.scenario);
+    let tick = {
+        let form = form.clone();
+        Callback::from(move |e: Event| {
+            let mut f = (*form).clone();
+            f.cannot_extend = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .checked();
+            form.set(f);
+        })
+    };
+    let extend_why = match known {
+        Some(why) => {
+            let mut c = why.chars();
+            let first = c.next().map(|f| f.to_uppercase().to_string());
+            format!("{}{}.", first.unwrap_or_default(), c.as_str())
+        }
+        None => "Ticked, no heartbeat is tried: only the timeout.".to_string(),
+    };
     html! {
         <section class="panel" id="recommend-panel" aria-labelledby="recommend-title">
             { panel_head("recommend-title", "Recommend a visibility timeout", "Close Recommend", p.on_command.reform(|_: MouseEvent| PanelCommand::Close)) }
@@ -371,6 +396,14 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
                 <input id="rec-duplicates" type="text" inputmode="decimal" value={f.duplicates.clone()} onchange={edit(|f, v| f.duplicates = v)} />
                 <label for="rec-seeds">{"Seeds"}</label>
                 <input id="rec-seeds" type="number" min={MIN_SEEDS.to_string()} max={MAX_SEEDS.to_string()} value={f.seeds.clone()} onchange={edit(|f, v| f.seeds = v)} />
+            </div>
+            <div class="panel-row">
+                <label class="toggle" for="rec-cannot-extend">
+                    <input id="rec-cannot-extend" type="checkbox" checked={known.is_some() || f.cannot_extend}
+                        disabled={known.is_some()} onchange={tick} aria-describedby="rec-extend-why" />
+                    {"My client cannot extend the lease"}
+                </label>
+                <span class="muted" id="rec-extend-why">{extend_why}</span>
             </div>
             <div class="panel-row">
                 <button type="button" id="rec-run" onclick={start} disabled={pr.running}>{"Recommend"}</button>
@@ -402,6 +435,7 @@ pub fn recommend_panel(p: &RecommendProps) -> Html {
                         </button>
                     }
                 </div>
+                { levers(r, &p.scenario, &p.on_command) }
             }
         </section>
     }
@@ -431,6 +465,87 @@ fn apply_commands(
         ));
     }
     out
+}
+
+/// What a JetStream lever's "Apply" sets: its AckWait, its `BackOff` list
+/// or none (a list in the scenario is dropped, as the lever was run
+/// without one), and its in-progress acks as the heartbeat or none.
+fn lever_commands(c: &Candidate, renewing: bool, has_steps: bool) -> Vec<(String, String)> {
+    let mut out = apply_commands(c.timeout_ms, c.heartbeat.as_ref(), renewing);
+    match &c.lease_steps_ms {
+        Some(steps) => out.push((
+            "lease_steps".into(),
+            steps
+                .iter()
+                .map(|&ms| format_ms(ms))
+                .collect::<Vec<_>>()
+                .join(","),
+        )),
+        None if has_steps => out.push(("lease_steps".into(), "default".into())),
+        None => {}
+    }
+    out
+}
+
+/// A JetStream lever as its row names it, with its figures.
+fn lever_words(c: &Candidate) -> (String, String) {
+    let d = |ms: u64| duration_about(ms as f64);
+    match (&c.lease_steps_ms, &c.heartbeat) {
+        (Some(steps), _) => (
+            "BackOff list".into(),
+            format!(
+                "BackOff [{}]",
+                steps.iter().map(|&ms| d(ms)).collect::<Vec<_>>().join(", ")
+            ),
+        ),
+        (None, Some(h)) => (
+            "In-progress acks".into(),
+            format!(
+                "AckWait {}, InProgress() every {}",
+                d(c.timeout_ms),
+                d(h.interval_ms)
+            ),
+        ),
+        (None, None) => ("AckWait".into(), format!("AckWait {}", d(c.timeout_ms))),
+    }
+}
+
+/// JetStream's other levers, each run over the same seeds: a row with its
+/// figures, and an "Apply" that sets it.
+fn levers(r: &Recommendation, scenario: &Scenario, on_command: &Callback<PanelCommand>) -> Html {
+    if r.alternatives.is_empty() {
+        return html! {};
+    }
+    let renewing = lease_sim::resolve::resolve(scenario).heartbeat.is_some();
+    let has_steps = scenario.broker.lease_steps_ms.is_some();
+    html! {
+        <table class="rec-points" id="rec-levers">
+            <caption>{format!("JetStream's other levers, each over {} seeds", r.seeds)}</caption>
+            <thead><tr><th scope="col">{"Lever"}</th><th scope="col">{"Settings"}</th><th scope="col">{"Redelivery rate (mean)"}</th><th scope="col">{"Upper bound"}</th><th scope="col">{"Meets the targets"}</th><th scope="col">{"Set it"}</th></tr></thead>
+            <tbody>
+                { for r.alternatives.iter().enumerate().map(|(i, p)| {
+                    let (lever, figures) = lever_words(&p.candidate);
+                    let set = lever_commands(&p.candidate, renewing, has_steps);
+                    let on_command = on_command.clone();
+                    let apply = Callback::from(move |_: MouseEvent| {
+                        for (field, value) in set.clone() {
+                            on_command.emit(PanelCommand::Set { field, value });
+                        }
+                    });
+                    html! {
+                        <tr id={format!("rec-lever-{i}")}>
+                            <th scope="row">{lever.clone()}</th>
+                            <td>{figures}</td>
+                            <td>{pct(p.redelivery_rate_mean)}</td>
+                            <td>{pct(p.redelivery_rate_upper)}</td>
+                            <td>{ if p.meets { "yes" } else { "no" } }</td>
+                            <td><button type="button" id={format!("rec-apply-lever-{i}")} onclick={apply}>{format!("Apply: {lever}")}</button></td>
+                        </tr>
+                    }
+                }) }
+            </tbody>
+        </table>
+    }
 }
 
 fn apply_label(r: &Recommendation) -> String {
@@ -680,6 +795,7 @@ mod tests {
             recovery: recovery.into(),
             duplicates: duplicates.into(),
             seeds: seeds.into(),
+            cannot_extend: false,
         }
     }
 
@@ -743,6 +859,46 @@ mod tests {
         assert_eq!(fields, ["timeout", "hb", "ext", "cap"]);
         assert_eq!(set[1].1, "40s");
         assert_eq!(set[3].1, "30");
+    }
+
+    #[test]
+    fn a_jetstream_lever_s_apply_sets_its_backoff_list_or_its_in_progress_acks() {
+        let set = |f: &str, v: &str| (f.to_string(), v.to_string());
+        let backoff = Candidate {
+            timeout_ms: 20_000,
+            heartbeat: None,
+            lease_steps_ms: Some(vec![20_000, 40_000, 80_000]),
+        };
+        assert_eq!(
+            lever_commands(&backoff, false, false),
+            vec![set("timeout", "20s"), set("lease_steps", "20s,40s,80s")]
+        );
+        let h = lease_sim::scenario::Heartbeat {
+            interval_ms: 10_000,
+            extend_by_ms: Some(30_000),
+            max_extensions: None,
+            on_reject: Default::default(),
+        };
+        let in_progress = Candidate {
+            timeout_ms: 30_000,
+            heartbeat: Some(h),
+            lease_steps_ms: None,
+        };
+        assert_eq!(
+            lever_commands(&in_progress, false, true),
+            vec![
+                set("timeout", "30s"),
+                set("hb", "10s"),
+                set("ext", "30s"),
+                set("cap", "none"),
+                set("lease_steps", "default")
+            ],
+            "a list in the scenario is dropped: the lever ran without one"
+        );
+        assert_eq!(lever_words(&backoff).0, "BackOff list");
+        assert!(lever_words(&in_progress)
+            .1
+            .contains("InProgress() every 10 s"));
     }
 
     /// The fallback's heartbeats differ in their cap: each row says it, so
