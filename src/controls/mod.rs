@@ -29,20 +29,43 @@ pub struct ControlsProps {
 // The selects' labels, in each enum's `Named` order (the scenario file's
 // words; `labels_follow_the_words_order` holds them to it): the select
 // pairs each word with the label at its place.
+// Short enough for the side column's select at any width the page is laid
+// out for; what each system is, and its lease, is said under the select
+// (`PRESET_NAMES`).
 const PRESET_LABELS: [&str; 15] = [
     "Textbook rules",
-    "Amazon SQS standard",
-    "Amazon SQS FIFO (one group)",
-    "Azure Service Bus",
-    "Google Pub/Sub",
-    "RabbitMQ 3.x to 4.2",
-    "RabbitMQ 4.3 and later (quorum queues)",
+    "SQS standard",
+    "SQS FIFO",
+    "Service Bus",
+    "Pub/Sub",
+    "RabbitMQ to 4.2",
+    "RabbitMQ 4.3+",
     "NATS JetStream",
     "Redis Streams",
     "BullMQ",
     "Celery on Redis",
     "Celery on SQS",
     "Temporal activity",
+    "Cloud Tasks",
+    "Sidekiq Pro",
+];
+
+/// Each preset's whole name, said under the broker select (what its short
+/// label leaves out) and in the note a change of broker writes.
+const PRESET_NAMES: [&str; 15] = [
+    "Textbook rules (no broker)",
+    "Amazon SQS standard",
+    "Amazon SQS FIFO (one group)",
+    "Azure Service Bus",
+    "Google Pub/Sub",
+    "RabbitMQ 3.x to 4.2",
+    "RabbitMQ 4.3 and later (quorum queues)",
+    "NATS JetStream consumer",
+    "Redis Streams consumer group",
+    "BullMQ on Redis",
+    "Celery, Redis transport",
+    "Celery, SQS transport",
+    "Temporal activity (StartToClose)",
     "Google Cloud Tasks (HTTP target)",
     "Sidekiq Pro (super_fetch)",
 ];
@@ -71,13 +94,16 @@ const FENCE_SUMMARIES: [&str; 4] = [
     "The store rejects a receipt lower than one it applied: stops the stale holder that commits late.",
 ];
 
-const ON_REJECT_LABELS: [&str; 2] = [
-    "Keep working (believes it holds the lease)",
-    "Abort the handler",
-];
+// Short enough for the side column's select; the field's label says when
+// each applies ("On a rejected extension").
+const ON_REJECT_LABELS: [&str; 2] = ["Keep working", "Abort the handler"];
 
 fn preset_label(p: Preset) -> &'static str {
     PRESET_LABELS[p.index()]
+}
+
+fn preset_name(p: Preset) -> &'static str {
+    PRESET_NAMES[p.index()]
 }
 
 /// The broker select's groups, by who runs the lease: Textbook rules on
@@ -134,7 +160,7 @@ fn preset_select(s: &Scenario, cb: &Callback<Command>) -> Html {
     html! {
         <div class="control">
             <label for="ctl-broker">{"Broker"}</label>
-            <select id="ctl-broker" {onchange}>
+            <select id="ctl-broker" aria-describedby="broker-summary" {onchange}>
                 {option(Preset::Textbook)}
                 { for PRESET_GROUPS.iter().map(|(label, presets)| html! {
                     <optgroup label={*label}>
@@ -142,6 +168,9 @@ fn preset_select(s: &Scenario, cb: &Callback<Command>) -> Html {
                     </optgroup>
                 }) }
             </select>
+            <p class="dist-summary" id="broker-summary" data-preset={Preset::WORDS[current.index()]}>
+                {preset_name(current)}
+            </p>
         </div>
     }
 }
@@ -235,7 +264,7 @@ fn preset_note(s: &Scenario, loaded: &Scenario) -> Html {
             *list += &describe(c, s);
         }
     }
-    let mut note = preset_label(b.preset).to_string();
+    let mut note = preset_name(b.preset).to_string();
     note += " has its own ack and redrive rules.";
     if !set.is_empty() {
         note += " It sets";
@@ -665,22 +694,35 @@ mod tests {
     fn labels_follow_the_words_order() {
         let presets = [
             (Preset::Textbook, "Textbook rules"),
-            (Preset::SqsStandard, "Amazon SQS standard"),
-            (Preset::SqsFifo, "Amazon SQS FIFO (one group)"),
-            (Preset::AzureServiceBus, "Azure Service Bus"),
-            (Preset::GooglePubsub, "Google Pub/Sub"),
-            (Preset::Rabbitmq42, "RabbitMQ 3.x to 4.2"),
-            (Preset::Rabbitmq43, "RabbitMQ 4.3 and later (quorum queues)"),
+            (Preset::SqsStandard, "SQS standard"),
+            (Preset::SqsFifo, "SQS FIFO"),
+            (Preset::AzureServiceBus, "Service Bus"),
+            (Preset::GooglePubsub, "Pub/Sub"),
+            (Preset::Rabbitmq42, "RabbitMQ to 4.2"),
+            (Preset::Rabbitmq43, "RabbitMQ 4.3+"),
             (Preset::NatsJetstream, "NATS JetStream"),
             (Preset::RedisStreams, "Redis Streams"),
             (Preset::Bullmq, "BullMQ"),
             (Preset::CeleryRedis, "Celery on Redis"),
             (Preset::CelerySqs, "Celery on SQS"),
             (Preset::TemporalActivity, "Temporal activity"),
+            (Preset::CloudTasks, "Cloud Tasks"),
+            (Preset::SidekiqPro, "Sidekiq Pro"),
+        ];
+        same_order(&PRESET_LABELS, &presets);
+        let names = [
+            (Preset::Rabbitmq43, "RabbitMQ 4.3 and later (quorum queues)"),
             (Preset::CloudTasks, "Google Cloud Tasks (HTTP target)"),
             (Preset::SidekiqPro, "Sidekiq Pro (super_fetch)"),
         ];
-        same_order(&PRESET_LABELS, &presets);
+        same_order(&PRESET_NAMES, &names);
+        for p in Preset::ALL {
+            assert_ne!(
+                preset_name(p),
+                preset_label(p),
+                "{p:?} says more under the select"
+            );
+        }
         let clients = [
             (Library::None, "No client help"),
             (Library::Pubsub, "Google Pub/Sub client"),
@@ -704,10 +746,7 @@ mod tests {
         ];
         same_order(&FENCE_SUMMARIES, &summaries);
         let on_reject = [
-            (
-                OnReject::Continue,
-                "Keep working (believes it holds the lease)",
-            ),
+            (OnReject::Continue, "Keep working"),
             (OnReject::Abort, "Abort the handler"),
         ];
         same_order(&ON_REJECT_LABELS, &on_reject);
@@ -728,8 +767,8 @@ mod tests {
         }
         let brokers = PRESET_GROUPS[1].1;
         assert_eq!(brokers[0], Preset::Rabbitmq42);
-        assert!(preset_label(Preset::Rabbitmq42).contains("3.x to 4.2"));
-        assert!(preset_label(Preset::Rabbitmq43).contains("4.3 and later"));
+        assert!(preset_name(Preset::Rabbitmq42).contains("3.x to 4.2"));
+        assert!(preset_name(Preset::Rabbitmq43).contains("4.3 and later"));
     }
 
     /// The numbers in a text, as written.

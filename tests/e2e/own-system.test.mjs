@@ -51,7 +51,7 @@ test('a team brings its percentiles, its broker and client library, gets a recom
   const { page, errors } = await openPage(env.browser, env.server.url, VIEW);
   await shot(page, '01-page');
 
-  await page.locator('#ctl-broker').selectOption({ label: 'Amazon SQS standard' });
+  await page.locator('#ctl-broker').selectOption({ label: 'SQS standard' });
   await page.locator('#in-workers').fill('8');
   await page.locator('#in-workers').press('Enter');
   await page.waitForFunction(() => document.querySelector('#out-workers')?.innerText.trim() === '8');

@@ -56,6 +56,72 @@ const cutOptions = (page, selector) =>
     return cut;
   });
 
+/** Every select the controls (and the presenter's bar) show, by its id, with the options it cuts. */
+const cutSelects = async (page) => {
+  const ids = await page
+    .locator('.controls select, #presenter-pick')
+    .evaluateAll((ss) => ss.filter((s) => s.getClientRects().length > 0).map((s) => s.id));
+  const cut = {};
+  for (const id of ids) {
+    const options = await cutOptions(page, `#${id}`);
+    if (options.length) cut[id] = options;
+  }
+  return { ids, cut };
+};
+
+// The default page, a scenario with a heartbeat of its own (which shows
+// "On a rejected extension"), and the presenter's page at a projector's size.
+for (const [width, query] of [
+  [1280, ''],
+  [1024, ''],
+  [1280, '?scenario=clip-surge-heartbeat'],
+  [1024, '?scenario=clip-surge-heartbeat'],
+  [1024, '?present=1'],
+]) {
+  test(`at ${width} px every select of the controls${query ? ` (${query})` : ''} shows each choice's words whole`, async () => {
+    const { page, errors } = await openPage(env.browser, `${env.server.url}${query}`, { width, height: 768 });
+    const presenting = query.includes('present');
+    await page.locator(presenting ? '#presenter-pick' : '#ctl-broker').waitFor();
+    const { ids, cut } = await cutSelects(page);
+    if (presenting) assert.ok(ids.includes('presenter-pick'), `${ids}`);
+    else assert.ok(['ctl-broker', 'ctl-client', 'ctl-fence', 'ctl-dist'].every((id) => ids.includes(id)), `${ids}`);
+    if (query.includes('heartbeat')) assert.ok(ids.includes('ctl-on-reject'), `${ids}`);
+    assert.deepEqual(cut, {});
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+}
+
+test('the broker select says under it what the chosen system is, in words its short label leaves out', async () => {
+  const { page, errors } = await openPage(env.browser, env.server.url, { width: 1280, height: 768 });
+  const broker = page.locator('#ctl-broker');
+  assert.equal(await broker.getAttribute('aria-describedby'), 'broker-summary');
+  const options = await page.locator('#ctl-broker option').evaluateAll((os) => os.map((o) => [o.value, o.text]));
+  assert.ok(options.length >= 15, `${options}`);
+  const said = new Set();
+  for (const [word, label] of options) {
+    await broker.selectOption(word);
+    await page.waitForFunction((w) => document.querySelector('#broker-summary')?.dataset.preset === w, word);
+    const line = await page.locator('#broker-summary').innerText();
+    assert.notEqual(line.trim(), label.trim(), `${word}: the line under the select says more than its label`);
+    said.add(line);
+  }
+  const words = options.map(([w]) => w);
+  assert.equal(said.size, words.length, [...said].join(' | '));
+  for (const [word, names] of [
+    ['cloud_tasks', /Google Cloud Tasks.*HTTP/],
+    ['rabbitmq_4_3', /RabbitMQ 4\.3.*quorum/],
+    ['sidekiq_pro', /super_fetch/],
+    ['sqs_fifo', /FIFO.*group/],
+  ]) {
+    await broker.selectOption(word);
+    await page.waitForFunction((w) => document.querySelector('#broker-summary')?.dataset.preset === w, word);
+    assert.match(await page.locator('#broker-summary').innerText(), names, word);
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 for (const width of [1280, 1024]) {
   test(`at ${width} px the Store fence select shows each choice's words whole, and says what the chosen fence does`, async () => {
     const { page, errors } = await openPage(env.browser, env.server.url, { width, height: 768 });

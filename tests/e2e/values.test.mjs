@@ -145,7 +145,7 @@ test('choosing a broker keeps the timeout and redrive the person set, and says w
 test('the broker select offers the brokers one runs, and each brings its own timeout and delivery limit', async () => {
   const { page, errors } = await openPage(env.browser, env.server.url);
   const labels = await page.locator('#ctl-broker option').allInnerTexts();
-  for (const label of ['RabbitMQ 3.x to 4.2', 'RabbitMQ 4.3 and later (quorum queues)', 'NATS JetStream', 'Redis Streams', 'BullMQ', 'Celery on Redis', 'Celery on SQS']) {
+  for (const label of ['RabbitMQ to 4.2', 'RabbitMQ 4.3+', 'NATS JetStream', 'Redis Streams', 'BullMQ', 'Celery on Redis', 'Celery on SQS']) {
     assert.ok(labels.includes(label), `the select offers ${label}: ${labels.join(', ')}`);
   }
   await page.locator('#ctl-broker').selectOption('rabbitmq_4_2');
