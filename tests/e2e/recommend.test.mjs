@@ -387,6 +387,19 @@ test('under JetStream the BackOff list and the in-progress acks each have a row 
   assert.equal(await page.locator('#out-timeout').innerText(), ackWait, 'the timeout control shows the lever\'s AckWait');
   await page.locator('#rec-levers').scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${outputDir}/recommend-jetstream-1280-light.png` });
+  // On a phone in the dark theme, each lever's Apply can still be reached.
+  await page.setViewportSize({ width: 400, height: 800 });
+  await page.emulateMedia({ colorScheme: 'dark' });
+  for (const id of ['#rec-apply-lever-0', '#rec-apply-lever-1']) {
+    await page.locator(id).scrollIntoViewIfNeeded();
+    assert.equal(await page.locator(id).isVisible(), true, id);
+  }
+  const edges = await page.evaluate(() => ({
+    box: document.querySelector('#rec-levers-box').getBoundingClientRect().right,
+    panel: document.querySelector('#recommend-panel').getBoundingClientRect().right,
+  }));
+  assert.ok(edges.box <= edges.panel + 0.5, `the levers' box ends inside the panel: ${edges.box} > ${edges.panel}`);
+  await page.screenshot({ path: `${outputDir}/recommend-jetstream-400-dark.png` });
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -518,7 +518,9 @@ fn levers(r: &Recommendation, scenario: &Scenario, on_command: &Callback<PanelCo
     }
     let renewing = lease_sim::resolve::resolve(scenario).heartbeat.is_some();
     let has_steps = scenario.broker.lease_steps_ms.is_some();
+    // On a phone the table scrolls in its own box, not the page.
     html! {
+        <div class="table-scroll" id="rec-levers-box">
         <table class="rec-points" id="rec-levers">
             <caption>{format!("JetStream's other levers, each over {} seeds", r.seeds)}</caption>
             <thead><tr><th scope="col">{"Lever"}</th><th scope="col">{"Settings"}</th><th scope="col">{"Redelivery rate (mean)"}</th><th scope="col">{"Upper bound"}</th><th scope="col">{"Meets the targets"}</th><th scope="col">{"Set it"}</th></tr></thead>
@@ -545,6 +547,7 @@ fn levers(r: &Recommendation, scenario: &Scenario, on_command: &Callback<PanelCo
                 }) }
             </tbody>
         </table>
+        </div>
     }
 }
 
