@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use lease_fields::names::name;
 use lease_fields::work::shape;
-use lease_fields::CONTROLS;
+use lease_fields::{Field, CONTROLS};
 
 use crate::command::Command;
 use crate::controls::describe;
@@ -52,6 +52,18 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
         shape(&a.work.dist).word().into(),
         shape(&b.work.dist).word().into(),
     );
+    // The broker rules the person set, as the group shows them; a new
+    // broker's own rules come with the broker and are not listed one by one.
+    let same_broker = a.broker.preset == b.broker.preset;
+    for f in Field::ALL.into_iter().filter(|_| same_broker) {
+        if let (Some(r), Some(x), Some(y)) = (
+            f.spec().rule.as_ref(),
+            f.spec().runs_with(a),
+            f.spec().runs_with(b),
+        ) {
+            other(r.label, x, y);
+        }
+    }
     other("Seed", a.seed.to_string(), b.seed.to_string());
     other(
         "Faults",
