@@ -178,3 +178,34 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
         </section>
     }
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use lease_fields::Value;
+    use lease_sim::scenario::Preset;
+    use lease_sim::shipped;
+
+    #[test]
+    fn a_broker_rule_the_person_sets_is_listed_among_their_changes_and_a_new_broker_s_are_not() {
+        let loaded = shipped::find("bullmq-stalled-more-than-allowable-limit")
+            .unwrap()
+            .scenario;
+        let mut mine = loaded.clone();
+        lease_fields::set(&mut mine, Field::MaxExpiries, &Value::Num(5)).unwrap();
+        let listed = differences(&loaded, &mine);
+        assert_eq!(
+            listed,
+            vec![("Max stalled count".into(), "1".into(), "5".into())]
+        );
+        // Another broker brings its own rules: the broker is the change listed.
+        let mut other = loaded.clone();
+        lease_fields::set(&mut other, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
+        let listed = differences(&loaded, &other);
+        assert!(listed.iter().any(|(l, _, _)| l == "Broker"), "{listed:?}");
+        assert!(
+            !listed.iter().any(|(l, _, _)| l == "Max stalled count"),
+            "{listed:?}"
+        );
+    }
+}
