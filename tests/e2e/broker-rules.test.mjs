@@ -67,8 +67,8 @@ test('under BullMQ a person sets maxStalledCount and the stall interval, sees th
   const yours = await page.locator('#your-changes').innerText();
   assert.match(yours, /Max stalled count: 1 → 5/, yours);
   assert.match(yours, /Expiry check interval: 30s → 10s/, yours);
-  assert.equal(await page.locator('#rule-max_expiries').locator('xpath=..').locator('.rule-whose').innerText(), 'yours');
-  assert.equal(await page.locator('#rule-renewal').locator('xpath=..').locator('.rule-whose').innerText(), 'preset');
+  assert.equal(await page.locator('#rule-max_expiries').locator('xpath=..').locator('.rule-whose').innerText(), "scenario's");
+  assert.equal(await page.locator('#rule-renewal').locator('xpath=..').locator('.rule-whose').innerText(), "preset's");
   // The link, opened again, brings back both values and the same run.
   const again = await openPage(env.browser, page.url());
   const group2 = await openRules(again.page);

@@ -49,11 +49,12 @@ fn rule_view(field: Field, s: &Scenario, cb: &Callback<PanelCommand>) -> Html {
     };
     let shown = spec.runs_with(s).unwrap_or_default();
     let id = format!("rule-{}", spec.name);
-    // A value the person put in, else the preset's own.
+    // The preset's own value, or one the scenario sets (its file, its
+    // link, or the person here).
     let whose = if spec.read(s) == Value::Default {
-        "preset"
+        "preset's"
     } else {
-        "yours"
+        "scenario's"
     };
     let label = rule.label;
     let set = {
