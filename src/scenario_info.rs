@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use lease_fields::names::name;
 use lease_fields::work::shape;
-use lease_fields::CONTROLS;
+use lease_fields::{Field, CONTROLS};
 
 use crate::command::Command;
 use crate::controls::describe;
@@ -52,6 +52,18 @@ pub fn differences(a: &Scenario, b: &Scenario) -> Vec<(String, String, String)> 
         shape(&a.work.dist).word().into(),
         shape(&b.work.dist).word().into(),
     );
+    // The broker rules the person set, as the group shows them; a new
+    // broker's own rules come with the broker and are not listed one by one.
+    let same_broker = a.broker.preset == b.broker.preset;
+    for f in Field::ALL.into_iter().filter(|_| same_broker) {
+        if let (Some(r), Some(x), Some(y)) = (
+            f.spec().rule.as_ref(),
+            f.spec().runs_with(a),
+            f.spec().runs_with(b),
+        ) {
+            other(r.label, x, y);
+        }
+    }
     other("Seed", a.seed.to_string(), b.seed.to_string());
     other(
         "Faults",
@@ -164,5 +176,36 @@ pub fn scenario_info(p: &ScenarioInfoProps) -> Html {
                 </div>
             }
         </section>
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use lease_fields::Value;
+    use lease_sim::scenario::Preset;
+    use lease_sim::shipped;
+
+    #[test]
+    fn a_broker_rule_the_person_sets_is_listed_among_their_changes_and_a_new_broker_s_are_not() {
+        let loaded = shipped::find("bullmq-stalled-more-than-allowable-limit")
+            .unwrap()
+            .scenario;
+        let mut mine = loaded.clone();
+        lease_fields::set(&mut mine, Field::MaxExpiries, &Value::Num(5)).unwrap();
+        let listed = differences(&loaded, &mine);
+        assert_eq!(
+            listed,
+            vec![("Max stalled count".into(), "1".into(), "5".into())]
+        );
+        // Another broker brings its own rules: the broker is the change listed.
+        let mut other = loaded.clone();
+        lease_fields::set(&mut other, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
+        let listed = differences(&loaded, &other);
+        assert!(listed.iter().any(|(l, _, _)| l == "Broker"), "{listed:?}");
+        assert!(
+            !listed.iter().any(|(l, _, _)| l == "Max stalled count"),
+            "{listed:?}"
+        );
     }
 }

@@ -655,6 +655,9 @@ pub fn controls(props: &ControlsProps) -> Html {
                     if name == Group::Broker { {preset.clone()} {preset_note(s, &props.loaded)} {client.clone()} {client_note(s)}
                         // The comparison itself is in the panels module, loaded when opened.
                         {open_button(cb, "broker-rules", Panel::Presets, "How the presets differ")}
+                        if lease_fields::rules_for(s.broker.preset).next().is_some() {
+                            {open_button(cb, "open-rules", Panel::Rules, "Broker rules…")}
+                        }
                     }
                     if name == Group::Work {
                         {dist.clone()}

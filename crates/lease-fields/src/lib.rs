@@ -11,6 +11,6 @@ mod table;
 pub mod work;
 
 pub use table::{
-    apply, diff, find, set, set_all, Choice, Control, Field, FieldError, Group, Override, Range,
-    Spec, Step, Toggle, Unit, Value, CONTROLS, FIELDS,
+    apply, diff, find, rules_for, set, set_all, Choice, Control, Field, FieldError, Group,
+    Override, Range, Rule, Spec, Step, Toggle, Unit, Value, CONTROLS, FIELDS,
 };

@@ -15,7 +15,7 @@ use lease_format::units::{
     format_f64, format_ms, format_ms_f64, is_keyword, parse_count, parse_f64, parse_ms,
     parse_ms_f64, parse_rate, parse_word_at,
 };
-use lease_sim::resolve::resolve;
+use lease_sim::resolve::{resolve, Config};
 use lease_sim::scenario::Named;
 use lease_sim::scenario::{
     AckAt, CountAt, DeletedAck, Dist, DlqTiming, ExpiryTakes, Fence, Heartbeat, LateAck, Library,
@@ -529,6 +529,16 @@ impl Control {
     }
 }
 
+/// A broker rule as the page's "Broker rules" group offers it: its label,
+/// the presets whose documented behaviour it sets (docs/MODEL.md, "The
+/// brokers one runs"), and the value the scenario runs with, the preset's
+/// own where the scenario leaves the field out.
+pub struct Rule {
+    pub label: &'static str,
+    pub presets: &'static [Preset],
+    pub runs_with: fn(&Config) -> Value,
+}
+
 pub struct Spec {
     pub name: &'static str,
     /// The page's slider id and other spellings people may type.
@@ -543,6 +553,8 @@ pub struct Spec {
     /// Part of the work distribution, applied together by `apply_work`.
     work: bool,
     pub control: Option<Control>,
+    /// A broker rule a person sets on the page under the presets it matters to.
+    pub rule: Option<Rule>,
 }
 
 impl Spec {
@@ -580,7 +592,11 @@ impl Spec {
                 .split(',')
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
-                .map(|t| parse_ms(t, lo, hi).map(|n| n as f64))
+                .map(|t| {
+                    parse_ms(t, lo, hi)
+                        .map(|n| n as f64)
+                        .map_err(|why| format!("the entry `{t}` {why}"))
+                })
                 .collect::<Result<Vec<f64>, String>>()
                 .and_then(|l| {
                     if l.is_empty() {
@@ -630,6 +646,25 @@ impl Spec {
     /// leaves it to the preset), as a link would write it.
     pub fn read(&self, s: &Scenario) -> Value {
         (self.read)(s)
+    }
+
+    /// The words a word field chooses among, in the scenario file's spelling.
+    pub fn words(&self) -> Option<&'static [&'static str]> {
+        match self.kind {
+            Kind::Words(words, _) => Some(words()),
+            _ => None,
+        }
+    }
+
+    /// What the scenario runs with for a broker rule, as a link writes it:
+    /// the preset's own value where the scenario leaves the field out.
+    pub fn runs_with(&self, s: &Scenario) -> Option<String> {
+        let v = (self.rule.as_ref()?.runs_with)(&resolve(s));
+        Some(match v {
+            Value::Na => String::new(),
+            Value::Off if self.off.is_none() => String::new(),
+            v => self.format(&v)?,
+        })
     }
 
     /// Whether the value is a duration (else a count, a number or a word).
@@ -776,6 +811,17 @@ impl Field {
     pub fn control(self) -> Option<&'static Control> {
         self.spec().control.as_ref()
     }
+}
+
+/// The broker rules that matter under a preset, in the table's order: the
+/// page's "Broker rules" group.
+pub fn rules_for(p: Preset) -> impl Iterator<Item = Field> {
+    Field::ALL.into_iter().filter(move |f| {
+        f.spec()
+            .rule
+            .as_ref()
+            .is_some_and(|r| r.presets.contains(&p))
+    })
 }
 
 /// The sliders in the order the page shows them, each group together.
@@ -932,6 +978,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -949,6 +996,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "duration",
             label: "Run length",
@@ -974,6 +1022,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -989,6 +1038,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1008,6 +1058,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1031,6 +1082,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1050,6 +1102,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         // Shown with the Lambda client only: it is that client's setting.
         control: Some(Control {
             id: "function-timeout",
@@ -1085,6 +1138,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "timeout",
             label: "Visibility timeout",
@@ -1112,6 +1166,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "max-receive",
             label: "Max receive count",
@@ -1146,6 +1201,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1163,6 +1219,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1180,6 +1237,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "rpc",
             label: "Broker call latency",
@@ -1204,6 +1262,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1218,6 +1277,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1232,6 +1292,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1246,6 +1307,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1260,6 +1322,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1274,6 +1337,17 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "What expiry takes back",
+            presets: &[
+                Preset::Rabbitmq42,
+                Preset::Rabbitmq43,
+                Preset::RedisStreams,
+                Preset::CeleryRedis,
+                Preset::SidekiqPro,
+            ],
+            runs_with: |c| c.expiry_takes.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1292,6 +1366,17 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Expiry check interval",
+            presets: &[
+                Preset::Rabbitmq42,
+                Preset::RedisStreams,
+                Preset::Bullmq,
+                Preset::CeleryRedis,
+                Preset::SidekiqPro,
+            ],
+            runs_with: |c| c.expiry_check_ms.map_or(Value::Off, Value::Num),
+        }),
         control: None,
     },
     Spec {
@@ -1309,6 +1394,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Expiry counts toward the limit",
+            presets: &[Preset::Rabbitmq42, Preset::Rabbitmq43, Preset::Bullmq],
+            runs_with: |c| Value::Choice(Choice::Yes(c.expiry_counts)),
+        }),
         control: None,
     },
     Spec {
@@ -1332,6 +1422,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "BackOff list",
+            presets: &[Preset::NatsJetstream],
+            runs_with: |c| Value::List(c.lease_steps_ms.iter().map(|&x| x as f64).collect()),
+        }),
         control: None,
     },
     Spec {
@@ -1350,6 +1445,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Stall check passes",
+            presets: &[Preset::Bullmq],
+            runs_with: |c| Value::Num(c.expiry_check_passes.into()),
+        }),
         control: None,
     },
     Spec {
@@ -1368,6 +1468,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Max stalled count",
+            presets: &[Preset::Bullmq],
+            runs_with: |c| c.max_expiries.map_or(Value::Off, |n| Value::Num(n.into())),
+        }),
         control: None,
     },
     Spec {
@@ -1386,6 +1491,16 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Retry delay, first",
+            presets: &[
+                Preset::Rabbitmq43,
+                Preset::Bullmq,
+                Preset::TemporalActivity,
+                Preset::CloudTasks,
+            ],
+            runs_with: |c| c.retry.map_or(Value::Off, |r| Value::Num(r.min_ms)),
+        }),
         control: None,
     },
     Spec {
@@ -1403,6 +1518,16 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Retry delay, most",
+            presets: &[
+                Preset::Rabbitmq43,
+                Preset::Bullmq,
+                Preset::TemporalActivity,
+                Preset::CloudTasks,
+            ],
+            runs_with: |c| c.retry.and_then(|r| r.max_ms).map_or(Value::Na, Value::Num),
+        }),
         control: None,
     },
     Spec {
@@ -1421,6 +1546,15 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Retry doublings",
+            presets: &[Preset::TemporalActivity, Preset::CloudTasks],
+            runs_with: |c| {
+                c.retry
+                    .and_then(|r| r.doublings)
+                    .map_or(Value::Off, |n| Value::Num(n.into()))
+            },
+        }),
         control: None,
     },
     Spec {
@@ -1435,6 +1569,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Retry delay after",
+            presets: &[Preset::Bullmq, Preset::TemporalActivity, Preset::CloudTasks],
+            runs_with: |c| c.retry_on.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1449,6 +1588,17 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Past the limit",
+            presets: &[
+                Preset::Rabbitmq42,
+                Preset::Rabbitmq43,
+                Preset::NatsJetstream,
+                Preset::Bullmq,
+                Preset::CloudTasks,
+            ],
+            runs_with: |c| c.past_limit.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1463,6 +1613,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Receive order",
+            presets: &[Preset::SqsStandard],
+            runs_with: |c| c.receive_order.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1480,6 +1635,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "workers",
             label: "Workers",
@@ -1512,6 +1668,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "concurrency",
             label: "Handlers per worker",
@@ -1539,6 +1696,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "prefetch",
             label: "Prefetch",
@@ -1582,6 +1740,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "heartbeat",
             label: "Heartbeat interval",
@@ -1618,6 +1777,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "extend-by",
             label: "Extend by",
@@ -1654,6 +1814,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "cap",
             label: "Extension cap",
@@ -1690,6 +1851,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1708,6 +1870,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "error-rate",
             label: "Handler error rate",
@@ -1736,6 +1899,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1750,6 +1914,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1764,6 +1929,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Lock renewal",
+            presets: &[Preset::Bullmq],
+            runs_with: |c| c.renewal.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1778,6 +1948,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "Ack sent",
+            presets: &[Preset::CeleryRedis, Preset::CelerySqs],
+            runs_with: |c| c.ack_at.into(),
+        }),
         control: None,
     },
     Spec {
@@ -1792,6 +1967,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "CPU-bound work",
+            presets: &[Preset::Bullmq],
+            runs_with: |c| Value::Choice(Choice::Yes(c.cpu_bound)),
+        }),
         control: None,
     },
     Spec {
@@ -1803,6 +1983,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1814,6 +1995,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: Some(Control {
             id: "median",
             label: "Processing time (median)",
@@ -1835,6 +2017,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: Some(Control {
             id: "p99",
             label: "Processing time (p99)",
@@ -1860,6 +2043,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1874,6 +2058,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1885,6 +2070,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1896,6 +2082,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1907,6 +2094,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1918,6 +2106,7 @@ pub static FIELDS: [Spec; 58] = [
         read: work_read,
         write: work_write,
         work: true,
+        rule: None,
         control: None,
     },
     Spec {
@@ -1936,6 +2125,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "jitter",
             label: "Attempt jitter",
@@ -1960,6 +2150,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "rate",
             label: "Arrival rate",
@@ -1994,6 +2185,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "backlog",
             label: "Backlog at start",
@@ -2018,6 +2210,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
     Spec {
@@ -2035,6 +2228,11 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: Some(Rule {
+            label: "ETA countdown",
+            presets: &[Preset::CeleryRedis, Preset::CelerySqs],
+            runs_with: |c| Value::Num(c.eta_ms),
+        }),
         control: None,
     },
     Spec {
@@ -2059,6 +2257,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: Some(Control {
             id: "capacity",
             label: "Downstream capacity",
@@ -2090,6 +2289,7 @@ pub static FIELDS: [Spec; 58] = [
             Ok(())
         },
         work: false,
+        rule: None,
         control: None,
     },
 ];

@@ -58,7 +58,7 @@ mod bridge {
     use crate::import_run::{read_scenario_file, FileSlot};
     use crate::panels::{
         EmbedPanel, ExportPanel, HelpOverlay, InterviewBar, LatencyPanel, NotesPanel, PresenterBar,
-        RecommendPanel, SweepPanel, TablePanel, TimelineMenu, TourPanel,
+        RecommendPanel, RulesPanel, SweepPanel, TablePanel, TimelineMenu, TourPanel,
     };
 
     thread_local! {
@@ -116,6 +116,7 @@ mod bridge {
             "sweep" => html! { <SweepPanel {scenario} {on_command} /> },
             "recommend" => html! { <RecommendPanel {scenario} {on_command} /> },
             "latency" => html! { <LatencyPanel {scenario} {on_command} /> },
+            "rules" => html! { <RulesPanel {scenario} {on_command} /> },
             "help" | "presets" => {
                 html! { <HelpOverlay {on_command} presets={v.panel == "presets"} /> }
             }

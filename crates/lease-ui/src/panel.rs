@@ -27,6 +27,9 @@ pub enum Panel {
     /// The help overlay opened at "How the broker presets differ", from the
     /// button under the Broker select; not in links.
     Presets,
+    /// The broker rules the chosen preset sets, each a control, from the
+    /// button under the Broker select.
+    Rules,
     /// The interviewer's bar: steps the run event by event and reveals its
     /// figures (`mode=interview` in a link, not `panel=`).
     Interview,
@@ -62,6 +65,7 @@ impl Panel {
             Panel::Table => "table",
             Panel::Menu => "menu",
             Panel::Presets => "presets",
+            Panel::Rules => "rules",
             Panel::Interview => "interview",
         }
     }

@@ -554,3 +554,113 @@ fn the_fate_past_the_limit_goes_through_a_link_and_reads_back() {
     set(&mut target, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
     assert_eq!(target.broker.past_limit, None);
 }
+
+/// The fields the broker presets brought: each is a broker rule a person
+/// sets on the page.
+const BROKER_RULES: [Field; 16] = [
+    Field::ExpiryTakes,
+    Field::ExpiryCheck,
+    Field::ExpiryCounts,
+    Field::LeaseSteps,
+    Field::CheckPasses,
+    Field::MaxExpiries,
+    Field::RetryMin,
+    Field::RetryMax,
+    Field::RetryDoublings,
+    Field::RetryOn,
+    Field::PastLimit,
+    Field::ReceiveOrder,
+    Field::Renewal,
+    Field::AckAt,
+    Field::CpuBound,
+    Field::Eta,
+];
+
+fn under(p: Preset) -> Scenario {
+    let mut s = shipped::find("clip-surge").unwrap().scenario;
+    set(&mut s, Field::Broker, &p.into()).unwrap();
+    s
+}
+
+#[test]
+fn every_rule_a_preset_sets_is_offered_under_that_preset() {
+    for f in BROKER_RULES {
+        assert!(f.spec().rule.is_some(), "{} has no rule", f.name());
+    }
+    let textbook = under(Preset::Textbook);
+    let mut missing = Vec::new();
+    for p in Preset::ALL {
+        let s = under(p);
+        let offered: Vec<Field> = rules_for(p).collect();
+        for f in BROKER_RULES {
+            let spec = f.spec();
+            if spec.runs_with(&s) != spec.runs_with(&textbook) && !offered.contains(&f) {
+                missing.push(format!("{p:?} {} = {:?}", f.name(), spec.runs_with(&s)));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "set by a preset, not offered: {missing:#?}"
+    );
+    // The examples the page is for: the stall rules under BullMQ, the
+    // claimer under Redis Streams, the BackOff list under JetStream.
+    let bullmq: Vec<Field> = rules_for(Preset::Bullmq).collect();
+    for f in [Field::ExpiryCheck, Field::MaxExpiries, Field::Renewal] {
+        assert!(bullmq.contains(&f), "{f:?}");
+    }
+    let redis: Vec<Field> = rules_for(Preset::RedisStreams).collect();
+    assert!(redis.contains(&Field::ExpiryTakes) && redis.contains(&Field::ExpiryCheck));
+    assert!(rules_for(Preset::NatsJetstream).any(|f| f == Field::LeaseSteps));
+    for p in [Preset::CeleryRedis, Preset::CelerySqs] {
+        assert!(rules_for(p).any(|f| f == Field::Eta));
+        assert!(rules_for(p).any(|f| f == Field::AckAt));
+    }
+    for p in [Preset::TemporalActivity, Preset::CloudTasks] {
+        assert!(rules_for(p).any(|f| f == Field::RetryMin));
+    }
+    assert_eq!(rules_for(Preset::Textbook).count(), 0);
+}
+
+#[test]
+fn each_rule_shows_the_preset_s_own_value_and_that_value_reads_back_unchanged() {
+    for p in Preset::ALL {
+        let s = under(p);
+        for f in rules_for(p) {
+            let spec = f.spec();
+            let shown = spec.runs_with(&s).unwrap();
+            if shown.is_empty() {
+                continue;
+            }
+            let v = spec
+                .parse(&shown)
+                .unwrap_or_else(|e| panic!("{p:?} {}: {shown:?}: {e}", f.name()));
+            let mut t = s.clone();
+            set(&mut t, f, &v).unwrap();
+            assert_eq!(
+                lease_sim::resolve::resolve(&t),
+                lease_sim::resolve::resolve(&s),
+                "{p:?} {} = {shown}",
+                f.name()
+            );
+        }
+    }
+    assert_eq!(
+        Field::MaxExpiries.spec().runs_with(&under(Preset::Bullmq)),
+        Some("1".into())
+    );
+    assert_eq!(
+        Field::ExpiryCheck.spec().runs_with(&under(Preset::Bullmq)),
+        Some("30s".into())
+    );
+}
+
+#[test]
+fn a_backoff_list_with_a_bad_entry_is_refused_naming_the_entry() {
+    let steps = Field::LeaseSteps.spec();
+    let why = steps.parse("5s, 3o s, 5min").unwrap_err();
+    assert!(why.contains("`3o s`"), "{why}");
+    let why = steps.parse("5s,0s").unwrap_err();
+    assert!(why.contains("`0s`"), "{why}");
+    assert!(steps.parse("5s, 30s, 5min").is_ok());
+}
