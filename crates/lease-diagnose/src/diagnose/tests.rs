@@ -809,6 +809,56 @@ fn buffer_expiry_sees_the_eta_wait_and_sets_the_timeout_past_it() {
 }
 
 #[test]
+fn buffer_expiry_sees_jetstream_messages_fetched_behind_a_slow_one_and_takes_the_prefetch_to_one() {
+    let name = "forty-redeliveries-of-a-message-that-never-left-the-buffer";
+    let s = shipped_scenario(name);
+    let f = fires("buffer-expiry", &s).expect("fires");
+    assert!(f.measure >= 1.0, "{f:#?}");
+    // The buffer is MaxAckPending: one message fetched at a time leaves
+    // nothing waiting in the buffer for its AckWait to run out on.
+    assert_eq!(
+        fixed_and_silent("buffer-expiry", &s),
+        Fix::Prefetch { prefetch: 1 }
+    );
+    silent_on(
+        "buffer-expiry",
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending",
+    );
+}
+
+#[test]
+fn temporal_overlapping_attempts_are_fixed_by_a_longer_start_to_close_with_a_heartbeat_timeout() {
+    let name = "two-attempts-of-the-same-activity";
+    let s = shipped_scenario(name);
+    let f = fires("concurrent-duplicates", &s).expect("fires");
+    assert!(
+        f.fix_text
+            .starts_with("Temporal does not stop a timed-out attempt"),
+        "{}",
+        f.fix_text
+    );
+    let fix = fixed_and_silent("concurrent-duplicates", &s);
+    let Fix::Heartbeat {
+        extend_by_ms,
+        timeout_ms: Some(start_to_close),
+        ..
+    } = fix
+    else {
+        panic!("StartToClose and a HeartbeatTimeout: {fix:?}")
+    };
+    assert_eq!(extend_by_ms, 30_000, "a 30 s HeartbeatTimeout");
+    assert!(
+        start_to_close > lease_sim::resolve::resolve(&s).visibility_timeout_ms,
+        "a longer StartToClose: {start_to_close}"
+    );
+    // The shipped fix variant is silent too.
+    silent_on(
+        "concurrent-duplicates",
+        "two-attempts-of-the-same-activity-heartbeat",
+    );
+}
+
+#[test]
 fn ack_settled_another_run_finds_the_late_ack_under_a_running_redelivery() {
     let s = jetstream_late_ack();
     let f = fires("ack-settled-another-run", &s).expect("fires");
