@@ -642,6 +642,35 @@ fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first
 }
 
 #[test]
+fn redis_xautoclaim_example_claims_an_entry_idle_an_hour_and_the_claim_restarts_its_idle_time() {
+    // XAUTOCLAIM's own example (redis/docs content/commands/xautoclaim.md):
+    // `XAUTOCLAIM mystream mygroup Alice 3600000 0-0 COUNT 25` claims the
+    // entries "idle ... for at least one hour"; "claiming a message resets
+    // its idle time" and "increments the attempted deliveries count". Here
+    // the claimer calls it every 10 min from the start, and each run hangs
+    // for 3 h on three consumers. Read at 0, the entry is claimed at 60 min
+    // (attempt 2); the claim restarts its idle time, so the sweeps at 70 to
+    // 110 min pass it by and the one at 120 min claims it again (attempt 3).
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim",
+                   "visibility_timeout_ms": 3_600_000, "expiry_check_ms": 600_000},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_800_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 8_000_000
+    })));
+    assert_eq!(
+        of(&r, K::Expire),
+        vec![(3_600_000, 0, 0, 1), (7_200_000, 0, 1, 2)]
+    );
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![(0, 0, 0, 1), (3_600_000, 0, 1, 2), (7_200_000, 0, 2, 3)]
+    );
+    assert_eq!(r.messages[0].receive_count, 3);
+}
+
+#[test]
 fn a_redis_claim_is_a_delivery_that_the_first_worker_s_late_xack_cannot_call_back() {
     // Observed on Redis 7.0 (`redis-prefetched-behind-slow`): one consumer
     // reads two entries at once and runs one at a time; message 0 takes

@@ -349,6 +349,56 @@ fn bullmq_backoff_delays_a_retry_after_a_thrown_error_but_not_after_a_stall() {
     assert_eq!(times(&r, K::Receive), vec![0, 7000]);
 }
 
+#[test]
+fn bullmq_defaults_stall_a_cpu_bound_job_twice_and_fail_it_as_the_stalled_jobs_guide_says() {
+    // BullMQ's documented defaults alone (worker-options.ts): lockDuration
+    // 30 s renewed every 15 s on the event loop, stalledInterval 30 s in
+    // two passes, maxStalledCount 1. One job of 100 s, two processes.
+    let on = |cpu_bound: bool| {
+        bare(json!({
+            "duration_ms": 200000,
+            "broker": {"preset": "bullmq"},
+            "workers": {"count": 2},
+            "work": {"dist": "constant", "ms": 100000, "cpu_bound": cpu_bound},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0}
+        }))
+    };
+    // A processor that returns control to the event loop ("make sure the
+    // workers return control to the NodeJS event loop often enough"):
+    // renewed at 15, 30, ... 90 s, the job completes once at 100 s.
+    let r = on(false);
+    assert_eq!(
+        times(&r, K::ExtendOk),
+        vec![15_000, 30_000, 45_000, 60_000, 75_000, 90_000]
+    );
+    assert_eq!(of(&r, K::AckOk), vec![(100_000, 0, 0, 1)]);
+    assert!(of(&r, K::Expire).is_empty());
+    // A CPU-bound one renews nothing ("the worker may not have time to
+    // renew the lock"). Worker 0 takes the job at 0, its lock runs out at
+    // 30 s; worker 1's check at 30 s marks it, its check at 60 s finds the
+    // lock gone: the first stall (1, not above 1) moves it back to wait
+    // and worker 1 takes it at 60 s, blocking its own loop until 160 s.
+    // Worker 0's loop frees at 100 s: its completion finds the lock gone,
+    // and its check then marks the second copy, whose lock ran out at
+    // 90 s; its check at 130 s finds it stalled a second time, above
+    // maxStalledCount: "moved to the failed set" at 130 s.
+    let r = on(true);
+    assert!(of(&r, K::ExtendOk).is_empty());
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1), (60_000, 0, 1, 2)]);
+    assert_eq!(times(&r, K::Expire), vec![60_000, 130_000]);
+    assert_eq!(
+        of(&r, K::AckRejected),
+        vec![(100_000, 0, 0, 1), (160_000, 0, 1, 2)]
+    );
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::DeadLettered {
+            at: 130_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+}
+
 // ---- When the ack is sent ----------------------------------------------------
 
 /// Celery on Redis with a 2 s visibility timeout restored every 1 s, two
@@ -545,6 +595,31 @@ fn celery_redis_redelivers_a_task_running_past_its_hour_on_the_sweep_after_it() 
     }));
     assert_eq!(of(&r, K::Expire), vec![(3_600_000, 0, 0, 1)]);
     assert_eq!(of(&r, K::Receive)[1], (3_600_000, 0, 1, 2));
+}
+
+#[test]
+fn celery_sqs_redelivers_a_late_acked_task_at_kombu_s_thirty_minute_visibility_timeout() {
+    // kombu's SQS channel: `default_visibility_timeout = 1800  # 30 minutes.`
+    // (`kombu/transport/SQS.py`), set on the queue it creates, and SQS's own
+    // timer hands the message out again at the deadline, with no sweep.
+    // A 1 h task received at 0 with acks_late goes to the other worker at
+    // 1,800 s, while the first still runs it.
+    let on = |ack_at: &str| {
+        bare(json!({
+            "broker": {"preset": "celery_sqs"},
+            "workers": {"count": 2, "ack_at": ack_at},
+            "work": {"dist": "constant", "ms": 3_600_000},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+            "duration_ms": 3_000_000
+        }))
+    };
+    let r = on("after_work");
+    assert_eq!(of(&r, K::Expire), vec![(1_800_000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1), (1_800_000, 0, 1, 2)]);
+    // Celery's default acks as the task starts: nothing is left to expire.
+    let r = on("before_work");
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1)]);
 }
 
 #[test]
