@@ -554,3 +554,22 @@ fn the_fate_past_the_limit_goes_through_a_link_and_reads_back() {
     set(&mut target, Field::Broker, &Preset::NatsJetstream.into()).unwrap();
     assert_eq!(target.broker.past_limit, None);
 }
+
+/// The share link's documentation lists every field the link reads: each
+/// field's name is in the first cell of a row of docs/link.md's tables.
+#[test]
+fn every_link_field_has_a_row_in_the_share_link_s_documentation() {
+    let doc = include_str!("../../../../docs/link.md");
+    let named: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .collect();
+    let missing: Vec<&str> = FIELDS
+        .iter()
+        .map(|f| f.name)
+        .filter(|n| !named.contains(n))
+        .collect();
+    assert!(missing.is_empty(), "not in docs/link.md: {missing:?}");
+}
