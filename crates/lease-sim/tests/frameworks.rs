@@ -673,3 +673,63 @@ fn a_bad_check_passes_or_stall_limit_names_its_field() {
     let e = bad(json!({"max_expiries": 5000}));
     assert!(e.contains("broker.max_expiries"), "{e}");
 }
+
+// ---- Celery on RabbitMQ --------------------------------------------------------
+
+/// Celery with `acks_late` on RabbitMQ 3.x to 4.2: one worker, concurrency
+/// 2, `worker_prefetch_multiplier` 4 (prefetch 8), tasks of 70 s but the
+/// first one 40 min, a backlog of 100, calls taking no time.
+fn celery_on_rabbitmq(consumer_timeout_ms: Option<u64>) -> lease_sim::Run {
+    let mut broker = json!({"preset": "rabbitmq_4_2", "rpc_latency_ms": 0});
+    if let Some(t) = consumer_timeout_ms {
+        broker["visibility_timeout_ms"] = json!(t);
+    }
+    bare(json!({
+        "broker": broker,
+        "workers": {"count": 1, "concurrency": 2, "prefetch": 8, "ack_at": "after_work"},
+        "work": {"dist": "constant", "ms": 70_000},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 2_400_000}],
+        "arrivals": {"backlog": 100, "rate_per_s": 0.0},
+        "duration_ms": 3_000_000
+    }))
+}
+
+#[test]
+fn celery_acks_late_on_rabbitmq_4_2_loses_the_whole_channel_s_prefetch_to_one_task_past_consumer_timeout(
+) {
+    // Messages 0-7 are received at 0. Message 0 runs 40 min on one handler;
+    // the other runs message n from (n - 1) x 70 s to n x 70 s, and each ack
+    // lets message n + 7 in. Message 0's deadline is 0 + 30 min = 1,800 s,
+    // on a 60 s tick: the channel is closed then. It holds message 0,
+    // message 26 (running 1,750-1,820 s, received at 19 x 70 = 1,330 s) and
+    // messages 27-32 (received at 20 x 70 = 1,400 s to 25 x 70 = 1,750 s),
+    // whose own deadlines are 23 min or more away: all eight go back.
+    let r = celery_on_rabbitmq(None);
+    let back: Vec<(u64, u32)> = of(&r, K::Expire).iter().map(|e| (e.0, e.1)).collect();
+    let want: Vec<(u64, u32)> = std::iter::once(0)
+        .chain(26..=32)
+        .map(|m| (1_800_000, m))
+        .collect();
+    assert_eq!(back, want);
+    // The worker keeps running what it already holds: message 26 ends at
+    // 1,820 s, then 27-32 one after another, 70 s each, to 2,240 s, and
+    // message 0 at 40 min. None of their acks can be sent on the closed
+    // channel (Celery's PRECONDITION_FAILED report).
+    let mut unsent = vec![(1_820_000, 26, 0, 1)];
+    unsent.extend((27..=32).map(|m| (1_820_000 + u64::from(m - 26) * 70_000, m, 0, 1)));
+    unsent.push((2_400_000, 0, 0, 1));
+    assert_eq!(of(&r, K::AckUnsent), unsent);
+}
+
+#[test]
+fn celery_acks_late_on_rabbitmq_4_2_runs_each_task_once_with_consumer_timeout_above_the_longest_task(
+) {
+    // 45 min against the 40-minute task: nothing is taken back, and message
+    // 0's ack at 2,400 s is accepted.
+    let r = celery_on_rabbitmq(Some(2_700_000));
+    assert!(of(&r, K::Expire).is_empty());
+    assert!(of(&r, K::AckOk)
+        .iter()
+        .any(|e| e.0 == 2_400_000 && e.1 == 0));
+    assert_eq!(r.report.totals.redeliveries, 0);
+}
