@@ -135,6 +135,8 @@ prop_compose! {
         retry in retry_rules(),
         receive_order in proptest::option::of(proptest::sample::select(ReceiveOrder::ALL.to_vec())),
         past_limit in proptest::option::of(proptest::sample::select(PastLimit::ALL.to_vec())),
+        // XAUTOCLAIM's COUNT: small enough that a sweep leaves some behind.
+        claim_count in proptest::option::of(1u32..4),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -155,6 +157,7 @@ prop_compose! {
             // One to five leases, cut to the delivery limit in `scenario()`.
             lease_steps_ms: rules.3,
             expiry_check_passes: frame.0,
+            claim_count,
             max_expiries: frame.1,
             retry_min_ms: retry.0,
             retry_max_ms: retry.1,
