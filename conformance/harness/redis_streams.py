@@ -69,7 +69,7 @@ class Queue:
             k += 1
             _, entries, _ = r.xautoclaim(self.stream, self.group, "claimer",
                                          claimer["min_idle_ms"], "0-0",
-                                         count=claimer.get("count", 100))
+                                         count=self.claim_count(claimer))
             for entry_id, fields in entries:
                 info = r.xpending_range(self.stream, self.group, entry_id, entry_id, 1)
                 count = info[0]["times_delivered"] if info else 0
@@ -77,6 +77,11 @@ class Queue:
             if entries:
                 for client_id in list(self.readers):
                     r.client_unblock(client_id)
+
+    def claim_count(self, claimer):
+        # The engine's `broker.claim_count` is XAUTOCLAIM's COUNT; a case
+        # that leaves it out takes Redis's default, 100.
+        return self.case.broker.get("claim_count", claimer.get("count", 100))
 
     def worker_client(self, index):
         return WorkerClient(self, index)

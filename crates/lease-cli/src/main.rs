@@ -1,6 +1,7 @@
 //! `lease-sim`: run and validate Lease Playground scenario files from the
 //! command line. Bad input ends with a message on stderr and exit code 2.
 
+mod diagnose;
 mod previews;
 mod recommend;
 mod summary;
@@ -55,6 +56,30 @@ enum Command {
         /// Write the event log here, one JSON object per line.
         #[arg(long, value_name = "OUT.jsonl")]
         events: Option<PathBuf>,
+        /// Run the scenario under this broker preset, named as a scenario
+        /// file names it (`bullmq`, `celery_redis`, `cloud_tasks`, ...); the
+        /// preset fills only the fields the file leaves out.
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
+    },
+    /// Run a scenario and print its diagnosis as the page's Diagnosis panel
+    /// gives it: each failure signature with its evidence, the fix in
+    /// words, and the fix's button with the fields it sets.
+    #[command(after_help = DIAGNOSE_HELP)]
+    Diagnose {
+        /// A scenario file, `-` for stdin, or the name of a shipped scenario.
+        file: String,
+        /// Override the file's seed.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Run the scenario under this broker preset, named as a scenario
+        /// file names it (`bullmq`, `celery_redis`, `cloud_tasks`, ...); the
+        /// preset fills only the fields the file leaves out.
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
+        /// Print one JSON object instead of the text.
+        #[arg(long)]
+        json: bool,
     },
     /// Lessons (docs/lessons.md): check one as its author would.
     #[command(subcommand)]
@@ -98,6 +123,11 @@ enum Command {
             allow_hyphen_values = true
         )]
         seeds: String,
+        /// Run the scenario under this broker preset, named as a scenario
+        /// file names it (`bullmq`, `celery_redis`, `cloud_tasks`, ...); the
+        /// preset fills only the fields the file leaves out.
+        #[arg(long, value_name = "NAME")]
+        preset: Option<String>,
     },
     /// Find the visibility timeouts that meet the targets, each judged over
     /// many seeds, and say what to set (or which heartbeat, when no static
@@ -166,6 +196,17 @@ skipped_seeds.
 
 Example: lease-sim sweep clip-surge --param timeout --from 10s --to 120s --steps 12 --seeds 5";
 
+const DIAGNOSE_HELP: &str = "\
+Exit code 0 whether or not a signature is found; 2 when the scenario or a
+flag does not read.
+
+JSON (--json): scenario, seed, findings (each: id, title, evidence,
+measure, at_ms, until_ms, message, fix_text, fix (the change as data, or
+null), fix_label (the page's button, or null), fix_fields (each: field,
+value; the fields the fix sets, named as a share link names them)).
+
+Example: lease-sim diagnose two-attempts-of-the-same-activity --seed 3";
+
 const RECOMMEND_HELP: &str = "\
 Each candidate timeout runs over the same seeds (the file's seed and the
 ones after it), counting redeliveries and duplicate effects per arrived
@@ -212,8 +253,9 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             until_ms,
             json,
             events,
+            preset,
         } => {
-            let mut scenario = load(&file)?;
+            let mut scenario = load_under(&file, preset.as_deref())?;
             if let Some(seed) = seed {
                 scenario.seed = seed;
             }
@@ -236,6 +278,26 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             };
             print(&out)
         }
+        Command::Diagnose {
+            file,
+            seed,
+            preset,
+            json,
+        } => {
+            let mut scenario = load_under(&file, preset.as_deref())?;
+            if let Some(seed) = seed {
+                scenario.seed = seed;
+            }
+            let run = simulate(&scenario, &Options::default())
+                .map_err(|e| bad_input(format!("{file}: {e}")))?;
+            let findings = lease_diagnose::diagnose(&scenario, &run);
+            let d = diagnose::diagnosis(&scenario, &findings);
+            print(&if json {
+                diagnose::json(&d)
+            } else {
+                diagnose::render(&d, &run)
+            })
+        }
         Command::Lesson(LessonCommand::Check { file }) => lesson_check(&file),
         Command::Validate { file } => {
             let s = load(&file)?;
@@ -250,6 +312,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             log,
             seed,
             seeds,
+            preset,
         } => {
             let param = sweep::parse_param(&param).map_err(bad_input)?;
             let from = sweep::parse_end("--from", param, &from).map_err(bad_input)?;
@@ -261,7 +324,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "--log: a logarithmic sweep needs --from and --to above 0 (got {from} to {to})"
                 )));
             }
-            let mut scenario = load(&file)?;
+            let mut scenario = load_under(&file, preset.as_deref())?;
             if let Some(seed) = seed {
                 scenario.seed = seed;
             }
@@ -285,10 +348,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 seeds: &seeds,
             })
             .map_err(bad_input)?;
-            let mut scenario = load(&file)?;
-            if let Some(name) = preset {
-                scenario.broker.preset = recommend::preset_named(&name).map_err(bad_input)?;
-            }
+            let scenario = load_under(&file, preset.as_deref())?;
             let rec = lease_diagnose::recommend(&scenario, targets.clone(), seeds)
                 .map_err(|e| bad_input(recommend::target_message(&file, &e)))?;
             let out = if json {
@@ -360,6 +420,21 @@ fn read_text(file: &str) -> Result<String, Failure> {
         return Ok(t);
     }
     std::fs::read_to_string(file).map_err(|e| bad_input(format!("{file}: cannot read it ({e})")))
+}
+
+/// `load`, then the preset `--preset` names in place of the file's (the
+/// preset fills only the fields the file leaves out). The name is read
+/// before the file, so a bad name is refused whatever the file holds.
+fn load_under(file: &str, preset: Option<&str>) -> Result<Scenario, Failure> {
+    let preset = preset
+        .map(recommend::preset_named)
+        .transpose()
+        .map_err(bad_input)?;
+    let mut scenario = load(file)?;
+    if let Some(p) = preset {
+        scenario.broker.preset = p;
+    }
+    Ok(scenario)
 }
 
 /// Read and validate a scenario: a path, `-` for stdin, or a shipped name.

@@ -1148,3 +1148,292 @@ fn run_counts_a_task_dropped_or_a_message_left_in_the_stream_past_the_limit() {
         assert_eq!(t["dead_lettered_expired"], 0, "{preset}: {t}");
     }
 }
+
+/// Each shipped scenario from a team's report, the signature its diagnosis
+/// names, and the variant that applies the fix.
+const REPORTED: [(&str, &str, &str); 6] = [
+    (
+        "celery-task-runs-four-times",
+        "buffer-expiry",
+        "celery-task-runs-four-times-visibility-timeout",
+    ),
+    (
+        "one-slow-consumer-requeues-its-whole-channel",
+        "channel-wide-requeue",
+        "one-slow-consumer-requeues-its-whole-channel-consumer-timeout",
+    ),
+    (
+        "bullmq-stalled-more-than-allowable-limit",
+        "stall-failure",
+        "bullmq-stalled-sandboxed-processor",
+    ),
+    (
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer",
+        "buffer-expiry",
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending",
+    ),
+    (
+        "the-late-ack-that-settled-someone-else-s-run",
+        "ack-settled-another-run",
+        "the-late-ack-that-settled-someone-else-s-run-in-progress",
+    ),
+    (
+        "two-attempts-of-the-same-activity",
+        "concurrent-duplicates",
+        "two-attempts-of-the-same-activity-heartbeat",
+    ),
+];
+
+fn finding_ids(v: &serde_json::Value) -> Vec<String> {
+    v["findings"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|f| f["id"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn diagnose_names_each_reported_signature_with_its_evidence_and_fix_and_nothing_on_its_fix_variant()
+{
+    for (name, id, fixed) in REPORTED {
+        let o = lease_sim(&["diagnose", name]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let text = stdout(&o);
+        let o = lease_sim(&["diagnose", name, "--json"]);
+        assert!(o.status.success(), "{name}: {}", stderr(&o));
+        let v = json_of(&o);
+        let f = v["findings"]
+            .as_array()
+            .and_then(|a| a.iter().find(|f| f["id"] == id))
+            .unwrap_or_else(|| panic!("{name}: no {id} in {}", v));
+        let title = f["title"].as_str().expect("a title");
+        // The text gives the finding as the page lists it: its title, each
+        // line of evidence, the fix in words, and the button with the
+        // fields it sets.
+        let at = text
+            .find(&format!("\n{title} [{id}]\n"))
+            .unwrap_or_else(|| panic!("{name}: {title} [{id}] in\n{text}"));
+        let block = &text[at..];
+        let evidence = f["evidence"].as_array().expect("evidence");
+        assert!(!evidence.is_empty(), "{name}: {f}");
+        for e in evidence {
+            let line = format!("  - {}\n", e.as_str().unwrap());
+            assert!(block.contains(&line), "{name}: {line} in\n{block}");
+        }
+        let fix_text = f["fix_text"].as_str().unwrap();
+        assert!(
+            block.contains(&format!("  Fix: {fix_text}\n")),
+            "{name}: {block}"
+        );
+        let label = f["fix_label"].as_str().expect("a fix the page can apply");
+        let fields = f["fix_fields"].as_array().expect("fix_fields");
+        assert!(!fields.is_empty(), "{name}: the fix sets a field: {f}");
+        let set: Vec<String> = fields
+            .iter()
+            .map(|c| {
+                format!(
+                    "{}={}",
+                    c["field"].as_str().unwrap(),
+                    c["value"].as_str().unwrap()
+                )
+            })
+            .collect();
+        assert!(
+            block.contains(&format!("  Apply fix: {label} ({})\n", set.join(", "))),
+            "{name}: {block}"
+        );
+        assert!(
+            text.starts_with(&format!("{name} (seed 1): Diagnosis: ")),
+            "{text}"
+        );
+
+        let o = lease_sim(&["diagnose", fixed, "--json"]);
+        assert!(o.status.success(), "{fixed}: {}", stderr(&o));
+        let ids = finding_ids(&json_of(&o));
+        assert!(!ids.iter().any(|x| x == id), "{fixed}: {ids:?}");
+        let o = lease_sim(&["diagnose", fixed]);
+        assert!(
+            !stdout(&o).contains(&format!("[{id}]")),
+            "{fixed}: {}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn diagnose_json_is_the_library_s_findings_for_the_seed_asked_with_each_fix_s_fields() {
+    let name = "two-attempts-of-the-same-activity";
+    let o = lease_sim(&["diagnose", name, "--seed", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(v["scenario"], name);
+    assert_eq!(v["seed"], 3);
+    let mut s = lease_sim::shipped::find(name).expect("shipped").scenario;
+    s.seed = 3;
+    let run = lease_sim::simulate(&s, &lease_sim::Options::default()).expect("runs");
+    let want = lease_diagnose::diagnose(&s, &run);
+    let got = v["findings"].as_array().expect("findings");
+    assert_eq!(got.len(), want.len(), "{v}");
+    for (g, w) in got.iter().zip(&want) {
+        let back: lease_diagnose::Finding =
+            serde_json::from_value(g.clone()).expect("reads back as a Finding");
+        assert_eq!(&back, w);
+        assert_eq!(
+            g["fix_label"].as_str().map(str::to_string),
+            w.fix.as_ref().map(|f| f.label())
+        );
+        // The fields named, set on the scenario, give what the fix gives.
+        if let Some(fix) = &w.fix {
+            let mut fixed = s.clone();
+            fix.apply(&mut fixed);
+            let mut by_fields = s.clone();
+            for c in g["fix_fields"].as_array().unwrap() {
+                let field = lease_fields::find(c["field"].as_str().unwrap()).expect("a field");
+                let value = field
+                    .spec()
+                    .parse(c["value"].as_str().unwrap())
+                    .expect("a value the field reads");
+                lease_fields::set(&mut by_fields, field, &value).expect("sets");
+            }
+            assert_eq!(
+                lease_fields::diff(&by_fields, &fixed),
+                Vec::<(&str, String)>::new(),
+                "{}",
+                w.id
+            );
+        }
+    }
+    let text = stdout(&lease_sim(&["diagnose", name, "--seed", "3"]));
+    assert!(
+        text.starts_with(&format!(
+            "{name} (seed 3): Diagnosis: {} failure signatures\n",
+            want.len()
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn diagnose_of_a_healthy_run_says_so_as_the_page_does() {
+    let o = lease_sim(&["diagnose", "sub-second-work-heartbeat", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = json_of(&o);
+    assert_eq!(finding_ids(&v), Vec::<String>::new(), "{v}");
+    let text = stdout(&lease_sim(&["diagnose", "sub-second-work-heartbeat"]));
+    assert!(text.contains("Diagnosis: no failure signature\n"), "{text}");
+    assert!(
+        text.contains("this configuration is in the good quadrant"),
+        "{text}"
+    );
+}
+
+#[test]
+fn diagnose_refuses_a_missing_file_and_an_unknown_preset_with_exit_2() {
+    let o = lease_sim(&["diagnose", "no-such-scenario"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("no-such-scenario: cannot read it")
+            && stderr(&o).contains("no shipped scenario has that name"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stdout(&o).is_empty());
+    let o = lease_sim(&["diagnose", "clip-surge", "--preset", "kafka"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--preset: `kafka` is not a broker preset (one of textbook"),
+        "{}",
+        stderr(&o)
+    );
+    let p = temp_file(
+        "diagnose-bad.json",
+        r#"{"broker":{"visibility_timeout_ms":-1}}"#,
+    );
+    let o = lease_sim(&["diagnose", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("visibility_timeout_ms"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn run_and_sweep_take_a_preset_by_name_as_the_file_would_name_it() {
+    let text = r#"{"name":"p","duration_ms":600000,
+        "work":{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}"#;
+    let plain = temp_file("preset-run.json", text);
+    let named = temp_file(
+        "preset-run-named.json",
+        r#"{"name":"p","duration_ms":600000,"broker":{"preset":"bullmq"},
+        "work":{"dist":"lognormal","median_ms":5000,"p99_ms":40000}}"#,
+    );
+    let by_flag = lease_sim(&[
+        "run",
+        plain.to_str().unwrap(),
+        "--preset",
+        "bullmq",
+        "--json",
+    ]);
+    assert!(by_flag.status.success(), "{}", stderr(&by_flag));
+    let by_file = lease_sim(&["run", named.to_str().unwrap(), "--json"]);
+    assert_eq!(json_of(&by_flag), json_of(&by_file));
+    let o = lease_sim(&["run", plain.to_str().unwrap(), "--preset", "bullmq"]);
+    assert!(
+        stdout(&o).contains("the stalled checker (every 30 s)"),
+        "{}",
+        stdout(&o)
+    );
+    let sweep = |file: &str, extra: &[&str]| {
+        let mut args = vec![
+            "sweep", file, "--param", "timeout", "--from", "10s", "--to", "60s", "--steps", "3",
+        ];
+        args.extend_from_slice(extra);
+        let o = lease_sim(&args);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let a = sweep(plain.to_str().unwrap(), &["--preset", "bullmq"]);
+    assert_eq!(a, sweep(named.to_str().unwrap(), &[]));
+    assert_ne!(
+        a,
+        sweep(plain.to_str().unwrap(), &[]),
+        "bullmq is not the textbook"
+    );
+    for cmd in [
+        vec!["run", plain.to_str().unwrap(), "--preset", "kafka"],
+        vec![
+            "sweep",
+            plain.to_str().unwrap(),
+            "--param",
+            "timeout",
+            "--from",
+            "10s",
+            "--to",
+            "60s",
+            "--steps",
+            "3",
+            "--preset",
+            "kafka",
+        ],
+    ] {
+        let o = lease_sim(&cmd);
+        assert_eq!(o.status.code(), Some(2), "{cmd:?}");
+        let e = stderr(&o);
+        assert!(
+            e.contains("--preset: `kafka` is not a broker preset (one of textbook"),
+            "{e}"
+        );
+        for name in [
+            "rabbitmq_4_2",
+            "nats_jetstream",
+            "bullmq",
+            "temporal_activity",
+        ] {
+            assert!(e.contains(name), "{name} in {e}");
+        }
+    }
+}

@@ -14,6 +14,7 @@ use lease_sim::run::{
 use lease_sim::scenario::{Fence, Scenario};
 use serde::{Deserialize, Serialize};
 
+use crate::extend::{no_timer, running_work_never_expires};
 use crate::fix::{
     interval_for, lease_fix, stated_tail_ms, suggested_cap, timeout_above_longest,
     timeout_above_p99, Fix, REDRIVE_RECEIVES, SPLIT_PARTS,
@@ -603,7 +604,10 @@ fn pool_saturated(c: &Ctx) -> Option<Finding> {
             finishing,
             arriving,
         ),
-        "The queue grows because the handlers are all taken, not because leases run out: a longer lease or a heartbeat finishes no message sooner.".to_string(),
+        match no_timer(c.scenario) {
+            Some(_) => "The queue grows because the handlers are all taken: nothing is taken back, so every message waits for a free handler.".to_string(),
+            None => "The queue grows because the handlers are all taken, not because leases run out: a longer lease or a heartbeat finishes no message sooner.".to_string(),
+        },
     ];
     Some(finding(
         "pool-saturated",
@@ -735,6 +739,11 @@ pub const VALID_PAST_LIMIT: &str =
 /// zero for about the visibility timeout while messages wait. Measure: the
 /// longest stall, in ms.
 fn post_deploy_drain_stall(c: &Ctx) -> Option<Finding> {
+    // The stall this names waits out a lease; where no timer takes work
+    // back, no lease or heartbeat setting shortens it.
+    if no_timer(c.scenario).is_some() {
+        return None;
+    }
     let run = c.run;
     let s = &run.report.series;
     let bucket = c.bucket_ms();
@@ -897,9 +906,10 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
             n_of(acks, "ack was", "acks were")
         ),
         format!(
-            "Each worker may hold {} leased messages (prefetch) for {} handlers: the surplus waits in local buffers with its lease timer running, invisible to the rest of the pool.",
+            "Each worker may hold {} leased messages (prefetch) for {} handlers: the surplus waits in local buffers{}, invisible to the rest of the pool.",
             display::count(u64::from(prefetch)),
-            c.facts.config.concurrency
+            c.facts.config.concurrency,
+            if no_timer(c.scenario).is_some() { "" } else { " with its lease timer running" }
         ),
         "The queue looks empty and the pool looks idle; in-flight count against ack rate is the metric that shows it.".to_string(),
     ];
@@ -928,6 +938,11 @@ fn invisible_backlog(c: &Ctx) -> Option<Finding> {
 /// A hung handler still holds its message at the end because its heartbeat
 /// has no cap. Measure: messages so held.
 fn hung_handler_uncapped(c: &Ctx) -> Option<Finding> {
+    // Where no timer takes a message back, a cap on the extensions would
+    // let nothing run out.
+    if no_timer(c.scenario).is_some() {
+        return None;
+    }
     let hb = c.facts.config.heartbeat.as_ref()?;
     if hb.max_extensions.is_some() {
         return None;
@@ -1115,6 +1130,11 @@ fn circulating_without_redrive(c: &Ctx) -> Option<Finding> {
 /// the cap) or extensions were rejected while the worker ran: the heartbeat
 /// was starved, e.g. by a stop-the-world pause. Measure: such deliveries.
 fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
+    // An extension refused because the message was acked on receipt is
+    // not a lease lost by a live worker.
+    if running_work_never_expires(c.scenario).is_some() {
+        return None;
+    }
     let hb = c.facts.config.heartbeat.as_ref()?;
     let starved: Vec<&lease_sim::run::Delivery> = c
         .run
@@ -1239,6 +1259,10 @@ fn heartbeat_starvation(c: &Ctx) -> Option<Finding> {
 /// leases expire. Measure: the ratio (with no acks: the longest run over the
 /// timeout).
 fn lease_health_ratio(c: &Ctx) -> Option<Finding> {
+    // Ack latency against a timeout no timer enforces says nothing.
+    if no_timer(c.scenario).is_some() {
+        return None;
+    }
     let f = &c.facts;
     let lost = f.mid_run_expiries + f.buffer_expiries;
     let a = &c.run.report.ack_latency_ms;

@@ -4,8 +4,8 @@
 //! heartbeat under most presets, as a what-if; a recommendation must not
 //! propose one the chosen client has no call for.
 
-use lease_sim::resolve::{client_policy, ClientPolicy};
-use lease_sim::scenario::{Preset, Scenario};
+use lease_sim::resolve::{client_policy, resolve, ClientPolicy};
+use lease_sim::scenario::{AckAt, ExpiryTakes, Preset, Scenario};
 
 /// Why the scenario's worker cannot extend its lease, or `None` when it can.
 pub fn cannot_extend(s: &Scenario) -> Option<&'static str> {
@@ -41,6 +41,33 @@ pub fn timeout_range_ms(p: Preset) -> (u64, u64) {
         Preset::CloudTasks => (CLOUD_TASKS_MIN_DEADLINE_MS, CLOUD_TASKS_MAX_DEADLINE_MS),
         _ => (1, lease_sim::validate::MAX_VISIBILITY_TIMEOUT_MS),
     }
+}
+
+/// Why no timer ever takes a message back from the worker holding it, or
+/// `None` when one does: Sidekiq Pro's `super_fetch` keeps no lease (a job
+/// comes back only after its process dies and a later one starts), and a
+/// Redis stream with no claimer leaves an entry pending for ever
+/// (docs/MODEL.md "What expiry takes back").
+pub fn no_timer(s: &Scenario) -> Option<&'static str> {
+    match resolve(s).expiry_takes {
+        ExpiryTakes::Orphans => Some(
+            "super_fetch keeps no lease: a job comes back only after its process dies and a later one starts",
+        ),
+        ExpiryTakes::Nothing => Some(
+            "with no claimer nothing takes an entry back from the consumer holding it",
+        ),
+        _ => None,
+    }
+}
+
+/// Why a running handler never loses its message to a timer, or `None`:
+/// no timer at all, or the message acked on receipt (Celery's default,
+/// `acks_late=False`), before the handler starts.
+pub fn running_work_never_expires(s: &Scenario) -> Option<&'static str> {
+    no_timer(s).or_else(|| {
+        (resolve(s).ack_at == AckAt::BeforeWork)
+            .then_some("the task is acked on receipt, so a running task holds no lease to lose")
+    })
 }
 
 /// Whether the preset keeps any lease a timeout could be chosen for.

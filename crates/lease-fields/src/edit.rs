@@ -113,6 +113,7 @@ pub fn choose_preset(s: &mut Scenario, p: Preset) {
     s.broker.expiry_counts = None;
     s.broker.lease_steps_ms = None;
     s.broker.expiry_check_passes = None;
+    s.broker.claim_count = None;
     s.broker.max_expiries = None;
     s.workers.renewal = None;
     s.workers.ack_at = None;

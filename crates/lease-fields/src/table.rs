@@ -23,10 +23,10 @@ use lease_sim::scenario::{
     StaleDelete, LAMBDA_FUNCTION_TIMEOUT_MS,
 };
 use lease_sim::validate::{
-    effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CONCURRENCY,
-    MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_FUNCTION_TIMEOUT_MS, MAX_LEASE_LIFETIME_MS,
-    MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT, MAX_RETRY_DOUBLINGS,
-    MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
+    effective_visibility_timeout_ms, MAX_ATTEMPT_JITTER, MAX_BACKLOG, MAX_CLAIM_COUNT,
+    MAX_CONCURRENCY, MAX_DOWNSTREAM_CAPACITY, MAX_DURATION_MS, MAX_FUNCTION_TIMEOUT_MS,
+    MAX_LEASE_LIFETIME_MS, MAX_PREFETCH, MAX_RATE_PER_S, MAX_RECEIVE_BATCH, MAX_RECEIVE_COUNT,
+    MAX_RETRY_DOUBLINGS, MAX_RPC_LATENCY_MS, MAX_VISIBILITY_TIMEOUT_MS, MAX_WORKERS, MAX_WORK_MS,
 };
 
 use crate::edit::{
@@ -698,6 +698,7 @@ pub enum Field {
     ExpiryCounts,
     LeaseSteps,
     CheckPasses,
+    ClaimCount,
     MaxExpiries,
     RetryMin,
     RetryMax,
@@ -737,7 +738,7 @@ pub enum Field {
 }
 
 impl Field {
-    pub const ALL: [Field; 58] = [
+    pub const ALL: [Field; 59] = [
         Field::Seed,
         Field::Duration,
         Field::Broker,
@@ -760,6 +761,7 @@ impl Field {
         Field::ExpiryCounts,
         Field::LeaseSteps,
         Field::CheckPasses,
+        Field::ClaimCount,
         Field::MaxExpiries,
         Field::RetryMin,
         Field::RetryMax,
@@ -962,7 +964,7 @@ fn work_write(_: &mut Scenario, _: &Value) -> Result<(), String> {
 /// Every scenario field, in the order `apply` applies them: a field's write
 /// may depend only on fields before it (the broker select before the timeout,
 /// the timeout before "Heartbeat on", handlers before prefetch).
-pub static FIELDS: [Spec; 58] = [
+pub static FIELDS: [Spec; 59] = [
     Spec {
         name: "seed",
         aliases: &[],
@@ -1449,6 +1451,35 @@ pub static FIELDS: [Spec; 58] = [
             label: "Stall check passes",
             presets: &[Preset::Bullmq],
             runs_with: |c| Value::Num(c.expiry_check_passes.into()),
+        }),
+        control: None,
+    },
+    Spec {
+        name: "claim_count",
+        aliases: &["xautoclaim_count"],
+        kind: Kind::Count {
+            lo: 1,
+            hi: MAX_CLAIM_COUNT as u64,
+        },
+        default_ok: true,
+        off: None,
+        read: |s| {
+            s.broker
+                .claim_count
+                .map_or(Value::Default, |n| Value::Num(n.into()))
+        },
+        write: |s, v| {
+            s.broker.claim_count = defaultable(v, num_u32)?;
+            Ok(())
+        },
+        work: false,
+        rule: Some(Rule {
+            label: "Entries claimed per sweep",
+            presets: &[Preset::RedisStreams],
+            runs_with: |c| {
+                c.claim_count
+                    .map_or(Value::Default, |n| Value::Num(n.into()))
+            },
         }),
         control: None,
     },

@@ -20,6 +20,10 @@ pub struct HeartbeatConfig {
     pub on_reject: OnReject,
 }
 
+/// XAUTOCLAIM's default `COUNT` (`redis/docs:content/commands/xautoclaim.md`:
+/// "The default value for COUNT is 100").
+pub const XAUTOCLAIM_DEFAULT_COUNT: u32 = 100;
+
 /// Every switch resolved: what the engine actually runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
@@ -46,6 +50,10 @@ pub struct Config {
     /// back on the check after one that saw it held since its renewal; the
     /// workers run the checks, `engine/stalled.rs`).
     pub expiry_check_passes: u32,
+    /// XAUTOCLAIM's `COUNT`: the most entries one sweep of the claimer
+    /// takes (`expiry_takes: claim` on a periodic check); `None`: no limit
+    /// (Celery's restore sweep, unless the file sets one).
+    pub claim_count: Option<u32>,
     /// Past this many expiries the message is dead-lettered at once.
     pub max_expiries: Option<u32>,
     pub renewal: Renewal,
@@ -537,6 +545,9 @@ pub fn resolve(s: &Scenario) -> Config {
         expiry_counts: b.expiry_counts.unwrap_or(d.expiry_counts),
         lease_steps_ms: b.lease_steps_ms.clone().unwrap_or_default(),
         expiry_check_passes: b.expiry_check_passes.unwrap_or(d.frame.passes),
+        claim_count: b
+            .claim_count
+            .or((b.preset == Preset::RedisStreams).then_some(XAUTOCLAIM_DEFAULT_COUNT)),
         max_expiries: b.max_expiries.unwrap_or(d.frame.max_expiries),
         renewal: s.workers.renewal.unwrap_or(d.frame.renewal),
         ack_at: s.workers.ack_at.unwrap_or(d.frame.ack_at),

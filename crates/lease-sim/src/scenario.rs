@@ -280,6 +280,11 @@ pub struct Broker {
     /// workers"). Absent: the preset's (1 elsewhere).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expiry_check_passes: Option<u32>,
+    /// Under `expiry_takes: claim`, the most entries one sweep claims
+    /// (XAUTOCLAIM's `COUNT`), the oldest first; the rest wait for the next
+    /// sweep. Absent: Redis's default, 100.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim_count: Option<u32>,
     /// Past this many expiries the message is dead-lettered (failed) at
     /// once, whatever `max_receive_count` says (BullMQ `maxStalledCount`).
     /// `Some(None)`: explicit `null`, no such limit.

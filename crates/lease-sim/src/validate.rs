@@ -53,6 +53,9 @@ pub const MAX_NAME_CHARS: usize = 200;
 pub const MAX_RETRY_DOUBLINGS: u32 = 62;
 /// JetStream's `BackOff` list: no more steps than this.
 pub const MAX_LEASE_STEPS: usize = 100;
+/// XAUTOCLAIM's `COUNT`: Redis refuses 0; a sweep of more entries than
+/// lease-sim holds messages changes nothing.
+pub const MAX_CLAIM_COUNT: u32 = 1_000_000;
 
 /// What a run may hold: beyond these the engine would exhaust a browser tab.
 pub const MAX_MESSAGES: u64 = 1_000_000;
@@ -404,6 +407,9 @@ fn check_broker(s: &Scenario) -> Result<(), SimError> {
                 "needs a periodic check: set broker.expiry_check_ms",
             ));
         }
+    }
+    if let Some(n) = b.claim_count {
+        check_count("broker.claim_count", n.into(), 1, MAX_CLAIM_COUNT.into())?;
     }
     if let Some(Some(n)) = b.max_expiries {
         check_count("broker.max_expiries", n.into(), 0, MAX_RECEIVE_COUNT.into())?;

@@ -642,6 +642,99 @@ fn a_redis_claimer_takes_an_entry_on_its_first_sweep_past_min_idle_and_the_first
 }
 
 #[test]
+fn redis_xautoclaim_example_claims_an_entry_idle_an_hour_and_the_claim_restarts_its_idle_time() {
+    // XAUTOCLAIM's own example (redis/docs content/commands/xautoclaim.md):
+    // `XAUTOCLAIM mystream mygroup Alice 3600000 0-0 COUNT 25` claims the
+    // entries "idle ... for at least one hour"; "claiming a message resets
+    // its idle time" and "increments the attempted deliveries count". Here
+    // the claimer calls it every 10 min from the start, and each run hangs
+    // for 3 h on three consumers. Read at 0, the entry is claimed at 60 min
+    // (attempt 2); the claim restarts its idle time, so the sweeps at 70 to
+    // 110 min pass it by and the one at 120 min claims it again (attempt 3).
+    let r = run_checked(&preset_scenario(json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim",
+                   "visibility_timeout_ms": 3_600_000, "expiry_check_ms": 600_000},
+        "workers": {"count": 3},
+        "work": {"dist": "constant", "ms": 10_800_000},
+        "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+        "duration_ms": 8_000_000
+    })));
+    assert_eq!(
+        of(&r, K::Expire),
+        vec![(3_600_000, 0, 0, 1), (7_200_000, 0, 1, 2)]
+    );
+    assert_eq!(
+        of(&r, K::Receive),
+        vec![(0, 0, 0, 1), (3_600_000, 0, 1, 2), (7_200_000, 0, 2, 3)]
+    );
+    assert_eq!(r.messages[0].receive_count, 3);
+}
+
+/// Thirty entries read at 0 by thirty consumers whose runs hang for 3 h,
+/// thirty more consumers free, and a claimer with an hour's
+/// `min-idle-time` sweeping every 10 min from the start.
+fn thirty_idle_entries(claim_count: Option<u32>) -> lease_sim::Run {
+    let mut broker = json!({"preset": "redis_streams", "expiry_takes": "claim",
+                            "visibility_timeout_ms": 3_600_000, "expiry_check_ms": 600_000});
+    if let Some(n) = claim_count {
+        broker["claim_count"] = json!(n);
+    }
+    run_checked(&preset_scenario(json!({
+        "broker": broker,
+        "workers": {"count": 60},
+        "work": {"dist": "constant", "ms": 10_800_000},
+        "arrivals": {"backlog": 30, "rate_per_s": 0.0},
+        "duration_ms": 4_500_000
+    })))
+}
+
+#[test]
+fn a_redis_claimer_sweep_claims_at_most_count_entries_the_oldest_first_and_the_rest_on_the_next_sweep(
+) {
+    // XAUTOCLAIM's own example (redis/docs content/commands/xautoclaim.md):
+    // `XAUTOCLAIM mystream mygroup Alice 3600000 0-0 COUNT 25` claims "the
+    // next 25 entries that are pending and idle ... for at least one hour,
+    // starting at the stream's beginning"; entries are scanned in ID order
+    // (t_stream.c, `xautoclaimCommand`). Thirty entries idle an hour at the
+    // sweep at 60 min: entries 0-24 are claimed then; 25-29 stay pending
+    // with their first consumers until the sweep at 70 min, whose scan from
+    // 0-0 passes the 25 just claimed (their idle time restarted).
+    let r = thirty_idle_entries(Some(25));
+    let back: Vec<(u64, u32)> = of(&r, K::Expire).iter().map(|e| (e.0, e.1)).collect();
+    let mut want: Vec<(u64, u32)> = (0..25).map(|m| (3_600_000, m)).collect();
+    want.extend((25..30).map(|m| (4_200_000, m)));
+    assert_eq!(back, want);
+    // Each claimed entry is a second delivery, to a free consumer.
+    let second: Vec<(u64, u32)> = of(&r, K::Receive)
+        .iter()
+        .filter(|e| e.3 == 2)
+        .map(|e| (e.0, e.1))
+        .collect();
+    assert_eq!(second, want);
+    // Redis's default COUNT, 100, claims all thirty on the first sweep.
+    let r = thirty_idle_entries(None);
+    assert_eq!(
+        of(&r, K::Expire)
+            .iter()
+            .map(|e| (e.0, e.1))
+            .collect::<Vec<_>>(),
+        (0..30).map(|m| (3_600_000, m)).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_redis_claimer_count_of_zero_is_refused() {
+    // Redis answers `COUNT must be > 0`.
+    let text = json!({
+        "broker": {"preset": "redis_streams", "expiry_takes": "claim", "claim_count": 0}
+    });
+    let e = parse_scenario(&text.to_string())
+        .expect_err("a COUNT of 0 is refused")
+        .to_string();
+    assert!(e.contains("broker.claim_count = 0: must be from 1"), "{e}");
+}
+
+#[test]
 fn a_redis_claim_is_a_delivery_that_the_first_worker_s_late_xack_cannot_call_back() {
     // Observed on Redis 7.0 (`redis-prefetched-behind-slow`): one consumer
     // reads two entries at once and runs one at a time; message 0 takes

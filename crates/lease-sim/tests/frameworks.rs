@@ -349,6 +349,56 @@ fn bullmq_backoff_delays_a_retry_after_a_thrown_error_but_not_after_a_stall() {
     assert_eq!(times(&r, K::Receive), vec![0, 7000]);
 }
 
+#[test]
+fn bullmq_defaults_stall_a_cpu_bound_job_twice_and_fail_it_as_the_stalled_jobs_guide_says() {
+    // BullMQ's documented defaults alone (worker-options.ts): lockDuration
+    // 30 s renewed every 15 s on the event loop, stalledInterval 30 s in
+    // two passes, maxStalledCount 1. One job of 100 s, two processes.
+    let on = |cpu_bound: bool| {
+        bare(json!({
+            "duration_ms": 200000,
+            "broker": {"preset": "bullmq"},
+            "workers": {"count": 2},
+            "work": {"dist": "constant", "ms": 100000, "cpu_bound": cpu_bound},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0}
+        }))
+    };
+    // A processor that returns control to the event loop ("make sure the
+    // workers return control to the NodeJS event loop often enough"):
+    // renewed at 15, 30, ... 90 s, the job completes once at 100 s.
+    let r = on(false);
+    assert_eq!(
+        times(&r, K::ExtendOk),
+        vec![15_000, 30_000, 45_000, 60_000, 75_000, 90_000]
+    );
+    assert_eq!(of(&r, K::AckOk), vec![(100_000, 0, 0, 1)]);
+    assert!(of(&r, K::Expire).is_empty());
+    // A CPU-bound one renews nothing ("the worker may not have time to
+    // renew the lock"). Worker 0 takes the job at 0, its lock runs out at
+    // 30 s; worker 1's check at 30 s marks it, its check at 60 s finds the
+    // lock gone: the first stall (1, not above 1) moves it back to wait
+    // and worker 1 takes it at 60 s, blocking its own loop until 160 s.
+    // Worker 0's loop frees at 100 s: its completion finds the lock gone,
+    // and its check then marks the second copy, whose lock ran out at
+    // 90 s; its check at 130 s finds it stalled a second time, above
+    // maxStalledCount: "moved to the failed set" at 130 s.
+    let r = on(true);
+    assert!(of(&r, K::ExtendOk).is_empty());
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1), (60_000, 0, 1, 2)]);
+    assert_eq!(times(&r, K::Expire), vec![60_000, 130_000]);
+    assert_eq!(
+        of(&r, K::AckRejected),
+        vec![(100_000, 0, 0, 1), (160_000, 0, 1, 2)]
+    );
+    assert_eq!(
+        r.messages[0].fate,
+        Fate::DeadLettered {
+            at: 130_000,
+            cause: DeadLetterCause::Expired
+        }
+    );
+}
+
 // ---- When the ack is sent ----------------------------------------------------
 
 /// Celery on Redis with a 2 s visibility timeout restored every 1 s, two
@@ -548,6 +598,31 @@ fn celery_redis_redelivers_a_task_running_past_its_hour_on_the_sweep_after_it() 
 }
 
 #[test]
+fn celery_sqs_redelivers_a_late_acked_task_at_kombu_s_thirty_minute_visibility_timeout() {
+    // kombu's SQS channel: `default_visibility_timeout = 1800  # 30 minutes.`
+    // (`kombu/transport/SQS.py`), set on the queue it creates, and SQS's own
+    // timer hands the message out again at the deadline, with no sweep.
+    // A 1 h task received at 0 with acks_late goes to the other worker at
+    // 1,800 s, while the first still runs it.
+    let on = |ack_at: &str| {
+        bare(json!({
+            "broker": {"preset": "celery_sqs"},
+            "workers": {"count": 2, "ack_at": ack_at},
+            "work": {"dist": "constant", "ms": 3_600_000},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0},
+            "duration_ms": 3_000_000
+        }))
+    };
+    let r = on("after_work");
+    assert_eq!(of(&r, K::Expire), vec![(1_800_000, 0, 0, 1)]);
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1), (1_800_000, 0, 1, 2)]);
+    // Celery's default acks as the task starts: nothing is left to expire.
+    let r = on("before_work");
+    assert!(of(&r, K::Expire).is_empty());
+    assert_eq!(of(&r, K::Receive), vec![(0, 0, 0, 1)]);
+}
+
+#[test]
 fn celery_redis_restores_a_task_ahead_of_the_queue_and_the_first_run_s_ack_cannot_call_the_copy_back(
 ) {
     // kombu's restore sweep RPUSHes an expired unacked task onto the end of
@@ -597,4 +672,64 @@ fn a_bad_check_passes_or_stall_limit_names_its_field() {
     assert!(e.contains("expiry_check_ms"), "{e}");
     let e = bad(json!({"max_expiries": 5000}));
     assert!(e.contains("broker.max_expiries"), "{e}");
+}
+
+// ---- Celery on RabbitMQ --------------------------------------------------------
+
+/// Celery with `acks_late` on RabbitMQ 3.x to 4.2: one worker, concurrency
+/// 2, `worker_prefetch_multiplier` 4 (prefetch 8), tasks of 70 s but the
+/// first one 40 min, a backlog of 100, calls taking no time.
+fn celery_on_rabbitmq(consumer_timeout_ms: Option<u64>) -> lease_sim::Run {
+    let mut broker = json!({"preset": "rabbitmq_4_2", "rpc_latency_ms": 0});
+    if let Some(t) = consumer_timeout_ms {
+        broker["visibility_timeout_ms"] = json!(t);
+    }
+    bare(json!({
+        "broker": broker,
+        "workers": {"count": 1, "concurrency": 2, "prefetch": 8, "ack_at": "after_work"},
+        "work": {"dist": "constant", "ms": 70_000},
+        "faults": [{"kind": "run", "message": 0, "receipt": 1, "work_ms": 2_400_000}],
+        "arrivals": {"backlog": 100, "rate_per_s": 0.0},
+        "duration_ms": 3_000_000
+    }))
+}
+
+#[test]
+fn celery_acks_late_on_rabbitmq_4_2_loses_the_whole_channel_s_prefetch_to_one_task_past_consumer_timeout(
+) {
+    // Messages 0-7 are received at 0. Message 0 runs 40 min on one handler;
+    // the other runs message n from (n - 1) x 70 s to n x 70 s, and each ack
+    // lets message n + 7 in. Message 0's deadline is 0 + 30 min = 1,800 s,
+    // on a 60 s tick: the channel is closed then. It holds message 0,
+    // message 26 (running 1,750-1,820 s, received at 19 x 70 = 1,330 s) and
+    // messages 27-32 (received at 20 x 70 = 1,400 s to 25 x 70 = 1,750 s),
+    // whose own deadlines are 23 min or more away: all eight go back.
+    let r = celery_on_rabbitmq(None);
+    let back: Vec<(u64, u32)> = of(&r, K::Expire).iter().map(|e| (e.0, e.1)).collect();
+    let want: Vec<(u64, u32)> = std::iter::once(0)
+        .chain(26..=32)
+        .map(|m| (1_800_000, m))
+        .collect();
+    assert_eq!(back, want);
+    // The worker keeps running what it already holds: message 26 ends at
+    // 1,820 s, then 27-32 one after another, 70 s each, to 2,240 s, and
+    // message 0 at 40 min. None of their acks can be sent on the closed
+    // channel (Celery's PRECONDITION_FAILED report).
+    let mut unsent = vec![(1_820_000, 26, 0, 1)];
+    unsent.extend((27..=32).map(|m| (1_820_000 + u64::from(m - 26) * 70_000, m, 0, 1)));
+    unsent.push((2_400_000, 0, 0, 1));
+    assert_eq!(of(&r, K::AckUnsent), unsent);
+}
+
+#[test]
+fn celery_acks_late_on_rabbitmq_4_2_runs_each_task_once_with_consumer_timeout_above_the_longest_task(
+) {
+    // 45 min against the 40-minute task: nothing is taken back, and message
+    // 0's ack at 2,400 s is accepted.
+    let r = celery_on_rabbitmq(Some(2_700_000));
+    assert!(of(&r, K::Expire).is_empty());
+    assert!(of(&r, K::AckOk)
+        .iter()
+        .any(|e| e.0 == 2_400_000 && e.1 == 0));
+    assert_eq!(r.report.totals.redeliveries, 0);
 }

@@ -135,6 +135,8 @@ prop_compose! {
         retry in retry_rules(),
         receive_order in proptest::option::of(proptest::sample::select(ReceiveOrder::ALL.to_vec())),
         past_limit in proptest::option::of(proptest::sample::select(PastLimit::ALL.to_vec())),
+        // XAUTOCLAIM's COUNT: small enough that a sweep leaves some behind.
+        claim_count in proptest::option::of(1u32..4),
     ) -> Broker {
         Broker {
             visibility_timeout_ms: Some(timeout),
@@ -152,9 +154,10 @@ prop_compose! {
             expiry_takes: rules.0,
             expiry_check_ms: rules.1,
             expiry_counts: rules.2,
-            // No longer than a limit of 1 allows: the draws' smallest.
+            // One to five leases, cut to the delivery limit in `scenario()`.
             lease_steps_ms: rules.3,
             expiry_check_passes: frame.0,
+            claim_count,
             max_expiries: frame.1,
             retry_min_ms: retry.0,
             retry_max_ms: retry.1,
@@ -200,7 +203,7 @@ fn broker_rules() -> impl Strategy<
         proptest::option::of(proptest::sample::select(ExpiryTakes::ALL.to_vec())),
         proptest::option::of(proptest::option::of(100u64..20_000)),
         any::<Option<bool>>(),
-        proptest::option::of(proptest::collection::vec(100u64..30_000, 1..2)),
+        proptest::option::of(proptest::collection::vec(100u64..30_000, 1..6)),
     )
 }
 
@@ -233,7 +236,7 @@ prop_compose! {
             prop_oneof![Just(0u64), 1u64..60_000],
         ),
     ) -> Scenario {
-        Scenario {
+        let mut s = Scenario {
             name: "prop".into(),
             seed,
             duration_ms: duration,
@@ -270,7 +273,14 @@ prop_compose! {
             store: Store { fence },
             faults,
             ..Scenario::default()
+        };
+        // JetStream requires MaxDeliver >= len(BackOff): a drawn list keeps
+        // no more leases than the resolved limit allows deliveries.
+        let limit = lease_sim::resolve::resolve(&s).max_receive_count;
+        if let (Some(steps), Some(n)) = (s.broker.lease_steps_ms.as_mut(), limit) {
+            steps.truncate((n as usize).max(1));
         }
+        s
     }
 }
 

@@ -136,6 +136,42 @@ fn a_late_ack_can_delete_a_message_waiting_out_its_delay() {
     assert_eq!(r.report.totals.deleted, 1);
 }
 
+#[test]
+fn pubsub_redelivers_at_once_by_default_and_under_a_backoff_policy_waits_ten_seconds_doubling_to_ten_minutes(
+) {
+    // Work that never ends on ten workers, the ack deadline at Pub/Sub's
+    // 10 s, and nobody stops a run whose deadline passed: each expiry's
+    // redelivery goes to a free worker. By default a subscription uses
+    // immediate redelivery: the expired message is handed out again at its
+    // deadline.
+    let at_once = run(json!({
+        "broker": {"preset": "google_pubsub", "visibility_timeout_ms": 10000},
+        "workers": {"count": 10},
+        "work": {"dist": "constant", "ms": 5000000}, "duration_ms": 35000
+    }));
+    assert_eq!(times(&at_once, K::Receive), vec![0, 10_000, 20_000, 30_000]);
+    // An exponential backoff policy with its documented defaults,
+    // minimumBackoff 10 s and maximumBackoff 600 s, applied to an ack
+    // deadline exceeded as to a nack. Each receive is the previous expiry
+    // plus the wait: 10 + 10 = 20, 30 + 20 = 50, 60 + 40 = 100,
+    // 110 + 80 = 190, 200 + 160 = 360, 370 + 320 = 690, then the cap:
+    // 700 + 600 = 1300 and 1310 + 600 = 1910 s.
+    let policy = run(json!({
+        "broker": {"preset": "google_pubsub", "visibility_timeout_ms": 10000,
+                   "retry_min_ms": 10000, "retry_max_ms": 600000},
+        "workers": {"count": 10},
+        "work": {"dist": "constant", "ms": 5000000}, "duration_ms": 2000000
+    }));
+    assert_eq!(
+        times(&policy, K::Receive),
+        vec![0, 20_000, 50_000, 100_000, 190_000, 360_000, 690_000, 1_300_000, 1_910_000]
+    );
+    assert_eq!(
+        times(&policy, K::Expire),
+        vec![10_000, 30_000, 60_000, 110_000, 200_000, 370_000, 700_000, 1_310_000, 1_920_000]
+    );
+}
+
 // ---- Temporal activities -----------------------------------------------------
 
 /// A Temporal activity that runs far longer than its StartToClose, on

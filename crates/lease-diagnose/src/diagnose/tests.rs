@@ -809,6 +809,56 @@ fn buffer_expiry_sees_the_eta_wait_and_sets_the_timeout_past_it() {
 }
 
 #[test]
+fn buffer_expiry_sees_jetstream_messages_fetched_behind_a_slow_one_and_takes_the_prefetch_to_one() {
+    let name = "forty-redeliveries-of-a-message-that-never-left-the-buffer";
+    let s = shipped_scenario(name);
+    let f = fires("buffer-expiry", &s).expect("fires");
+    assert!(f.measure >= 1.0, "{f:#?}");
+    // The buffer is MaxAckPending: one message fetched at a time leaves
+    // nothing waiting in the buffer for its AckWait to run out on.
+    assert_eq!(
+        fixed_and_silent("buffer-expiry", &s),
+        Fix::Prefetch { prefetch: 1 }
+    );
+    silent_on(
+        "buffer-expiry",
+        "forty-redeliveries-of-a-message-that-never-left-the-buffer-max-ack-pending",
+    );
+}
+
+#[test]
+fn temporal_overlapping_attempts_are_fixed_by_a_longer_start_to_close_with_a_heartbeat_timeout() {
+    let name = "two-attempts-of-the-same-activity";
+    let s = shipped_scenario(name);
+    let f = fires("concurrent-duplicates", &s).expect("fires");
+    assert!(
+        f.fix_text
+            .starts_with("Temporal does not stop a timed-out attempt"),
+        "{}",
+        f.fix_text
+    );
+    let fix = fixed_and_silent("concurrent-duplicates", &s);
+    let Fix::Heartbeat {
+        extend_by_ms,
+        timeout_ms: Some(start_to_close),
+        ..
+    } = fix
+    else {
+        panic!("StartToClose and a HeartbeatTimeout: {fix:?}")
+    };
+    assert_eq!(extend_by_ms, 30_000, "a 30 s HeartbeatTimeout");
+    assert!(
+        start_to_close > lease_sim::resolve::resolve(&s).visibility_timeout_ms,
+        "a longer StartToClose: {start_to_close}"
+    );
+    // The shipped fix variant is silent too.
+    silent_on(
+        "concurrent-duplicates",
+        "two-attempts-of-the-same-activity-heartbeat",
+    );
+}
+
+#[test]
 fn ack_settled_another_run_finds_the_late_ack_under_a_running_redelivery() {
     let s = jetstream_late_ack();
     let f = fires("ack-settled-another-run", &s).expect("fires");
@@ -941,4 +991,141 @@ fn valid_messages_dropped_or_left_in_the_stream_are_titled_by_where_they_went() 
         past_limit_title([1, 2, 0]),
         "Valid messages past the delivery limit: dead-lettered, dropped or left in the stream"
     );
+}
+
+/// Every shipped scenario under each preset where no lease runs out under
+/// a live handler: Sidekiq Pro (no lease), Celery acking on receipt, and a
+/// Redis stream with no claimer. Files the engine refuses there are left out.
+fn where_no_lease_runs_out() -> Vec<(String, Scenario)> {
+    use lease_sim::scenario::{AckAt, Preset};
+    let mut out = Vec::new();
+    for sh in shipped::all() {
+        for p in [
+            Preset::SidekiqPro,
+            Preset::CeleryRedis,
+            Preset::CelerySqs,
+            Preset::RedisStreams,
+        ] {
+            let mut s = sh.scenario.clone();
+            s.broker = Broker {
+                preset: p,
+                ..Broker::default()
+            };
+            if matches!(p, Preset::CeleryRedis | Preset::CelerySqs) {
+                s.workers.ack_at = Some(AckAt::BeforeWork);
+            }
+            if simulate(&s, &Options::default()).is_ok() {
+                out.push((format!("{} under {p:?}", sh.scenario.name), s));
+            }
+        }
+    }
+    out
+}
+
+/// A shipped scenario with its broker replaced by the preset's defaults.
+fn under_preset(name: &str, p: lease_sim::scenario::Preset) -> Scenario {
+    let mut s = shipped_scenario(name);
+    s.broker = Broker {
+        preset: p,
+        ..Broker::default()
+    };
+    s
+}
+
+fn speaks_of_a_timeout(f: &Finding) -> bool {
+    f.evidence
+        .iter()
+        .chain(std::iter::once(&f.fix_text))
+        .any(|t| t.contains("timeout") || t.contains("lease timer") || t.contains("leases run out"))
+}
+
+#[test]
+fn no_finding_speaks_of_a_timeout_or_sets_a_lease_field_where_no_timer_takes_a_lease_back() {
+    use lease_sim::scenario::Preset;
+    let mut checked = 0;
+    for (name, s) in where_no_lease_runs_out() {
+        if !matches!(s.broker.preset, Preset::SidekiqPro | Preset::RedisStreams) {
+            continue;
+        }
+        for f in diagnose(&s, &run(&s)) {
+            checked += 1;
+            assert!(!speaks_of_a_timeout(&f), "{name}: {f:#?}");
+            assert!(
+                !matches!(
+                    f.fix,
+                    Some(
+                        Fix::Timeout { .. }
+                            | Fix::Heartbeat { .. }
+                            | Fix::ExtensionCap { .. }
+                            | Fix::SplitWork { .. }
+                            | Fix::RedriveLimit { .. }
+                    )
+                ),
+                "{name}: {f:#?}"
+            );
+        }
+    }
+    // Saturation and the invisible backlog still show there.
+    assert!(checked >= 4, "only {checked} findings checked");
+}
+
+#[test]
+fn ack_latency_near_the_timeout_is_silent_under_sidekiq_pro_where_nothing_expires() {
+    let s = under_preset("clip-surge", lease_sim::scenario::Preset::SidekiqPro);
+    let r = run(&s);
+    assert!(r.report.ack_latency_ms.p99.is_some());
+    assert!(detect("lease-health-ratio", &s, &r).is_none());
+}
+
+#[test]
+fn ack_latency_near_the_timeout_is_silent_on_a_redis_stream_with_no_claimer() {
+    let s = under_preset("clip-surge", lease_sim::scenario::Preset::RedisStreams);
+    assert!(fires("lease-health-ratio", &s).is_none());
+}
+
+#[test]
+fn heartbeat_starvation_is_silent_for_a_celery_task_acked_on_receipt() {
+    use lease_sim::scenario::{AckAt, Preset};
+    for p in [Preset::CeleryRedis, Preset::CelerySqs] {
+        let mut s = under_preset("gc-pause-starves-heartbeat", p);
+        s.workers.ack_at = Some(AckAt::BeforeWork);
+        let f = fires("heartbeat-starvation", &s);
+        assert!(f.is_none(), "{p:?}: {f:#?}");
+    }
+}
+
+#[test]
+fn a_drain_stall_is_not_blamed_on_a_lease_under_sidekiq_pro() {
+    let s = under_preset(
+        "two-attempts-of-the-same-activity",
+        lease_sim::scenario::Preset::SidekiqPro,
+    );
+    let f = fires("post-deploy-drain-stall", &s);
+    assert!(f.is_none(), "{f:#?}");
+}
+
+#[test]
+fn a_hung_handler_on_a_stream_with_no_claimer_is_not_fixed_by_capping_extensions() {
+    let s = under_preset("hung-handler", lease_sim::scenario::Preset::RedisStreams);
+    let f = fires("hung-handler-uncapped", &s);
+    assert!(f.is_none(), "{f:#?}");
+}
+
+#[test]
+fn an_invisible_backlog_under_sidekiq_pro_names_no_lease_timer() {
+    let s = under_preset("invisible-backlog", lease_sim::scenario::Preset::SidekiqPro);
+    let f = fires("invisible-backlog", &s).expect("the backlog still hides in buffers");
+    assert!(!speaks_of_a_timeout(&f), "{f:#?}");
+    assert_eq!(f.fix, Some(Fix::Prefetch { prefetch: 2 }));
+}
+
+#[test]
+fn a_saturated_pool_under_sidekiq_pro_names_no_lease_running_out() {
+    let s = under_preset(
+        "dependency-slows-3x",
+        lease_sim::scenario::Preset::SidekiqPro,
+    );
+    let f = fires("pool-saturated", &s).expect("the pool is still saturated");
+    assert!(!speaks_of_a_timeout(&f), "{f:#?}");
+    assert!(matches!(f.fix, Some(Fix::Workers { .. })), "{f:#?}");
 }

@@ -557,7 +557,7 @@ fn the_fate_past_the_limit_goes_through_a_link_and_reads_back() {
 
 /// The fields the broker presets brought: each is a broker rule a person
 /// sets on the page.
-const BROKER_RULES: [Field; 16] = [
+const BROKER_RULES: [Field; 17] = [
     Field::ExpiryTakes,
     Field::ExpiryCheck,
     Field::ExpiryCounts,
@@ -574,6 +574,7 @@ const BROKER_RULES: [Field; 16] = [
     Field::AckAt,
     Field::CpuBound,
     Field::Eta,
+    Field::ClaimCount,
 ];
 
 fn under(p: Preset) -> Scenario {
@@ -663,4 +664,23 @@ fn a_backoff_list_with_a_bad_entry_is_refused_naming_the_entry() {
     let why = steps.parse("5s,0s").unwrap_err();
     assert!(why.contains("`0s`"), "{why}");
     assert!(steps.parse("5s, 30s, 5min").is_ok());
+}
+
+/// The share link's documentation lists every field the link reads: each
+/// field's name is in the first cell of a row of docs/link.md's tables.
+#[test]
+fn every_link_field_has_a_row_in_the_share_link_s_documentation() {
+    let doc = include_str!("../../../../docs/link.md");
+    let named: Vec<&str> = doc
+        .lines()
+        .filter_map(|l| l.strip_prefix("| "))
+        .filter_map(|l| l.split(" |").next())
+        .flat_map(|cell| cell.split('`').skip(1).step_by(2))
+        .collect();
+    let missing: Vec<&str> = FIELDS
+        .iter()
+        .map(|f| f.name)
+        .filter(|n| !named.contains(n))
+        .collect();
+    assert!(missing.is_empty(), "not in docs/link.md: {missing:?}");
 }

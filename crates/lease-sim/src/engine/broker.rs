@@ -238,6 +238,7 @@ impl Sim<'_> {
             m.state = State::InFlight;
             m.expires_at = now + timeout;
             m.lease_set_at = now;
+            m.claim_deferred_to = 0;
         }
         let prev = m.current;
         m.current = ix;
@@ -295,9 +296,10 @@ impl Sim<'_> {
         if self.stall.is_some() {
             return u64::MAX;
         }
-        let set_at = self.msgs[self.deliveries[d as usize].message as usize].lease_set_at;
+        let m = &self.msgs[self.deliveries[d as usize].message as usize];
         self.cfg
-            .taken_back_at(self.live[d as usize].checks_from, deadline, set_at)
+            .taken_back_at(self.live[d as usize].checks_from, deadline, m.lease_set_at)
+            .max(m.claim_deferred_to)
     }
 
     fn schedule_expiry(&mut self, d: u32, message: u32, receipt: u32, deadline: u64) {
@@ -332,10 +334,62 @@ impl Sim<'_> {
         {
             return;
         }
+        if self.cfg.expiry_takes == ExpiryTakes::Claim {
+            if let (Some(period), Some(count)) = (
+                self.cfg.expiry_check_ms.filter(|&p| p > 0),
+                self.cfg.claim_count,
+            ) {
+                self.claim_sweep(period, count);
+                return;
+            }
+        }
         let worker = self.deliveries[m.current as usize].worker;
         self.take_back(id);
         if self.cfg.expiry_takes == ExpiryTakes::Channel {
             self.close_channel(worker);
+        }
+    }
+
+    /// A claimer's sweep (XAUTOCLAIM from `0-0`): of the pending entries
+    /// idle past `min-idle-time`, it claims at most `COUNT`, in ID order
+    /// (the oldest message first); the others stay pending with their
+    /// holders until the next sweep, one period later.
+    fn claim_sweep(&mut self, period: u64, count: u32) {
+        if self.claim_swept_at == Some(self.now) {
+            return;
+        }
+        self.claim_swept_at = Some(self.now);
+        let mut due: Vec<u32> = self
+            .rec
+            .leases
+            .iter()
+            .filter(|&&(_, id, receipt)| {
+                let m = &self.msgs[id as usize];
+                m.state == State::InFlight
+                    && m.receive_count == receipt
+                    && self.taken_back_at(m.current, m.expires_at) == self.now
+            })
+            .map(|&(_, id, _)| id)
+            .collect();
+        due.sort_unstable();
+        due.dedup();
+        let count = count as usize;
+        let next = self.now.saturating_add(period);
+        for (i, id) in due.into_iter().enumerate() {
+            if i < count {
+                self.take_back(id);
+            } else {
+                let m = &mut self.msgs[id as usize];
+                m.claim_deferred_to = next;
+                let receipt = m.receive_count;
+                self.clock.schedule(
+                    next,
+                    Ev::Expiry {
+                        message: id,
+                        receipt,
+                    },
+                );
+            }
         }
     }
 
@@ -456,6 +510,7 @@ impl Sim<'_> {
             let m = &mut self.msgs[id as usize];
             m.expires_at = until;
             m.lease_set_at = self.now;
+            m.claim_deferred_to = 0;
             self.schedule_expiry(held, id, held_receipt, until);
             self.stall_unmark(id);
             self.rec.extension(self.now, true);

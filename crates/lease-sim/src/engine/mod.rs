@@ -67,6 +67,9 @@ pub(crate) struct Msg {
     pub started_once: bool,
     /// The receipt BullMQ's last stalled check marked (0: none).
     pub stall_mark: u32,
+    /// A claimer's sweep left the current lease pending past its `COUNT`:
+    /// the sweep it waits for (0: none).
+    pub claim_deferred_to: u64,
 }
 
 /// What a delivery's handler is doing, as the simulation (not the broker) sees it.
@@ -191,6 +194,9 @@ pub(crate) struct Sim<'a> {
     /// receive, ahead of the queue, oldest claim first. A message a late
     /// ack deleted meanwhile stays here: its claimed copy is still handed out.
     pub claimed: VecDeque<u32>,
+    /// The claimer's last sweep (`expiry_takes: claim` on a periodic
+    /// check), so its `COUNT` is applied once per sweep.
+    pub claim_swept_at: Option<u64>,
     pub available_count: u64,
     pub in_flight_count: u64,
     pub deleted_count: u64,
@@ -404,6 +410,7 @@ impl<'a> Sim<'a> {
                 queue::Available::new(cfg.single_group_fifo)
             },
             claimed: VecDeque::new(),
+            claim_swept_at: None,
             available_count: 0,
             in_flight_count: 0,
             deleted_count: 0,
@@ -697,6 +704,7 @@ impl<'a> Sim<'a> {
             dlq_count: 0,
             expires_at: 0,
             lease_set_at: 0,
+            claim_deferred_to: 0,
             expiries: 0,
             exhausted: None,
             current: NONE,
