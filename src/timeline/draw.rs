@@ -42,6 +42,8 @@ pub struct Inks {
     pub ack: String,
     pub restart: String,
     pub expiry: String,
+    /// A lease past its deadline, until the check: the expiry's colour, lighter.
+    pub lag: String,
     pub dead_letter: String,
     pub pause: String,
     pub unplayed: String,
@@ -69,6 +71,11 @@ impl Inks {
             ack: p.ack.css(),
             restart: p.restart.css(),
             expiry: p.expiry.css(),
+            lag: format!(
+                "rgba({},{})",
+                p.expiry.rgb_triple(),
+                lease_view::palette::LAG_OPACITY
+            ),
             dead_letter: p.dead_letter.css(),
             pause: p.pause.css(),
             unplayed: p.unplayed.css(),
@@ -150,9 +157,18 @@ pub struct Drawn {
     /// The widest lane or row label ("worker 15") as drawn, in CSS pixels:
     /// within the gutter left of the runs, which would cover its end.
     pub lane_label_px: f64,
+    /// Lags drawn, deadline to check: `(deadline ms, end ms, x0, x1)`, the
+    /// first few (the browser tests read them).
+    pub lags: Vec<(u64, u64, f64, f64)>,
 }
 
 impl Drawn {
+    pub(super) fn lag(&mut self, deadline: u64, end: u64, x0: f64, x1: f64) {
+        if self.lags.len() < 16 {
+            self.lags.push((deadline, end, x0, x1));
+        }
+    }
+
     fn light(&mut self, top: f64, bottom: f64) {
         let (t, b) = self.lit.unwrap_or((top, bottom));
         self.lit = Some((t.min(top), b.max(bottom)));
