@@ -82,7 +82,7 @@ impl Fills {
             let top = if buffered { y } else { y + h - band_h - 1.0 };
             self.lag.push((gx0, top, (gx1 - gx0).max(1.0), band_h));
             self.deadlines.push((gx0.round(), y, 1.0, h));
-            drawn.lag(deadline, end, gx0, gx1);
+            drawn.lag(gx0, gx1);
         }
         let x0 = f.x(bar.start);
         let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);

@@ -75,20 +75,16 @@ pub fn panel(
 /// The lease's end as the details table tells it: "expired at 31:00
 /// (deadline 30:10)" where a periodic check took it back after its deadline.
 fn lease_cell(d: &Delivery, upto: u64) -> String {
-    let deadline = lease_view::lag_of(d, upto).map(|(t, _)| t);
-    match (d.lease_ended_at <= upto, deadline) {
-        (true, Some(t)) => format!(
-            "{} at {} (deadline {})",
-            story::lease_word(d.lease_end),
-            clock(d.lease_ended_at),
-            clock(t)
-        ),
-        (true, None) => format!(
-            "{} at {}",
-            story::lease_word(d.lease_end),
-            clock(d.lease_ended_at)
-        ),
-        (false, Some(t)) => format!("held past its deadline {}", clock(t)),
-        (false, None) => "held".into(),
+    if d.lease_ended_at > upto {
+        return "held".into();
     }
+    let mut s = format!(
+        "{} at {}",
+        story::lease_word(d.lease_end),
+        clock(d.lease_ended_at)
+    );
+    if let Some((t, _)) = lease_view::lag_of(d, upto) {
+        s += &format!(" (deadline {})", clock(t));
+    }
+    s
 }

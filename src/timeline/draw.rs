@@ -157,15 +157,15 @@ pub struct Drawn {
     /// The widest lane or row label ("worker 15") as drawn, in CSS pixels:
     /// within the gutter left of the runs, which would cover its end.
     pub lane_label_px: f64,
-    /// Lags drawn, deadline to check: `(deadline ms, end ms, x0, x1)`, the
-    /// first few (the browser tests read them).
-    pub lags: Vec<(u64, u64, f64, f64)>,
+    /// Lags drawn, from the deadline's x to the check's, the first few
+    /// (the browser tests read them).
+    pub lags: Vec<(f64, f64)>,
 }
 
 impl Drawn {
-    pub(super) fn lag(&mut self, deadline: u64, end: u64, x0: f64, x1: f64) {
+    pub(super) fn lag(&mut self, x0: f64, x1: f64) {
         if self.lags.len() < 16 {
-            self.lags.push((deadline, end, x0, x1));
+            self.lags.push((x0, x1));
         }
     }
 

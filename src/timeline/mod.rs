@@ -1214,17 +1214,8 @@ impl TestHook<'_> {
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{},\"laneLabelPx\":{:.1},\"laneLabelRoomPx\":{:.1},\"noteLabels\":{},\"tickLabels\":{},\"lags\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")), self.drawn.lane_label_px, draw::LABEL_ROOM_PX, spans(&self.drawn.note_labels), spans(&self.drawn.tick_labels), lags(&self.drawn.lags))
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{},\"laneLabelPx\":{:.1},\"laneLabelRoomPx\":{:.1},\"noteLabels\":{},\"tickLabels\":{},\"lags\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")), self.drawn.lane_label_px, draw::LABEL_ROOM_PX, spans(&self.drawn.note_labels), spans(&self.drawn.tick_labels), spans(&self.drawn.lags))
     }
-}
-
-/// Each lag drawn as `[deadline ms, end ms, x0, x1]`.
-fn lags(v: &[(u64, u64, f64, f64)]) -> String {
-    let each: Vec<String> = v
-        .iter()
-        .map(|(d, e, a, b)| format!("[{d},{e},{a:.1},{b:.1}]"))
-        .collect();
-    format!("[{}]", each.join(","))
 }
 
 /// Left and right edges as a JSON array of pairs.
@@ -1379,7 +1370,7 @@ pub fn legend_entries(
             at,
             (
                 Drawn(Swatch::Lag),
-                "past the deadline (thin tick) until the broker's check took it back",
+                "past the deadline (thin tick) until the check",
             ),
         );
     }

@@ -11,7 +11,7 @@ use lease_sim::scenario::{ExpiryTakes, Preset};
 use crate::format::clock;
 use crate::index::RunIndex;
 use crate::lanes::lag_of;
-use lease_format::display::duration;
+use lease_format::display::{duration, duration_about};
 
 /// The message's deliveries received by `upto` (in the run's time), in order:
 /// what the hover card and the details panel show at the playhead.
@@ -151,7 +151,7 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
                 clock(deadline),
                 check_words(run),
                 clock(t),
-                duration(t - deadline)
+                duration_about((t - deadline) as f64)
             ),
             None => format!("lease expired at {}", clock(t)),
         };
@@ -162,13 +162,6 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
         } else {
             said.trim_end_matches(',').to_string()
         });
-    } else if let Some((deadline, _)) = lag_of(d, upto) {
-        // Past its deadline, not yet noticed: the lease still holds.
-        parts.push(format!(
-            "past its lease deadline {}, held until {}",
-            clock(deadline),
-            check_words(run)
-        ));
     }
     let ext_ok = marks
         .iter()
@@ -471,12 +464,12 @@ mod tests {
             ),
             "{story:?}"
         );
-        // Between the deadline and the check the lease still holds.
+        // Between the deadline and the check the lease still holds: no
+        // expiry is told yet.
         let story = message_story(&run, &index, 0, 11_000);
         assert_eq!(
             story[1],
-            "Delivery 1 to worker 0 at 0:00: past its lease deadline 0:10, held until \
-             the channel's check; still running at 0:11."
+            "Delivery 1 to worker 0 at 0:00: still running at 0:11."
         );
     }
 

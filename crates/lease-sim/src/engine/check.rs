@@ -44,23 +44,6 @@ impl Sim<'_> {
                     ));
                 }
             }
-            // A deadline passed lies inside the lease, at or before the
-            // check that took it back (an expired lease, or one a late ack
-            // accepted since).
-            for &ix in &chain {
-                let d = &self.deliveries[ix as usize];
-                if let Some(dl) = d.deadline {
-                    if !matches!(d.lease_end, LeaseEnd::Expired | LeaseEnd::AckedLate)
-                        || dl < d.received_at
-                        || dl > d.lease_ended_at
-                    {
-                        return self.broken(format!(
-                            "message {id}: receipt {} received at {} has deadline {dl} but its lease ended ({:?}) at {}",
-                            d.receipt, d.received_at, d.lease_end, d.lease_ended_at
-                        ));
-                    }
-                }
-            }
             if self.cfg.fence == Fence::UniqueConstraint && m.store.applied > 1 {
                 return self.broken(format!(
                     "message {id}: {} effects under unique_constraint",
