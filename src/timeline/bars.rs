@@ -79,8 +79,14 @@ impl Fills {
         }
         if let Some((deadline, end)) = lag_of(d, f.playhead) {
             let (gx0, gx1) = (f.x(deadline), f.x(end));
-            let top = if buffered { y } else { y + h - band_h - 1.0 };
-            self.lag.push((gx0, top, (gx1 - gx0).max(1.0), band_h));
+            // Taller than the band it overlays (the gap above it and the
+            // row's last pixel), so it reads apart from any message's hue.
+            let (top, lh) = if buffered {
+                (y, h)
+            } else {
+                (y + h - band_h - 2.0, band_h + 2.0)
+            };
+            self.lag.push((gx0, top, (gx1 - gx0).max(1.0), lh));
             self.deadlines.push((gx0.round(), y, 1.0, h));
             drawn.lag(gx0, gx1);
         }
@@ -103,8 +109,8 @@ impl Fills {
         (r, bar.buffered)
     }
 
-    /// Bands, then the bars over them.
-    pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
+    /// Bands, then the bars over them, then the lags.
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool, p: &Inks) {
         for (hue, rects) in self.band.iter().enumerate() {
             fill_all(ctx, &colour(hue, dark, LEASE_OPACITY), rects);
         }
@@ -114,9 +120,8 @@ impl Fills {
         for (hue, rects) in self.solid.iter().enumerate() {
             fill_all(ctx, &colour(hue, dark, 1.0), rects);
         }
-        let inks = Inks::of_scheme(dark);
-        fill_all(ctx, &inks.lag, &self.lag);
-        fill_all(ctx, &inks.expiry, &self.deadlines);
+        fill_all(ctx, &p.lag, &self.lag);
+        fill_all(ctx, &p.expiry, &self.deadlines);
     }
 }
 
@@ -156,8 +161,8 @@ impl NarrowBars {
     }
 
     /// Bands and bars, under the fully painted ones.
-    pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
-        self.fills.paint(ctx, dark);
+    pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool, p: &Inks) {
+        self.fills.paint(ctx, dark, p);
     }
 
     /// Overlaps and expiries, over every bar.

@@ -364,7 +364,7 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         }
     }
     ctx.set_global_alpha(if f.highlight.is_some() { 0.22 } else { 1.0 });
-    narrow.paint_bars(ctx, f.dark);
+    narrow.paint_bars(ctx, f.dark, p);
     ctx.set_global_alpha(1.0);
     // Glyphs as they are, and faded while another message is highlighted.
     let mut fills = [Fills::default(), Fills::default()];
@@ -375,9 +375,9 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         paint_delivery(f, placed, fill, layer, &mut drawn);
     }
     ctx.set_global_alpha(FADED);
-    fills[1].paint(ctx, f.dark);
+    fills[1].paint(ctx, f.dark, p);
     ctx.set_global_alpha(1.0);
-    fills[0].paint(ctx, f.dark);
+    fills[0].paint(ctx, f.dark, p);
     glyphs[1].paint(ctx, p, FADED, f.ink);
     glyphs[0].paint(ctx, p, 1.0, f.ink);
     ctx.set_global_alpha(faded);

@@ -356,15 +356,13 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: Swatch, dark: bool) {
             layer.overlaps.push(bar);
         }
         Swatch::Expiry => layer.expiries.push((mx, 1.0, SWATCH_H - 2.0)),
-        // The lease band, then its stretch past the deadline (thin tick)
-        // up to the check's expiry tick.
+        // The band's stretch past the deadline (thin tick) up to the
+        // check's expiry tick.
         Swatch::Lag => {
-            ctx.set_fill_style_str(&hsla(0, dark, lease_view::palette::LEASE_OPACITY));
-            ctx.fill_rect(0.0, 6.0, 8.0, 4.0);
             ctx.set_fill_style_str(&p.lag);
-            ctx.fill_rect(8.0, 6.0, SWATCH_W - 11.0, 4.0);
+            ctx.fill_rect(2.0, 6.0, SWATCH_W - 5.0, 4.0);
             ctx.set_fill_style_str(&p.expiry);
-            ctx.fill_rect(8.0, 1.0, 1.0, SWATCH_H - 2.0);
+            ctx.fill_rect(2.0, 1.0, 1.0, SWATCH_H - 2.0);
             layer.expiries.push((SWATCH_W - 3.0, 1.0, SWATCH_H - 2.0));
         }
         Swatch::Heartbeat => layer.heartbeats.push((mx, 2.0, SWATCH_H - 2.0)),

@@ -744,8 +744,13 @@ impl Canvas<'_> {
         // stretch in the expiry's colour, a thin tick at the deadline.
         if let Some((deadline, end)) = lag_of(d, run.end_ms) {
             let (gx0, gx1) = (self.x(deadline), self.x(end));
-            let top = if buffered { y } else { y + h - band_h - 1.0 };
-            self.rect("lag", None, gx0, top, gx1.max(gx0 + 1.0), band_h);
+            // Taller than the band it overlays, as on the canvas.
+            let (top, lh) = if buffered {
+                (y, h)
+            } else {
+                (y + h - band_h - 2.0, band_h + 2.0)
+            };
+            self.rect("lag", None, gx0, top, gx1.max(gx0 + 1.0), lh);
             if self.in_range(deadline) {
                 self.line("deadline", gx0, y, gx0, y + h);
             }
