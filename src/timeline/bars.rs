@@ -10,7 +10,7 @@
 //! its glyph would be (the glyphs cost a path each and would not fit).
 use lease_sim::run::{Delivery, Effect, LeaseEnd, MarkKind};
 use lease_view::palette::{BUFFERED_OPACITY, LEASE_OPACITY};
-use lease_view::{bar_of, hue_hsl, message_hue, Row, MESSAGE_HUES as HUES};
+use lease_view::{bar_of, hue_hsl, lag_of, message_hue, Row, MESSAGE_HUES as HUES};
 use web_sys::CanvasRenderingContext2d;
 
 use super::draw::{Drawn, Frame, Inks, GUTTER_PX};
@@ -38,6 +38,11 @@ pub struct Fills {
     solid: Vec<Vec<Rect>>,
     band: Vec<Vec<Rect>>,
     waiting: Vec<Vec<Rect>>,
+    /// The lease held past its deadline until the broker's check noticed:
+    /// the band's stretch from the deadline to the check, in the expiry's
+    /// colour, and a thin tick across the row at the deadline.
+    lag: Vec<Rect>,
+    deadlines: Vec<Rect>,
 }
 
 impl Default for Fills {
@@ -46,6 +51,8 @@ impl Default for Fills {
             solid: vec![Vec::new(); HUES],
             band: vec![Vec::new(); HUES],
             waiting: vec![Vec::new(); HUES],
+            lag: Vec::new(),
+            deadlines: Vec::new(),
         }
     }
 }
@@ -70,6 +77,19 @@ impl Fills {
             let lx1 = f.x(d.lease_ended_at.min(f.playhead)).max(lx0 + 1.0);
             self.band[message_hue(d.message)].push((lx0, y + h - band_h - 1.0, lx1 - lx0, band_h));
         }
+        if let Some((deadline, end)) = lag_of(d, f.playhead) {
+            let (gx0, gx1) = (f.x(deadline), f.x(end));
+            // Taller than the band it overlays (the gap above it and the
+            // row's last pixel), so it reads apart from any message's hue.
+            let (top, lh) = if buffered {
+                (y, h)
+            } else {
+                (y + h - band_h - 2.0, band_h + 2.0)
+            };
+            self.lag.push((gx0, top, (gx1 - gx0).max(1.0), lh));
+            self.deadlines.push((gx0.round(), y, 1.0, h));
+            drawn.lag(gx0, gx1);
+        }
         let x0 = f.x(bar.start);
         let x1 = f.x(bar.end.min(f.playhead)).max(x0 + 1.0);
         let (by, bh) = if buffered {
@@ -89,8 +109,8 @@ impl Fills {
         (r, bar.buffered)
     }
 
-    /// Bands, then the bars over them.
-    pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
+    /// Bands, then the bars over them, then the lags.
+    pub fn paint(&self, ctx: &CanvasRenderingContext2d, dark: bool, p: &Inks) {
         for (hue, rects) in self.band.iter().enumerate() {
             fill_all(ctx, &colour(hue, dark, LEASE_OPACITY), rects);
         }
@@ -100,6 +120,8 @@ impl Fills {
         for (hue, rects) in self.solid.iter().enumerate() {
             fill_all(ctx, &colour(hue, dark, 1.0), rects);
         }
+        fill_all(ctx, &p.lag, &self.lag);
+        fill_all(ctx, &p.expiry, &self.deadlines);
     }
 }
 
@@ -139,8 +161,8 @@ impl NarrowBars {
     }
 
     /// Bands and bars, under the fully painted ones.
-    pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool) {
-        self.fills.paint(ctx, dark);
+    pub fn paint_bars(&self, ctx: &CanvasRenderingContext2d, dark: bool, p: &Inks) {
+        self.fills.paint(ctx, dark, p);
     }
 
     /// Overlaps and expiries, over every bar.

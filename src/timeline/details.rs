@@ -1,6 +1,7 @@
 //! The details panel of a clicked message: every delivery in a table. It
 //! stays until its Close button (or Escape, or a click on empty canvas).
 
+use lease_sim::run::Delivery;
 use lease_view::{clock, story, RunIndex};
 use yew::prelude::*;
 
@@ -35,7 +36,7 @@ pub fn panel(
                 <td>{ clock(d.received_at) }</td>
                 <td>{ when(d.started_at) }</td>
                 <td>{ when(d.ended_at) }</td>
-                <td>{ if d.lease_ended_at <= upto { format!("{} at {}", story::lease_word(d.lease_end), clock(d.lease_ended_at)) } else { "held".into() } }</td>
+                <td>{ lease_cell(d, upto) }</td>
                 <td>{ if done { story::outcome_word_in(run, d) } else { "running" } }
                     { for overlap.map(|t| html! { <span class="timeline-overlap-note">{ format!(" (overlaps receipt {})", t.receipt) }</span> }) }
                 </td>
@@ -69,4 +70,21 @@ pub fn panel(
             <ul class="timeline-details-story">{ for lines.into_iter().skip(1).map(|l| html! { <li>{ l }</li> }) }</ul>
         </section>
     }
+}
+
+/// The lease's end as the details table tells it: "expired at 31:00
+/// (deadline 30:10)" where a periodic check took it back after its deadline.
+fn lease_cell(d: &Delivery, upto: u64) -> String {
+    if d.lease_ended_at > upto {
+        return "held".into();
+    }
+    let mut s = format!(
+        "{} at {}",
+        story::lease_word(d.lease_end),
+        clock(d.lease_ended_at)
+    );
+    if let Some((t, _)) = lease_view::lag_of(d, upto) {
+        s += &format!(" (deadline {})", clock(t));
+    }
+    s
 }

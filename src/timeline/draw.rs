@@ -42,6 +42,8 @@ pub struct Inks {
     pub ack: String,
     pub restart: String,
     pub expiry: String,
+    /// A lease past its deadline, until the check: the expiry's colour, lighter.
+    pub lag: String,
     pub dead_letter: String,
     pub pause: String,
     pub unplayed: String,
@@ -69,6 +71,11 @@ impl Inks {
             ack: p.ack.css(),
             restart: p.restart.css(),
             expiry: p.expiry.css(),
+            lag: format!(
+                "rgba({},{})",
+                p.expiry.rgb_triple(),
+                lease_view::palette::LAG_OPACITY
+            ),
             dead_letter: p.dead_letter.css(),
             pause: p.pause.css(),
             unplayed: p.unplayed.css(),
@@ -150,9 +157,18 @@ pub struct Drawn {
     /// The widest lane or row label ("worker 15") as drawn, in CSS pixels:
     /// within the gutter left of the runs, which would cover its end.
     pub lane_label_px: f64,
+    /// Lags drawn, from the deadline's x to the check's, the first few
+    /// (the browser tests read them).
+    pub lags: Vec<(f64, f64)>,
 }
 
 impl Drawn {
+    pub(super) fn lag(&mut self, x0: f64, x1: f64) {
+        if self.lags.len() < 16 {
+            self.lags.push((x0, x1));
+        }
+    }
+
     fn light(&mut self, top: f64, bottom: f64) {
         let (t, b) = self.lit.unwrap_or((top, bottom));
         self.lit = Some((t.min(top), b.max(bottom)));
@@ -348,7 +364,7 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         }
     }
     ctx.set_global_alpha(if f.highlight.is_some() { 0.22 } else { 1.0 });
-    narrow.paint_bars(ctx, f.dark);
+    narrow.paint_bars(ctx, f.dark, p);
     ctx.set_global_alpha(1.0);
     // Glyphs as they are, and faded while another message is highlighted.
     let mut fills = [Fills::default(), Fills::default()];
@@ -359,9 +375,9 @@ fn paint_workers(ctx: &CanvasRenderingContext2d, f: &Frame) -> Drawn {
         paint_delivery(f, placed, fill, layer, &mut drawn);
     }
     ctx.set_global_alpha(FADED);
-    fills[1].paint(ctx, f.dark);
+    fills[1].paint(ctx, f.dark, p);
     ctx.set_global_alpha(1.0);
-    fills[0].paint(ctx, f.dark);
+    fills[0].paint(ctx, f.dark, p);
     glyphs[1].paint(ctx, p, FADED, f.ink);
     glyphs[0].paint(ctx, p, 1.0, f.ink);
     ctx.set_global_alpha(faded);

@@ -258,6 +258,7 @@ pub enum Swatch {
     Buffered,
     Lease,
     Expiry,
+    Lag,
     Overlap,
     Heartbeat,
     HeartbeatRejected,
@@ -274,11 +275,12 @@ pub enum Swatch {
 }
 
 impl Swatch {
-    const ALL: [Swatch; 17] = [
+    const ALL: [Swatch; 18] = [
         Swatch::Run,
         Swatch::Buffered,
         Swatch::Lease,
         Swatch::Expiry,
+        Swatch::Lag,
         Swatch::Overlap,
         Swatch::Heartbeat,
         Swatch::HeartbeatRejected,
@@ -300,6 +302,7 @@ impl Swatch {
             Swatch::Buffered => "buffered",
             Swatch::Lease => "lease",
             Swatch::Expiry => "expiry",
+            Swatch::Lag => "lag",
             Swatch::Overlap => "overlap",
             Swatch::Heartbeat => "heartbeat",
             Swatch::HeartbeatRejected => "heartbeat-rejected",
@@ -353,6 +356,15 @@ pub fn swatch(ctx: &CanvasRenderingContext2d, kind: Swatch, dark: bool) {
             layer.overlaps.push(bar);
         }
         Swatch::Expiry => layer.expiries.push((mx, 1.0, SWATCH_H - 2.0)),
+        // The band's stretch past the deadline (thin tick) up to the
+        // check's expiry tick.
+        Swatch::Lag => {
+            ctx.set_fill_style_str(&p.lag);
+            ctx.fill_rect(2.0, 6.0, SWATCH_W - 5.0, 4.0);
+            ctx.set_fill_style_str(&p.expiry);
+            ctx.fill_rect(2.0, 1.0, 1.0, SWATCH_H - 2.0);
+            layer.expiries.push((SWATCH_W - 3.0, 1.0, SWATCH_H - 2.0));
+        }
         Swatch::Heartbeat => layer.heartbeats.push((mx, 2.0, SWATCH_H - 2.0)),
         Swatch::HeartbeatRejected => layer.rejected_heartbeats.push((mx, my, 3.0)),
         Swatch::Ack => layer.acks.push((mx, my, 4.0)),

@@ -593,6 +593,11 @@ impl Component for Timeline {
             .as_ref()
             .map(|h| hover::card(&props.run, &self.index, h, props.playhead_ms, self.css_w));
         let no_op_acks = props.run.report.totals.acks_no_op > 0;
+        let lag = props
+            .run
+            .deliveries
+            .iter()
+            .any(|d| lease_view::lag_of(d, u64::MAX).is_some());
         let details = props.selected_message.map(|m| {
             details::panel(
                 &props.run,
@@ -655,10 +660,10 @@ impl Component for Timeline {
                 if props.fixed_px.is_some() {
                     <details class="timeline-key" id={format!("{}-key", props.dom_id)}>
                         <summary>{ "Key to the marks" }</summary>
-                        { legend(self.view, self.density_shown, no_op_acks) }
+                        { legend(self.view, self.density_shown, no_op_acks, lag) }
                     </details>
                 } else {
-                    { legend(self.view, self.density_shown, no_op_acks) }
+                    { legend(self.view, self.density_shown, no_op_acks, lag) }
                 }
             </div>
         }
@@ -1209,7 +1214,7 @@ impl TestHook<'_> {
         };
         let focus = self.focus.map_or("null".to_string(), |f| f.to_string());
         format!("{{\"focus\":{focus},\"focusRing\":{},\"paints\":{},\"paintMs\":{:.2},\"drawnRuns\":{},\"densityColumns\":{},\"firstRun\":{target},\
-             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{},\"laneLabelPx\":{:.1},\"laneLabelRoomPx\":{:.1},\"noteLabels\":{},\"tickLabels\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")), self.drawn.lane_label_px, draw::LABEL_ROOM_PX, spans(&self.drawn.note_labels), spans(&self.drawn.tick_labels))
+             \"view\":\"{}\",\"viewStartMs\":{:.3},\"viewEndMs\":{:.3},\"playheadMs\":{},\"dark\":{},\"runs\":{},\"axisEndPx\":{:.1},\"overlapOutlines\":{},\"litY\":{lit},\"notes\":{},\"noteLabelBottom\":{},\"laneLabelPx\":{:.1},\"laneLabelRoomPx\":{:.1},\"noteLabels\":{},\"tickLabels\":{},\"lags\":{}}}", self.ring, self.paints, self.paint_ms, self.drawn.runs, self.drawn.density_columns, self.view.name(), self.scale.start_ms, self.scale.end_ms, self.playhead_ms, self.dark, self.runs, self.axis_end_px, self.drawn.overlap_outlines, self.drawn.notes, self.drawn.note_label_bottom.map_or("null".to_string(), |b| format!("{b:.1}")), self.drawn.lane_label_px, draw::LABEL_ROOM_PX, spans(&self.drawn.note_labels), spans(&self.drawn.tick_labels), spans(&self.drawn.lags))
     }
 }
 
@@ -1312,6 +1317,7 @@ pub fn legend_entries(
     view: TimelineView,
     density: bool,
     no_op_acks: bool,
+    lag: bool,
 ) -> Vec<(Mark, &'static str)> {
     use Mark::{Drawn, Styled};
     let mut entries = match view {
@@ -1353,6 +1359,21 @@ pub fn legend_entries(
             (Styled("lg-deleted", ""), "deleted"),
         ],
     };
+    // Only where a periodic check took a lease back after its deadline:
+    // under a broker that expires at the deadline it would explain nothing.
+    if lag && view == TimelineView::Workers {
+        let at = entries
+            .iter()
+            .position(|(m, _)| *m == Drawn(Swatch::Expiry))
+            .map_or(entries.len(), |i| i + 1);
+        entries.insert(
+            at,
+            (
+                Drawn(Swatch::Lag),
+                "past the deadline (thin tick) until the check",
+            ),
+        );
+    }
     // Only while a strip is on the canvas: zoomed in, it would explain nothing.
     if no_op_acks && view == TimelineView::Workers {
         let at = entries
@@ -1387,10 +1408,10 @@ pub fn legend_entries(
     entries
 }
 
-fn legend(view: TimelineView, density: bool, no_op_acks: bool) -> Html {
+fn legend(view: TimelineView, density: bool, no_op_acks: bool, lag: bool) -> Html {
     // Keyed by the words, so an entry keeps its own element (and its painted
     // swatch) when entries before or after it come and go.
-    let items = legend_entries(view, density, no_op_acks)
+    let items = legend_entries(view, density, no_op_acks, lag)
         .into_iter()
         .map(|(mark, text)| {
             let mark = match mark {

@@ -160,8 +160,17 @@ pub struct Delivery {
     /// The handler stops working: finish, error, abort, crash. `None`: it
     /// never started, hangs, or was still working when the run stopped.
     pub ended_at: Option<u64>,
-    /// When the lease ended (`end_ms` of the run if still open).
+    /// When the lease ended (`end_ms` of the run if still open). For an
+    /// expired lease, when the broker noticed: on a periodic check this is
+    /// later than `deadline`.
     pub lease_ended_at: u64,
+    /// For a lease the broker took back past its deadline: that deadline
+    /// (the receive plus the timeout, or the last extension's reset), at or
+    /// before `lease_ended_at`; kept if a late ack is accepted since
+    /// (`AckedLate`). `None` for a lease that ended otherwise, or
+    /// that was taken back inside its deadline (with its channel, as an
+    /// orphan).
+    pub deadline: Option<u64>,
     pub lease_end: LeaseEnd,
     pub outcome: Outcome,
     pub effect: Effect,

@@ -35,6 +35,53 @@ fn expiry_is_noticed_on_the_next_periodic_check() {
 }
 
 #[test]
+fn an_expiry_noticed_on_a_check_records_the_deadline_it_passed() {
+    // Deadline 1000 (received at 0 + timeout 1000), checks every 600: the
+    // lease ends on the check at 1200 and keeps 1000 as its deadline, so the
+    // timeline can draw the 200 ms between them.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 3000
+    }));
+    let d = &r.deliveries;
+    assert_eq!((d[0].deadline, d[0].lease_ended_at), (Some(1000), 1200));
+    // Receipt 2: received at 1200, deadline 2200, noticed at 2400.
+    assert_eq!((d[1].deadline, d[1].lease_ended_at), (Some(2200), 2400));
+    // After an extension the deadline is the extension's: timeout 2500,
+    // extended at 2000 by 1000 to 3000, checks at 700, 1400, 2100, 2800,
+    // 3500: taken back at 3500.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 2500, "expiry_check_ms": 700},
+        "workers": {"heartbeat": {"interval_ms": 2000, "extend_by_ms": 1000}},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 5000
+    }));
+    assert_eq!(times(&r, K::ExtendOk), vec![2000]);
+    let d = &r.deliveries[0];
+    assert_eq!((d.deadline, d.lease_ended_at), (Some(3000), 3500));
+    // At the instant (no check) the deadline and the end are one time.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 2000
+    }));
+    let d = &r.deliveries[0];
+    assert_eq!((d.deadline, d.lease_ended_at), (Some(1000), 1000));
+    // An acked lease passed no deadline.
+    let r = run(json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
+        "work": {"dist": "constant", "ms": 500}
+    }));
+    assert_eq!(r.deliveries[0].lease_end, LeaseEnd::Acked);
+    assert_eq!(r.deliveries[0].deadline, None);
+    // A delivery taken with its channel inside its own lease passed none:
+    // m0's deadline is 1500; m1, leased until 2500, went with the channel.
+    let r = channel_run("channel");
+    assert_eq!(r.deliveries[0].deadline, Some(1500));
+    assert_eq!(r.deliveries[1].lease_end, LeaseEnd::Expired);
+    assert_eq!(r.deliveries[1].deadline, None);
+}
+
+#[test]
 fn a_lease_past_its_deadline_still_holds_until_the_check() {
     // Work 1100 ends past the 1000 deadline but before the check at 1200:
     // the ack is in time.

@@ -2,7 +2,7 @@
 //! scenarios (the engine's checking mode), plus the report's own sums and
 //! determinism of the log.
 
-use lease_sim::run::Fate;
+use lease_sim::run::{Fate, LeaseEnd};
 use lease_sim::scenario::*;
 use lease_sim::{simulate, Options};
 use proptest::prelude::*;
@@ -298,6 +298,20 @@ proptest! {
             Ok(r) => r,
             Err(e) => return Err(TestCaseError::fail(format!("{e}"))),
         };
+        // A deadline passed lies inside its lease, at or before the check
+        // that took it back (an expired lease, or one a late ack accepted
+        // since).
+        for d in &run.deliveries {
+            if let Some(dl) = d.deadline {
+                prop_assert!(
+                    matches!(d.lease_end, LeaseEnd::Expired | LeaseEnd::AckedLate)
+                        && d.received_at <= dl
+                        && dl <= d.lease_ended_at,
+                    "{:?}",
+                    d
+                );
+            }
+        }
         let t = &run.report.totals;
         prop_assert_eq!(
             t.arrived,

@@ -30,6 +30,7 @@ pub fn delivery(message: u32, receipt: u32, worker: u32, received_at: u64) -> De
         started_at: Some(received_at),
         ended_at: None,
         lease_ended_at: received_at,
+        deadline: None,
         lease_end: LeaseEnd::Open,
         outcome: Outcome::Unfinished,
         effect: Effect::NoCommit,

@@ -67,6 +67,18 @@ pub fn bar_of(d: &Delivery, end_ms: u64) -> Bar {
     }
 }
 
+/// The stretch an expired lease was still held past its deadline, until the
+/// broker's periodic check noticed (RabbitMQ's channel tick, BullMQ's
+/// stalled checker, a Redis claimer's sweep): `(deadline, end)`, the end
+/// cut at `upto` (the playhead). `None` where the broker took the lease back
+/// at its deadline, before `upto` reaches the deadline, or for a lease that
+/// passed no deadline.
+pub fn lag_of(d: &Delivery, upto: u64) -> Option<(u64, u64)> {
+    let deadline = d.deadline?;
+    (deadline < d.lease_ended_at && deadline <= upto)
+        .then(|| (deadline, d.lease_ended_at.min(upto)))
+}
+
 /// Everything drawn for a delivery, lease band included: from the receive to
 /// whichever ends last, the run or the lease.
 pub fn extent_of(d: &Delivery, end_ms: u64) -> (u64, u64) {

@@ -30,7 +30,7 @@ pub use format::clock;
 pub use hit::{hit_message_view, hit_worker_view};
 pub use index::{BinWindow, IndexBuilder, RunIndex};
 pub use lanes::{
-    bar_of, extent_of, row_of, Bar, MessageRows, Row, WorkerLanes, AXIS_PX, GUTTER_PX,
+    bar_of, extent_of, lag_of, row_of, Bar, MessageRows, Row, WorkerLanes, AXIS_PX, GUTTER_PX,
 };
 pub use limit::{past_limit, LimitFate};
 pub use outages::{Outage, Outages};

@@ -113,6 +113,9 @@ pub struct Palette {
 
 /// Opacity of a lease band behind its run (message colour).
 pub const LEASE_OPACITY: f64 = 0.45;
+/// Opacity of a lease's stretch past its deadline, until the broker's
+/// periodic check took it back (expiry colour).
+pub const LAG_OPACITY: f64 = 0.7;
 /// Opacity of a run leased but waiting in the worker's buffer.
 pub const BUFFERED_OPACITY: f64 = 0.35;
 /// Opacity of a message's in-flight span (Messages view).

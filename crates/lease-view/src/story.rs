@@ -6,9 +6,12 @@ use lease_sim::run::{
     Run,
 };
 
+use lease_sim::scenario::{ExpiryTakes, Preset};
+
 use crate::format::clock;
 use crate::index::RunIndex;
-use lease_format::display::duration;
+use crate::lanes::lag_of;
+use lease_format::display::{duration, duration_about};
 
 /// The message's deliveries received by `upto` (in the run's time), in order:
 /// what the hover card and the details panel show at the playhead.
@@ -76,6 +79,19 @@ pub fn message_story(run: &Run, index: &RunIndex, m: u32, upto_ms: u64) -> Vec<S
     lines
 }
 
+/// What notices an expired lease under the run's broker, when it is a
+/// periodic check rather than a timer at the deadline.
+pub fn check_words(run: &Run) -> &'static str {
+    let b = &run.scenario.broker;
+    match (b.preset, b.expiry_takes) {
+        (Preset::Bullmq, _) => "the stalled-job check",
+        (Preset::CeleryRedis, _) => "the restore sweep",
+        (Preset::Rabbitmq42, _) | (_, Some(ExpiryTakes::Channel)) => "the channel's check",
+        (Preset::RedisStreams, _) | (_, Some(ExpiryTakes::Claim)) => "the claimer's sweep",
+        _ => "the broker's periodic check",
+    }
+}
+
 pub fn cause_word(cause: DeadLetterCause) -> &'static str {
     match cause {
         DeadLetterCause::Expired => "expired",
@@ -128,12 +144,23 @@ pub fn delivery_story(run: &Run, index: &RunIndex, ix: u32, upto: u64) -> String
         let still_running = d.started_at.is_some_and(|s| s <= t)
             && d.ended_at.is_none_or(|e| e > t)
             && d.outcome != Outcome::NeverStarted;
+        // Noticed on a periodic check: the deadline, then the check.
+        let said = match lag_of(d, upto) {
+            Some((deadline, _)) => format!(
+                "lease deadline {}; taken back on {} at {}, {} later,",
+                clock(deadline),
+                check_words(run),
+                clock(t),
+                duration_about((t - deadline) as f64)
+            ),
+            None => format!("lease expired at {}", clock(t)),
+        };
         parts.push(if d.started_at.is_none() {
-            format!("lease expired at {} in worker {w}'s buffer", clock(t))
+            format!("{said} in worker {w}'s buffer")
         } else if still_running {
-            format!("lease expired at {} while worker {w} still ran", clock(t))
+            format!("{said} while worker {w} still ran")
         } else {
-            format!("lease expired at {}", clock(t))
+            said.trim_end_matches(',').to_string()
         });
     }
     let ext_ok = marks
@@ -405,6 +432,58 @@ mod tests {
             story.iter().all(|l| !l.contains("ack rejected")),
             "{story:?}"
         );
+    }
+
+    /// RabbitMQ 4.2 with a 10 s consumer timeout and the channel's tick
+    /// every 6 s: the 30 s run passes its deadline at 10 s and is taken
+    /// back on the tick at 12 s.
+    fn channel_tick_run() -> Run {
+        let scenario = serde_json::json!({
+            "name": "channel-tick",
+            "seed": 1,
+            "duration_ms": 20000,
+            "broker": {"preset": "rabbitmq_4_2", "visibility_timeout_ms": 10000,
+                       "expiry_check_ms": 6000, "max_receive_count": null},
+            "workers": {"count": 1, "concurrency": 1},
+            "work": {"dist": "constant", "ms": 30000},
+            "arrivals": {"backlog": 1, "rate_per_s": 0.0}
+        });
+        let s = lease_sim::parse::parse_scenario(&scenario.to_string()).unwrap();
+        lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap()
+    }
+
+    #[test]
+    fn the_story_tells_the_deadline_and_the_check_that_took_the_lease_back() {
+        let run = channel_tick_run();
+        let index = RunIndex::new(&run);
+        let story = message_story(&run, &index, 0, u64::MAX);
+        assert!(
+            story[1].starts_with(
+                "Delivery 1 to worker 0 at 0:00: lease deadline 0:10; taken back on the \
+                 channel's check at 0:12, 2 s later, while worker 0 still ran; "
+            ),
+            "{story:?}"
+        );
+        // Between the deadline and the check the lease still holds: no
+        // expiry is told yet.
+        let story = message_story(&run, &index, 0, 11_000);
+        assert_eq!(
+            story[1],
+            "Delivery 1 to worker 0 at 0:00: still running at 0:11."
+        );
+    }
+
+    #[test]
+    fn the_lag_runs_from_the_deadline_to_the_check_and_grows_with_the_playhead() {
+        let run = channel_tick_run();
+        let d = &run.deliveries[0];
+        assert_eq!((d.deadline, d.lease_ended_at), (Some(10_000), 12_000));
+        assert_eq!(lag_of(d, u64::MAX), Some((10_000, 12_000)));
+        assert_eq!(lag_of(d, 11_000), Some((10_000, 11_000)));
+        assert_eq!(lag_of(d, 9_999), None);
+        // Taken back at its deadline (no check): no lag, the story as before.
+        let run = fixture::ninety_second_message();
+        assert!(run.deliveries.iter().all(|d| lag_of(d, u64::MAX).is_none()));
     }
 
     #[test]

@@ -56,7 +56,8 @@ pub const MAGIC: &[u8; 8] = b"LEASERUN";
 /// 3: the totals are u64 counters after the head, no longer in its JSON.
 /// 4: the head is binary; JSON is left for the scenario alone.
 /// 6: the series count messages dropped and left in the stream.
-pub const VERSION: u32 = 6;
+/// 7: deliveries carry the deadline an expired lease passed.
+pub const VERSION: u32 = 7;
 
 const NONE64: u64 = u64::MAX;
 const NONE32: u32 = u32::MAX;
@@ -84,7 +85,7 @@ pub enum WireError {
 
 /// The run's and the report's small parts, but the scenario (JSON of its
 /// own, so that the page reads it with the scenario's own reader). Binary,
-/// in this order (`VERSION` 6).
+/// in this order (`VERSION` 7).
 struct Head {
     visibility_timeout_ms: u64,
     worker_count: u32,
@@ -152,6 +153,7 @@ pub fn encode(run: &Run) -> Vec<u8> {
     w.u64s(d.iter().map(|d| opt64(d.started_at)));
     w.u64s(d.iter().map(|d| opt64(d.ended_at)));
     w.u64s(d.iter().map(|d| d.lease_ended_at));
+    w.u64s(d.iter().map(|d| opt64(d.deadline)));
     w.0.extend(d.iter().map(|d| d.lease_end as u8));
     w.0.extend(d.iter().map(|d| d.outcome as u8));
     w.0.extend(d.iter().map(|d| d.effect as u8));
@@ -503,7 +505,7 @@ fn read_event_column(
 /// Reads the deliveries' columns and builds the next stretch of rows into
 /// `out`; true once `out` holds them all (and `r` is past the section).
 fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, WireError> {
-    let n = r.count(87, "the deliveries");
+    let n = r.count(95, "the deliveries");
     let message = r.col32(n, "delivery messages");
     let receipt = r.col32(n, "delivery receipts");
     let worker = r.col32(n, "delivery workers");
@@ -512,6 +514,7 @@ fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, Wire
     let started_at = r.col64(n, "delivery start times");
     let ended_at = r.col64(n, "delivery end times");
     let lease_ended_at = r.col64(n, "delivery lease ends");
+    let deadline = r.col64(n, "delivery deadlines");
     let lease_ends = r.code_bytes(n, "delivery lease ends", LEASE_ENDS.len());
     let outcomes = r.code_bytes(n, "delivery outcomes", OUTCOMES.len());
     let effects = r.code_bytes(n, "delivery effects", EFFECTS.len());
@@ -550,6 +553,7 @@ fn read_deliveries(r: &mut Reader, out: &mut Vec<Delivery>) -> Result<bool, Wire
             started_at: some64(at64(started_at, i)),
             ended_at: some64(at64(ended_at, i)),
             lease_ended_at: at64(lease_ended_at, i),
+            deadline: some64(at64(deadline, i)),
             lease_end: lease_end(at8(lease_ends, i)),
             outcome: outcome(at8(outcomes, i)),
             effect: effect(at8(effects, i)),
@@ -1220,6 +1224,22 @@ mod tests {
         for (i, k) in WORKER_MARK_KINDS.iter().enumerate() {
             assert_eq!(worker_mark_kind(i as u8), *k);
         }
+    }
+
+    #[test]
+    fn the_deadline_an_expired_lease_passed_crosses_the_wire() {
+        // RabbitMQ's channel tick notices a consumer timeout after its
+        // deadline: the page draws the time between them.
+        let s = lease_sim::shipped::find("one-slow-consumer-requeues-its-whole-channel")
+            .expect("shipped")
+            .scenario;
+        let run = lease_sim::simulate(&s, &lease_sim::Options::default()).unwrap();
+        assert!(run
+            .deliveries
+            .iter()
+            .any(|d| d.deadline.is_some_and(|t| t < d.lease_ended_at)));
+        let back = decode(&encode(&run)).unwrap();
+        assert_eq!(back.deliveries, run.deliveries);
     }
 
     #[test]

@@ -399,9 +399,15 @@ impl Sim<'_> {
         let m = &mut self.msgs[id as usize];
         m.expiries += 1;
         let receipt = m.receive_count;
+        // The deadline it passed, if it did: a channel closed by another
+        // delivery's timeout takes this one inside its own lease, and an
+        // orphan's clock runs from its process's crash, not its receive.
+        let passed = m.expires_at <= self.now && self.cfg.expiry_takes != ExpiryTakes::Orphans;
+        let deadline = passed.then_some(m.expires_at);
         let del = &mut self.deliveries[m.current as usize];
         del.lease_end = LeaseEnd::Expired;
         del.lease_ended_at = self.now;
+        del.deadline = deadline;
         let worker = del.worker;
         self.rec.expiry(self.now);
         self.log(EventKind::Expire, id, worker, receipt);

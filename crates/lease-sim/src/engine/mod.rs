@@ -805,6 +805,7 @@ pub(crate) fn new_delivery(
         started_at: None,
         ended_at: None,
         lease_ended_at: now,
+        deadline: None,
         lease_end: LeaseEnd::Open,
         outcome: Outcome::NeverStarted,
         effect: Effect::NoCommit,

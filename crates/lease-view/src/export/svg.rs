@@ -11,7 +11,7 @@ use std::fmt::{self, Write};
 
 use crate::format::clock;
 use crate::index::RunIndex;
-use crate::lanes::{bar_of, extent_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
+use crate::lanes::{bar_of, extent_of, lag_of, row_of, Row, WorkerLanes, BUFFER_PX, LANE_GAP_PX};
 use crate::lanes::{AXIS_PX, GUTTER_PX};
 use crate::limit::{past_limit, LimitFate};
 use crate::note::{Note, NoteOn};
@@ -97,6 +97,7 @@ font-size:11px;fill:{text}}}\
 .redelivery{{fill:none;stroke:{muted};stroke-width:1.25;stroke-dasharray:4 3;stroke-opacity:0.9}}\
 .arrow{{fill:{muted};fill-opacity:0.9}}\
 .expiry{{stroke:{expiry};stroke-width:2}}.expiry-fill{{fill:{expiry}}}\
+.lag{{fill:{expiry};fill-opacity:{lag_a}}}.deadline{{stroke:{expiry};stroke-width:1}}\
 .hb{{stroke:{text};stroke-width:1}}\
 .hb-rejected{{fill:none;stroke:{rejected};stroke-width:1.5}}\
 .ack{{fill:none;stroke:{ack};stroke-width:2}}\
@@ -131,6 +132,7 @@ font-size:11px;fill:{text}}}\
         ack = p.ack.rgb_hex(),
         restart = p.restart.rgb_hex(),
         expiry = p.expiry.rgb_hex(),
+        lag_a = N(crate::palette::LAG_OPACITY),
         dlq = p.dead_letter.rgb_hex(),
         halo = p.halo.rgb_hex(),
         halo_a = N(p.halo.alpha),
@@ -738,6 +740,21 @@ impl Canvas<'_> {
                 &[(x0, by - 1.0), (x0 + 7.0, by - 1.0), (x0, by + 6.0)],
             );
         }
+        // Past the deadline until the broker's check noticed: the band's
+        // stretch in the expiry's colour, a thin tick at the deadline.
+        if let Some((deadline, end)) = lag_of(d, run.end_ms) {
+            let (gx0, gx1) = (self.x(deadline), self.x(end));
+            // Taller than the band it overlays, as on the canvas.
+            let (top, lh) = if buffered {
+                (y, h)
+            } else {
+                (y + h - band_h - 2.0, band_h + 2.0)
+            };
+            self.rect("lag", None, gx0, top, gx1.max(gx0 + 1.0), lh);
+            if self.in_range(deadline) {
+                self.line("deadline", gx0, y, gx0, y + h);
+            }
+        }
         if d.lease_end == LeaseEnd::Expired && self.in_range(d.lease_ended_at) {
             let ex = self.x(d.lease_ended_at);
             self.line("expiry", ex, y, ex, y + h);
@@ -1152,6 +1169,7 @@ impl Canvas<'_> {
                 (Release, "release"),
                 (ReleaseRejected, "release rejected"),
                 (Expiry, "lease expired"),
+                (Lag, "past the deadline until the broker's check"),
                 (Dlq, "past the limit: dead-lettered, dropped or stays"),
                 (Down, "worker down"),
                 (Paused, "worker paused"),
@@ -1172,8 +1190,10 @@ impl Canvas<'_> {
         // Most brokers reject an ack of a deleted message; the legend names
         // the no-op ack only where the run has one.
         let no_op = self.run.marks.iter().any(|m| m.kind == MarkKind::AckNoOp);
+        // The lag, only where a periodic check took a lease back late.
+        let lag = (self.run.deliveries.iter()).any(|d| lag_of(d, u64::MAX).is_some());
         for (swatch, text) in items {
-            if matches!(swatch, AckNoOp) && !no_op {
+            if matches!(swatch, AckNoOp) && !no_op || matches!(swatch, Lag) && !lag {
                 continue;
             }
             let w = 18.0 + Self::text_px(text) + 14.0;
@@ -1217,6 +1237,12 @@ impl Canvas<'_> {
             Swatch::Release => self.circle("release", x + 7.0, mid, 3.0),
             Swatch::ReleaseRejected => self.release_rejected(x + 7.0, mid),
             Swatch::Expiry => self.line("expiry", x + 7.0, mid - 6.0, x + 7.0, mid + 6.0),
+            Swatch::Lag => {
+                self.rect_raw("lease", Some(&colour), x0, mid - 1.5, x0 + 5.0, 3.0);
+                self.rect_raw("lag", None, x0 + 5.0, mid - 1.5, x1, 3.0);
+                self.line("deadline", x0 + 5.0, mid - 6.0, x0 + 5.0, mid + 6.0);
+                self.line("expiry", x1, mid - 6.0, x1, mid + 6.0);
+            }
             Swatch::ExpiryFill => {
                 self.rect_raw("expiry-fill", None, x + 6.0, mid - 6.0, x + 8.0, 12.0)
             }
@@ -1247,6 +1273,7 @@ enum Swatch {
     Release,
     ReleaseRejected,
     Expiry,
+    Lag,
     ExpiryFill,
     Dlq,
     DlqBand,

@@ -835,3 +835,52 @@ fn the_series_csv_counts_each_fate_past_the_limit_as_the_svg_marks_it() {
         }
     }
 }
+
+#[test]
+fn the_svg_draws_a_lease_s_lag_from_its_deadline_to_the_check_s_expiry_tick() {
+    // RabbitMQ 4.2 notices a consumer timeout on the channel's minute tick.
+    let run = run_of("one-slow-consumer-requeues-its-whole-channel");
+    let lags = run
+        .deliveries
+        .iter()
+        .filter(|d| crate::lanes::lag_of(d, u64::MAX).is_some())
+        .count();
+    assert!(lags > 0);
+    let svg = timeline_svg(&run, &whole(TimelineView::Workers));
+    let doc = parse(&svg);
+    let num = |n: &roxmltree::Node, a: &str| -> f64 { n.attribute(a).unwrap().parse().unwrap() };
+    let drawn = |class: &str| -> Vec<roxmltree::Node> {
+        doc.descendants()
+            .filter(|g| has_class(g, "runs"))
+            .flat_map(|g| g.descendants())
+            .filter(|n| has_class(n, class))
+            .collect()
+    };
+    let (bands, deadlines, expiries) = (drawn("lag"), drawn("deadline"), drawn("expiry"));
+    assert_eq!(bands.len(), lags);
+    assert_eq!(deadlines.len(), lags);
+    for band in &bands {
+        let (x0, x1) = (num(band, "x"), num(band, "x") + num(band, "width"));
+        assert!(
+            deadlines.iter().any(|l| (num(l, "x1") - x0).abs() < 0.01),
+            "no deadline tick at {x0}"
+        );
+        assert!(
+            expiries.iter().any(|l| (num(l, "x1") - x1).abs() < 0.01),
+            "no expiry tick at {x1}"
+        );
+    }
+    let legend = |doc: &roxmltree::Document| {
+        doc.descendants()
+            .filter(|g| has_class(g, "legend"))
+            .flat_map(|g| g.descendants())
+            .any(|n| has_class(&n, "lag"))
+    };
+    assert!(legend(&doc));
+    // Expired at the deadline itself: no lag, and no swatch for one.
+    let run = run_of("ninety-second-message");
+    let svg = timeline_svg(&run, &whole(TimelineView::Workers));
+    let doc = parse(&svg);
+    assert_eq!(count_drawn(&doc, "lag") + count_drawn(&doc, "deadline"), 0);
+    assert!(!legend(&doc));
+}
