@@ -359,7 +359,8 @@ impl Sim<'_> {
             return;
         }
         self.claim_swept_at = Some(self.now);
-        let mut due: Vec<u32> = self
+        // Sorted as u64, as the run's figures are (docs/ARCHITECTURE.md, size rules).
+        let mut due: Vec<u64> = self
             .rec
             .leases
             .iter()
@@ -369,13 +370,14 @@ impl Sim<'_> {
                     && m.receive_count == receipt
                     && self.taken_back_at(m.current, m.expires_at) == self.now
             })
-            .map(|&(_, id, _)| id)
+            .map(|&(_, id, _)| u64::from(id))
             .collect();
         due.sort_unstable();
         due.dedup();
         let count = count as usize;
         let next = self.now.saturating_add(period);
         for (i, id) in due.into_iter().enumerate() {
+            let id = id as u32;
             if i < count {
                 self.take_back(id);
             } else {
