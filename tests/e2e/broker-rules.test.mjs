@@ -5,17 +5,11 @@
 // a link brings it back.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFrame, screenshot } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFrame, screenshot, totalText } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
-/** A total's text once the run that shows it is painted. */
-async function total(page, id) {
-  await waitForFrame(page);
-  const value = page.locator(`#${id}`);
-  await value.waitFor({ timeout: 60000 });
-  return value.innerText();
-}
+const total = totalText;
 
 /** Waits until the total reads other than `before`, and returns it. */
 async function changed(page, id, before) {

@@ -170,6 +170,14 @@ export async function waitForFrame(page, ok = (f) => f.paints > 0, { selector = 
 }
 
 /** The page x of time `ms` on the first timeline, showing the whole run. */
+/** A total's text once the run that shows it is painted. */
+export async function totalText(page, id) {
+  await waitForFrame(page);
+  const value = page.locator(`#${id}`);
+  await value.waitFor({ timeout: 60000 });
+  return value.innerText();
+}
+
 export async function timelineX(page, ms) {
   const f = await waitForFrame(page);
   const box = await page.locator(TIMELINE).first().boundingBox();

@@ -4,17 +4,11 @@
 // description says it too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServerAndBrowser, openPage, waitForFrame } from './harness.mjs';
+import { useServerAndBrowser, openPage, waitForFrame, totalText } from './harness.mjs';
 
 const env = useServerAndBrowser();
 
-/** A total's text once the run that shows it is painted. */
-async function total(page, id) {
-  await waitForFrame(page);
-  const value = page.locator(`#${id}`);
-  await value.waitFor({ timeout: 60000 });
-  return value.innerText();
-}
+const total = totalText;
 
 test('a message past its limit is counted as dropped or as left in the stream, in its own words', async () => {
   const base = `${env.server.url}?scenario=dlq-of-valid-messages`;

@@ -366,8 +366,7 @@ impl Sim<'_> {
             .iter()
             .filter(|&&(_, id, receipt)| {
                 let m = &self.msgs[id as usize];
-                m.state == State::InFlight
-                    && m.receive_count == receipt
+                self.is_current(id, receipt)
                     && self.taken_back_at(m.current, m.expires_at) == self.now
             })
             .map(|&(_, id, _)| u64::from(id))
@@ -428,9 +427,7 @@ impl Sim<'_> {
             .iter()
             .filter(|&&(_, id, receipt)| {
                 let m = &self.msgs[id as usize];
-                m.state == State::InFlight
-                    && m.receive_count == receipt
-                    && self.deliveries[m.current as usize].worker == worker
+                self.is_current(id, receipt) && self.deliveries[m.current as usize].worker == worker
             })
             .map(|&(_, id, _)| id)
             .collect();
@@ -464,6 +461,13 @@ impl Sim<'_> {
                 self.send_reply(worker, epoch, Reply::Released { delivery });
             }
         }
+    }
+
+    /// Whether a lease record (message `id`, its `receipt`) is the message's
+    /// lease now: in flight, and not since received again.
+    fn is_current(&self, id: u32, receipt: u32) -> bool {
+        let m = &self.msgs[id as usize];
+        m.state == State::InFlight && m.receive_count == receipt
     }
 
     /// Holds the current receipt of a valid lease.
