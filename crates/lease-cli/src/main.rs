@@ -255,10 +255,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             events,
             preset,
         } => {
-            let mut scenario = load_under(&file, preset.as_deref())?;
-            if let Some(seed) = seed {
-                scenario.seed = seed;
-            }
+            let scenario = load_under(&file, preset.as_deref(), seed)?;
             let run = simulate(
                 &scenario,
                 &Options {
@@ -284,10 +281,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
             preset,
             json,
         } => {
-            let mut scenario = load_under(&file, preset.as_deref())?;
-            if let Some(seed) = seed {
-                scenario.seed = seed;
-            }
+            let scenario = load_under(&file, preset.as_deref(), seed)?;
             let run = simulate(&scenario, &Options::default())
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
             let findings = lease_diagnose::diagnose(&scenario, &run);
@@ -324,10 +318,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                     "--log: a logarithmic sweep needs --from and --to above 0 (got {from} to {to})"
                 )));
             }
-            let mut scenario = load_under(&file, preset.as_deref())?;
-            if let Some(seed) = seed {
-                scenario.seed = seed;
-            }
+            let scenario = load_under(&file, preset.as_deref(), seed)?;
             let points = lease_diagnose::sweep_seeds(&scenario, param, from, to, steps, log, seeds)
                 .map_err(|e| bad_input(format!("{file}: {e}")))?;
             print(&lease_diagnose::sweep_band_csv(param, &points))
@@ -348,7 +339,7 @@ fn dispatch(command: Command) -> Result<(), Failure> {
                 seeds: &seeds,
             })
             .map_err(bad_input)?;
-            let scenario = load_under(&file, preset.as_deref())?;
+            let scenario = load_under(&file, preset.as_deref(), None)?;
             let rec = lease_diagnose::recommend(&scenario, targets.clone(), seeds)
                 .map_err(|e| bad_input(recommend::target_message(&file, &e)))?;
             let out = if json {
@@ -425,7 +416,7 @@ fn read_text(file: &str) -> Result<String, Failure> {
 /// `load`, then the preset `--preset` names in place of the file's (the
 /// preset fills only the fields the file leaves out). The name is read
 /// before the file, so a bad name is refused whatever the file holds.
-fn load_under(file: &str, preset: Option<&str>) -> Result<Scenario, Failure> {
+fn load_under(file: &str, preset: Option<&str>, seed: Option<u64>) -> Result<Scenario, Failure> {
     let preset = preset
         .map(recommend::preset_named)
         .transpose()
@@ -433,6 +424,9 @@ fn load_under(file: &str, preset: Option<&str>) -> Result<Scenario, Failure> {
     let mut scenario = load(file)?;
     if let Some(p) = preset {
         scenario.broker.preset = p;
+    }
+    if let Some(seed) = seed {
+        scenario.seed = seed;
     }
     Ok(scenario)
 }

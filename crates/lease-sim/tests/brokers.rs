@@ -19,15 +19,20 @@ fn preset_scenario(v: Value) -> Scenario {
 
 // ---- Expiry noticed on a periodic check -----------------------------------
 
+/// Two workers, 5 s handlers, a 1 s lease taken back on checks every 600 ms.
+fn checked_every_600_ms() -> Value {
+    json!({
+        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
+        "workers": {"count": 2},
+        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 3000
+    })
+}
+
 #[test]
 fn expiry_is_noticed_on_the_next_periodic_check() {
     // Deadline 1000, checks at 600, 1200, ...: taken back at 1200, and the
     // second worker's waiting receive gets it then.
-    let r = run(json!({
-        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
-        "workers": {"count": 2},
-        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 3000
-    }));
+    let r = run(checked_every_600_ms());
     // Receipt 2's deadline, 2200, is noticed at 2400 in turn.
     assert_eq!(of(&r, K::Expire), vec![(1200, 0, 0, 1), (2400, 0, 1, 2)]);
     assert_eq!(of(&r, K::Receive)[1], (1200, 0, 1, 2));
@@ -39,11 +44,7 @@ fn an_expiry_noticed_on_a_check_records_the_deadline_it_passed() {
     // Deadline 1000 (received at 0 + timeout 1000), checks every 600: the
     // lease ends on the check at 1200 and keeps 1000 as its deadline, so the
     // timeline can draw the 200 ms between them.
-    let r = run(json!({
-        "broker": {"visibility_timeout_ms": 1000, "expiry_check_ms": 600},
-        "workers": {"count": 2},
-        "work": {"dist": "constant", "ms": 5000}, "duration_ms": 3000
-    }));
+    let r = run(checked_every_600_ms());
     let d = &r.deliveries;
     assert_eq!((d[0].deadline, d[0].lease_ended_at), (Some(1000), 1200));
     // Receipt 2: received at 1200, deadline 2200, noticed at 2400.
